@@ -1,0 +1,22 @@
+//! The TRON protocol as tronpool needs it, written against java-tron's sources and checked
+//! against tronpy and TronWeb: addresses, canonical transaction encoding and txIDs, signatures,
+//! the JSON shapes of java-tron's HTTP API, TRC-20 ABI bindings, and an HTTP client for a
+//! FullNode and TronGrid's event API.
+
+pub mod abi;
+pub mod address;
+pub mod client;
+mod hexutil;
+mod json;
+pub mod keys;
+pub mod proto;
+pub mod transaction;
+
+pub use address::{Address, AddressError};
+pub use client::{NodeClient, NodeConfig, NodeError};
+pub use hexutil::decode_node_text;
+pub use keys::{KeyError, PrivateKey, Signature};
+pub use transaction::{Action, RefBlock, Transaction, TransactionBuilder, Trigger, TxError, TxId};
+
+/// Sun per TRX.
+pub const SUN_PER_TRX: i64 = 1_000_000;
