@@ -1,0 +1,151 @@
+//! `tronpool config init | show | path`.
+
+use clap::Subcommand;
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+use crate::settings::Setting;
+use crate::store::config::{ConfigFile, template};
+use crate::store::fs::write_private;
+
+use super::Context;
+use super::output::rows;
+
+#[derive(Debug, Subcommand)]
+pub enum ConfigCommand {
+    /// Write a commented config.toml (never replaces an existing one)
+    ///
+    /// With --network, that network becomes the default in the new file.
+    Init,
+    /// Print every setting, its value and where it came from
+    Show,
+    /// Print where the config file and the data folder are
+    Path,
+}
+
+impl ConfigCommand {
+    pub fn run(self, ctx: &Context) -> Result<()> {
+        match self {
+            ConfigCommand::Init => init(ctx),
+            ConfigCommand::Show => show(ctx),
+            ConfigCommand::Path => path(ctx),
+        }
+    }
+}
+
+fn init(ctx: &Context) -> Result<()> {
+    // Locate only: a broken file must be left alone, not parsed and replaced.
+    let (_, config_file) = ctx.locate()?;
+    let path = &config_file.value;
+    if path.exists() {
+        return Err(Error::Failed(format!(
+            "{} already exists; edit it, or move it away to start over",
+            path.display()
+        )));
+    }
+    let network = ctx.global.network.as_deref();
+    let text = template(network);
+    // The file may come to hold an API key: private like every file with a secret.
+    ConfigFile::parse(path, &text)?;
+    write_private(path, text.as_bytes(), false)?;
+    #[derive(Serialize)]
+    struct Out<'a> {
+        path: &'a std::path::Path,
+    }
+    ctx.out
+        .result(&Out { path }, || format!("wrote {}", path.display()))
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Shown<'a> {
+    config_file: &'a Setting<std::path::PathBuf>,
+    config_file_exists: bool,
+    data_dir: &'a std::path::Path,
+    network: &'a Setting<String>,
+    node: &'a Setting<url::Url>,
+    events: &'a Setting<url::Url>,
+    usdt: &'a Setting<Option<tron::Address>>,
+    /// Never the key itself: only whether one is set.
+    api_key: Setting<&'static str>,
+    key_file: &'a Setting<Option<std::path::PathBuf>>,
+}
+
+fn show(ctx: &Context) -> Result<()> {
+    let s = ctx.settings()?;
+    let shown = Shown {
+        config_file: &s.config_file,
+        config_file_exists: s.config_loaded,
+        data_dir: &s.dirs.data_dir,
+        network: &s.network,
+        node: &s.node,
+        events: &s.events,
+        usdt: &s.usdt,
+        api_key: Setting {
+            value: if s.api_key.value.is_some() {
+                "(set)"
+            } else {
+                "(not set)"
+            },
+            source: s.api_key.source.clone(),
+        },
+        key_file: &s.key_file,
+    };
+    ctx.out.result(&shown, || {
+        let line = |v: String, source: &crate::settings::Source| format!("{v}  ({source})");
+        let config_note = if s.config_loaded { "" } else { ", not present" };
+        rows(&[
+            (
+                "config",
+                format!(
+                    "{}  ({}{config_note})",
+                    s.config_file.value.display(),
+                    s.config_file.source
+                ),
+            ),
+            ("data", s.dirs.data_dir.display().to_string()),
+            ("network", line(s.network.value.clone(), &s.network.source)),
+            ("node", line(s.node.value.to_string(), &s.node.source)),
+            ("events", line(s.events.value.to_string(), &s.events.source)),
+            (
+                "usdt",
+                line(
+                    s.usdt.value.map_or("(none)".to_owned(), |a| a.to_base58()),
+                    &s.usdt.source,
+                ),
+            ),
+            (
+                "api_key",
+                line(shown.api_key.value.to_owned(), &s.api_key.source),
+            ),
+            (
+                "key_file",
+                line(
+                    s.key_file
+                        .value
+                        .as_ref()
+                        .map_or("(none)".to_owned(), |p| p.display().to_string()),
+                    &s.key_file.source,
+                ),
+            ),
+        ])
+    })
+}
+
+fn path(ctx: &Context) -> Result<()> {
+    let (dirs, config_file) = ctx.locate()?;
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Out<'a> {
+        config_file: &'a std::path::Path,
+        config_file_exists: bool,
+        data_dir: &'a std::path::Path,
+    }
+    let out = Out {
+        config_file: &config_file.value,
+        config_file_exists: config_file.value.exists(),
+        data_dir: &dirs.data_dir,
+    };
+    ctx.out
+        .result(&out, || config_file.value.display().to_string())
+}

@@ -1,0 +1,90 @@
+//! Options every command takes.
+
+use std::path::PathBuf;
+
+use clap::parser::ValueSource;
+use clap::{ArgAction, ArgMatches, Args, builder::BoolishValueParser};
+use url::Url;
+
+use crate::env_vars;
+use crate::settings::{Overrides, Source};
+
+const HEADING: &str = "Global options";
+
+#[derive(Debug, Clone, Args)]
+pub struct GlobalArgs {
+    /// Network: devnet, nile, shasta, mainnet, or one defined in the config file
+    #[arg(long, global = true, env = env_vars::NETWORK, value_name = "NAME", help_heading = HEADING)]
+    pub network: Option<String>,
+
+    /// TRON node URL, overriding the network's
+    #[arg(long, global = true, env = env_vars::NODE, value_name = "URL", help_heading = HEADING)]
+    pub node: Option<Url>,
+
+    /// Config file to read instead of the default one
+    #[arg(long, global = true, env = env_vars::CONFIG, value_name = "PATH", help_heading = HEADING)]
+    pub config: Option<PathBuf>,
+
+    /// File holding the private key to sign with (64 hex digits)
+    #[arg(long, global = true, env = env_vars::KEY_FILE, value_name = "PATH", help_heading = HEADING)]
+    pub key_file: Option<PathBuf>,
+
+    /// Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}
+    #[arg(long, global = true, env = env_vars::JSON, action = ArgAction::SetTrue,
+          value_parser = BoolishValueParser::new(), help_heading = HEADING)]
+    pub json: bool,
+
+    /// Answer yes to every confirmation (needed to spend without a terminal)
+    #[arg(short = 'y', long, global = true, help_heading = HEADING)]
+    pub yes: bool,
+
+    /// More logging on stderr (-v, -vv, -vvv)
+    #[arg(short, long, global = true, action = ArgAction::Count, conflicts_with = "quiet",
+          help_heading = HEADING)]
+    pub verbose: u8,
+
+    /// Print only results and errors
+    #[arg(short, long, global = true, action = ArgAction::Count, help_heading = HEADING)]
+    pub quiet: u8,
+
+    /// Never color the output (NO_COLOR is honoured too)
+    #[arg(long, global = true, help_heading = HEADING)]
+    pub no_color: bool,
+}
+
+fn source_of(matches: &ArgMatches, id: &str, var: &'static str) -> Source {
+    match matches.value_source(id) {
+        Some(ValueSource::EnvVariable) => Source::Env(var),
+        _ => Source::Flag,
+    }
+}
+
+impl GlobalArgs {
+    /// The values the command line fixes, and whether each came from a flag or the
+    /// environment (clap merges the two; its matches remember which).
+    pub fn overrides(&self, matches: &ArgMatches) -> Overrides {
+        let api_key = std::env::var(env_vars::API_KEY)
+            .ok()
+            .filter(|k| !k.trim().is_empty())
+            .map(|k| (k.trim().to_owned(), Source::Env(env_vars::API_KEY)));
+        Overrides {
+            config: self
+                .config
+                .clone()
+                .map(|p| (p, source_of(matches, "config", env_vars::CONFIG))),
+            network: self
+                .network
+                .clone()
+                .map(|n| (n, source_of(matches, "network", env_vars::NETWORK))),
+            node: self
+                .node
+                .clone()
+                .map(|u| (u, source_of(matches, "node", env_vars::NODE))),
+            key_file: self
+                .key_file
+                .clone()
+                .map(|p| (p, source_of(matches, "key_file", env_vars::KEY_FILE))),
+            api_key,
+        }
+    }
+}

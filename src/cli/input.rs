@@ -1,0 +1,71 @@
+//! Reading input that may be a file or standard input, and asking the person at the terminal.
+
+use std::io::{IsTerminal, Read};
+use std::path::Path;
+
+use crate::error::{Error, Result};
+
+use super::Context;
+
+/// Reads `path`, or standard input for `-` or no path. Refuses to wait on an interactive
+/// terminal for input that was meant to be piped.
+pub fn read_text(path: Option<&Path>, what: &str) -> Result<String> {
+    match path {
+        Some(p) if p != Path::new("-") => std::fs::read_to_string(p).map_err(|e| Error::io(p, e)),
+        _ => {
+            let stdin = std::io::stdin();
+            if stdin.is_terminal() {
+                return Err(Error::usage(format!(
+                    "give {what} as a FILE argument or pipe it on standard input"
+                )));
+            }
+            let mut text = String::new();
+            stdin
+                .lock()
+                .read_to_string(&mut text)
+                .map_err(|e| Error::io("<stdin>", e))?;
+            Ok(text)
+        }
+    }
+}
+
+/// Whether a person can answer a prompt: standard input and error are terminals, no JSON
+/// output was asked for, and this is not CI.
+pub fn interactive(ctx: &Context) -> bool {
+    std::io::stdin().is_terminal()
+        && std::io::stderr().is_terminal()
+        && !ctx.global.json
+        && std::env::var_os("CI").is_none_or(|v| v.is_empty() || v == "false" || v == "0")
+}
+
+/// Asks before something that spends. `--yes` answers for the person; without a terminal and
+/// without `--yes` the command refuses rather than guessing.
+pub fn confirm(ctx: &Context, command: &str, question: &str) -> Result<()> {
+    if ctx.global.yes {
+        return Ok(());
+    }
+    if !interactive(ctx) {
+        return Err(Error::usage(format!(
+            "`{command}` needs confirmation and there is no terminal to ask on; pass --yes"
+        )));
+    }
+    let yes = dialoguer::Confirm::new()
+        .with_prompt(question)
+        .default(false)
+        .interact()
+        .map_err(|e| Error::Failed(format!("cannot ask for confirmation: {e}")))?;
+    if yes {
+        Ok(())
+    } else {
+        Err(Error::Failed("cancelled; nothing was sent".into()))
+    }
+}
+
+/// Reads a secret at a hidden prompt.
+pub fn hidden(prompt: &str) -> Result<zeroize::Zeroizing<String>> {
+    dialoguer::Password::new()
+        .with_prompt(prompt)
+        .interact()
+        .map(zeroize::Zeroizing::new)
+        .map_err(|e| Error::Failed(format!("cannot read from the terminal: {e}")))
+}

@@ -1,0 +1,271 @@
+//! The command line: one file per subcommand, each parsing its arguments and calling the
+//! service layer; `output` renders results.
+
+pub mod config;
+pub mod generate;
+pub mod global;
+pub mod input;
+pub mod key;
+pub mod output;
+pub mod tx;
+
+use std::process::ExitCode;
+
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+
+use crate::error::{Error, Result};
+use crate::settings::{Overrides, Settings};
+use global::GlobalArgs;
+use output::Output;
+
+const AFTER_LONG_HELP: &str = "\
+Exit status:
+  0    success
+  1    the operation failed
+  2    bad usage, input or configuration
+  3    the TRON node is unreachable or timed out (worth retrying)
+  4    refused by the chain, the node or a relayer
+  5    bad note or proof
+  130  interrupted
+
+Environment:
+  TRONPOOL_HOME         one folder for config.toml and data (keys, notes, caches)
+  TRONPOOL_CONFIG       config file to read (like --config)
+  TRONPOOL_NETWORK      network (like --network)
+  TRONPOOL_NODE         node URL (like --node)
+  TRONPOOL_API_KEY      TronGrid API key, sent as TRON-PRO-API-KEY
+  TRONPOOL_KEY_FILE     private key file (like --key-file)
+  TRONPOOL_PRIVATE_KEY  private key as hex (for CI; never pass a key as an argument)
+  TRONPOOL_JSON         print JSON (like --json)
+  TRONPOOL_LOG          log filter, e.g. tronpool=debug (overrides -v/-q)
+  NO_COLOR              no colors
+
+Precedence: flags > environment > config file > defaults; `tronpool config show` says
+where each value came from.";
+
+/// A privacy pool for TRC-20 USDT on TRON.
+#[derive(Debug, Parser)]
+#[command(
+    name = "tronpool",
+    version,
+    propagate_version = true,
+    after_long_help = AFTER_LONG_HELP,
+    disable_help_subcommand = true,
+)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Show and create the configuration
+    #[command(subcommand)]
+    Config(config::ConfigCommand),
+    /// Create, import and inspect the signing key
+    #[command(subcommand)]
+    Key(key::KeyCommand),
+    /// Decode, sign and broadcast raw transactions (for external signers)
+    #[command(subcommand)]
+    Tx(tx::TxCommand),
+    /// Write shell completions and man pages
+    #[command(hide = true)]
+    Generate(generate::GenerateArgs),
+}
+
+/// What every command gets: the global options and, on first use, the resolved settings.
+pub struct Context {
+    pub global: GlobalArgs,
+    pub out: Output,
+    overrides: Overrides,
+    settings: std::cell::OnceCell<Settings>,
+}
+
+impl Context {
+    /// The folders and the config file's path, without reading the file.
+    pub fn locate(
+        &self,
+    ) -> Result<(
+        crate::store::paths::Dirs,
+        crate::settings::Setting<std::path::PathBuf>,
+    )> {
+        Settings::locate(&self.overrides)
+    }
+
+    pub fn settings(&self) -> Result<&Settings> {
+        if let Some(s) = self.settings.get() {
+            return Ok(s);
+        }
+        let resolved = Settings::resolve(self.overrides.clone())?;
+        Ok(self.settings.get_or_init(|| resolved))
+    }
+}
+
+impl Command {
+    async fn run(self, ctx: &Context) -> Result<()> {
+        match self {
+            Command::Config(cmd) => cmd.run(ctx),
+            Command::Key(cmd) => cmd.run(ctx),
+            Command::Tx(cmd) => cmd.run(ctx).await,
+            Command::Generate(args) => args.run(ctx),
+        }
+    }
+}
+
+/// Parses the command line, runs the command and turns the outcome into an exit status.
+pub fn main() -> ExitCode {
+    let matches = match Cli::command().try_get_matches() {
+        Ok(m) => m,
+        Err(e) => return usage_error(e),
+    };
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(e),
+    };
+    let out = Output::new(&cli.global);
+    if let Err(e) = init_logging(&cli.global) {
+        out.error(&e);
+        return ExitCode::from(e.exit_code());
+    }
+    let ctx = Context {
+        overrides: cli.global.overrides(&matches),
+        global: cli.global,
+        out,
+        settings: std::cell::OnceCell::new(),
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            let e = Error::Failed(format!("cannot start the async runtime: {e}"));
+            out.error(&e);
+            return ExitCode::from(e.exit_code());
+        }
+    };
+    let result = runtime.block_on(async {
+        tokio::select! {
+            result = cli.command.run(&ctx) => result,
+            _ = tokio::signal::ctrl_c() => Err(Error::Interrupted),
+        }
+    });
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            out.error(&e);
+            ExitCode::from(e.exit_code())
+        }
+    }
+}
+
+/// clap's own errors, as one line (and as the envelope when JSON was asked for), exit 2.
+/// `--help` and `--version` print as usual and succeed.
+fn usage_error(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        let _ = e.print();
+        return if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+            ExitCode::from(2)
+        } else {
+            ExitCode::SUCCESS
+        };
+    }
+    let rendered = e.render().to_string();
+    let first = rendered
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("bad usage")
+        .trim()
+        .trim_start_matches("error: ")
+        .to_owned();
+    let message = format!("{} (see --help)", redact_keys(&first));
+    let json_wanted = std::env::args().any(|a| a == "--json")
+        || std::env::var(crate::env_vars::JSON)
+            .is_ok_and(|v| matches!(v.as_str(), "1" | "true" | "yes" | "on"));
+    if json_wanted {
+        println!("{}", crate::envelope::error(&message));
+    } else {
+        eprintln!("error: {message}");
+    }
+    ExitCode::from(2)
+}
+
+/// Hides anything shaped like a private key (64 hex digits): clap echoes unexpected
+/// arguments, and a key pasted as one must not end up in a terminal log.
+fn redact_keys(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut run = String::new();
+    let flush = |run: &mut String, out: &mut String| {
+        if run.len() >= 64 {
+            out.push_str("<redacted>");
+        } else {
+            out.push_str(run);
+        }
+        run.clear();
+    };
+    for c in text.chars() {
+        if c.is_ascii_hexdigit() {
+            run.push(c);
+        } else {
+            flush(&mut run, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut run, &mut out);
+    out
+}
+
+fn init_logging(global: &GlobalArgs) -> Result<()> {
+    use tracing_subscriber::EnvFilter;
+    let default = match (global.quiet, global.verbose) {
+        (q, _) if q > 0 => "error",
+        (_, 0) => "warn",
+        (_, 1) => "tronpool=info,tron=info,warn",
+        (_, 2) => "tronpool=debug,tron=debug,info",
+        _ => "trace",
+    };
+    let filter = match std::env::var(crate::env_vars::LOG) {
+        Ok(directives) if !directives.trim().is_empty() => EnvFilter::try_new(&directives)
+            .map_err(|e| Error::usage(format!("{}: bad log filter: {e}", crate::env_vars::LOG)))?,
+        _ => EnvFilter::new(default),
+    };
+    let ansi = !global.no_color
+        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        && std::io::IsTerminal::is_terminal(&std::io::stderr());
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(ansi)
+        .with_target(global.verbose > 1)
+        .without_time()
+        .init();
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cli_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn key_shaped_text_is_redacted() {
+        let key = "2d8f68944bdbfbc0769542fba8fc2d2a3de67393334471624364c7006da2aa54";
+        assert_eq!(
+            redact_keys(&format!("unexpected argument '0x{key}' found")),
+            "unexpected argument '0x<redacted>' found"
+        );
+        assert_eq!(redact_keys("short abc123 stays"), "short abc123 stays");
+    }
+}

@@ -1,0 +1,20 @@
+//! Every environment variable tronpool reads, in one place.
+
+/// One folder for both the config file and the data (keys, notes, caches).
+pub const HOME: &str = "TRONPOOL_HOME";
+/// The config file to read instead of the default one.
+pub const CONFIG: &str = "TRONPOOL_CONFIG";
+/// The network to use.
+pub const NETWORK: &str = "TRONPOOL_NETWORK";
+/// A node URL that overrides the network's.
+pub const NODE: &str = "TRONPOOL_NODE";
+/// A TronGrid API key, sent as `TRON-PRO-API-KEY`.
+pub const API_KEY: &str = "TRONPOOL_API_KEY";
+/// A file holding the private key to sign with.
+pub const KEY_FILE: &str = "TRONPOOL_KEY_FILE";
+/// The private key itself, hex. For CI; prefer a key file elsewhere.
+pub const PRIVATE_KEY: &str = "TRONPOOL_PRIVATE_KEY";
+/// Print the JSON envelope instead of text.
+pub const JSON: &str = "TRONPOOL_JSON";
+/// Log filter directives (overrides -v/-q).
+pub const LOG: &str = "TRONPOOL_LOG";

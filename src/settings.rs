@@ -1,0 +1,192 @@
+//! Resolving every setting from flags, environment, config file and defaults, in that order,
+//! and remembering where each value came from so `config show` can say.
+
+use std::fmt;
+use std::path::PathBuf;
+
+use serde::Serialize;
+use tron::Address;
+use url::Url;
+
+use crate::env_vars;
+use crate::error::{Error, Result};
+use crate::network::{self, DEFAULT_NETWORK};
+use crate::store::config::ConfigFile;
+use crate::store::paths::{Dirs, expand_tilde};
+
+/// Where a value came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    Flag,
+    Env(&'static str),
+    File(PathBuf),
+    Preset(&'static str),
+    Default,
+}
+
+impl fmt::Display for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Source::Flag => f.write_str("flag"),
+            Source::Env(var) => write!(f, "env {var}"),
+            Source::File(path) => write!(f, "file {}", path.display()),
+            Source::Preset(name) => write!(f, "preset {name}"),
+            Source::Default => f.write_str("default"),
+        }
+    }
+}
+
+impl Serialize for Source {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// A value and its origin.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Setting<T> {
+    pub value: T,
+    pub source: Source,
+}
+
+impl<T> Setting<T> {
+    fn new(value: T, source: Source) -> Self {
+        Setting { value, source }
+    }
+}
+
+/// What the command line (flag or environment, as clap merged them) says.
+#[derive(Debug, Clone, Default)]
+pub struct Overrides {
+    pub config: Option<(PathBuf, Source)>,
+    pub network: Option<(String, Source)>,
+    pub node: Option<(Url, Source)>,
+    pub key_file: Option<(PathBuf, Source)>,
+    pub api_key: Option<(String, Source)>,
+}
+
+/// Every setting, resolved.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub dirs: Dirs,
+    pub config_file: Setting<PathBuf>,
+    /// Whether the config file exists and was read.
+    pub config_loaded: bool,
+    pub network: Setting<String>,
+    pub node: Setting<Url>,
+    pub events: Setting<Url>,
+    pub usdt: Setting<Option<Address>>,
+    pub api_key: Setting<Option<String>>,
+    pub key_file: Setting<Option<PathBuf>>,
+}
+
+impl Settings {
+    /// The folders and the config file's path, without reading the file (so `config path`
+    /// and `config init` work when the file is broken).
+    pub fn locate(overrides: &Overrides) -> Result<(Dirs, Setting<PathBuf>)> {
+        let dirs = Dirs::resolve()?;
+        let config_file = match &overrides.config {
+            Some((path, source)) => Setting::new(path.clone(), source.clone()),
+            None if std::env::var_os(env_vars::HOME).is_some_and(|h| !h.is_empty()) => {
+                Setting::new(dirs.default_config_file(), Source::Env(env_vars::HOME))
+            }
+            None => Setting::new(dirs.default_config_file(), Source::Default),
+        };
+        Ok((dirs, config_file))
+    }
+
+    pub fn resolve(overrides: Overrides) -> Result<Self> {
+        let (dirs, config_file) = Self::locate(&overrides)?;
+        // A file named explicitly must exist; the default one is optional.
+        let explicit = overrides.config.is_some();
+        let file = ConfigFile::load(&config_file.value, explicit)?;
+        let config_loaded = file.is_some();
+        let file = file.unwrap_or_default();
+        let from_file = Source::File(config_file.value.clone());
+
+        let network = match (overrides.network, &file.network) {
+            (Some((name, source)), _) => Setting::new(name, source),
+            (None, Some(name)) => Setting::new(name.clone(), from_file.clone()),
+            (None, None) => Setting::new(DEFAULT_NETWORK.to_owned(), Source::Default),
+        };
+        let preset = network::preset(&network.value);
+        let table = file.networks.get(&network.value);
+        if preset.is_none() && table.is_none() {
+            let mut known: Vec<&str> = network::PRESETS.iter().map(|p| p.name).collect();
+            known.extend(file.networks.keys().map(String::as_str));
+            return Err(Error::usage(format!(
+                "unknown network `{}` (from {}); known: {}",
+                network.value,
+                network.source,
+                known.join(", ")
+            )));
+        }
+        let table = table.cloned().unwrap_or_default();
+        let preset_source = || Source::Preset(preset.map_or("", |p| p.name));
+
+        let node = match (overrides.node, &table.node, preset) {
+            (Some((url, source)), _, _) => Setting::new(url, source),
+            (None, Some(url), _) => Setting::new(url.clone(), from_file.clone()),
+            (None, None, Some(p)) => Setting::new(
+                Url::parse(p.node).expect("presets are valid URLs"),
+                preset_source(),
+            ),
+            (None, None, None) => {
+                return Err(Error::usage(format!(
+                    "network `{}` in {} has no `node` URL",
+                    network.value,
+                    config_file.value.display()
+                )));
+            }
+        };
+        let events = match &table.events {
+            Some(url) => Setting::new(url.clone(), from_file.clone()),
+            None => node.clone(),
+        };
+        let usdt = match (&table.usdt, preset.and_then(|p| p.usdt)) {
+            (Some(a), _) => Setting::new(Some(*a), from_file.clone()),
+            (None, Some(a)) => Setting::new(
+                Some(a.parse().expect("presets hold valid addresses")),
+                preset_source(),
+            ),
+            (None, None) => Setting::new(None, Source::Default),
+        };
+        let api_key = match (overrides.api_key, table.api_key.as_ref(), &file.api_key) {
+            (Some((key, source)), _, _) => Setting::new(Some(key), source),
+            (None, Some(key), _) | (None, None, Some(key)) => {
+                Setting::new(Some(key.clone()), from_file.clone())
+            }
+            (None, None, None) => Setting::new(None, Source::Default),
+        };
+        let key_file = match (overrides.key_file, &file.key_file) {
+            (Some((path, source)), _) => Setting::new(Some(path), source),
+            (None, Some(path)) => Setting::new(Some(expand_tilde(path)), from_file.clone()),
+            (None, None) => Setting::new(None, Source::Default),
+        };
+        Ok(Settings {
+            dirs,
+            config_file,
+            config_loaded,
+            network,
+            node,
+            events,
+            usdt,
+            api_key,
+            key_file,
+        })
+    }
+
+    /// How to reach this network's node.
+    pub fn node_config(&self) -> tron::NodeConfig {
+        let mut config = tron::NodeConfig::new(self.node.value.clone());
+        if self.events.value != self.node.value {
+            config.events_url = Some(self.events.value.clone());
+        }
+        config.api_key = self.api_key.value.clone();
+        config
+    }
+
+    pub fn node_client(&self) -> Result<tron::NodeClient> {
+        Ok(tron::NodeClient::new(self.node_config())?)
+    }
+}

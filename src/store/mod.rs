@@ -1,0 +1,6 @@
+//! The user's directories: where tronpool keeps its configuration and its secrets.
+
+pub mod config;
+pub mod fs;
+pub mod keystore;
+pub mod paths;

@@ -1,0 +1,147 @@
+//! The harness: an isolated home for each test, the binary, and a stand-in node.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+/// A private TRONPOOL_HOME and a clean environment, so no test sees the developer's files.
+pub struct TestEnv {
+    pub dir: tempfile::TempDir,
+}
+
+impl TestEnv {
+    pub fn new() -> Self {
+        TestEnv {
+            dir: tempfile::tempdir().expect("temp dir"),
+        }
+    }
+
+    pub fn home(&self) -> PathBuf {
+        self.dir.path().join("home")
+    }
+
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    pub fn cmd(&self) -> Command {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_tronpool"));
+        for (key, _) in std::env::vars_os() {
+            let key = key.to_string_lossy();
+            if key.starts_with("TRONPOOL_") || key == "CI" {
+                cmd.env_remove(key.as_ref());
+            }
+        }
+        cmd.env("TRONPOOL_HOME", self.home())
+            .env("HOME", self.dir.path())
+            .env("XDG_CONFIG_HOME", self.dir.path().join("xdg-config"))
+            .env("XDG_DATA_HOME", self.dir.path().join("xdg-data"))
+            .env("NO_COLOR", "1")
+            .current_dir(self.dir.path());
+        cmd
+    }
+
+    pub fn write(&self, name: &str, text: &str) -> PathBuf {
+        let path = self.path(name);
+        std::fs::write(&path, text).expect("write");
+        path
+    }
+}
+
+/// Runs a command with `--json` and returns (exit code, parsed stdout).
+pub fn json_run(cmd: &mut Command) -> (i32, Value) {
+    let output = cmd.arg("--json").output().expect("run");
+    let stdout = String::from_utf8(output.stdout).expect("utf-8");
+    let value: Value = serde_json::from_str(stdout.trim()).unwrap_or_else(|e| {
+        panic!(
+            "stdout is not one JSON document ({e}): {stdout:?}; stderr: {}",
+            String::from_utf8_lossy(&output.stderr)
+        )
+    });
+    (output.status.code().unwrap_or(-1), value)
+}
+
+#[cfg(unix)]
+pub fn mode(path: &Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).unwrap().permissions().mode() & 0o777
+}
+
+/// What the stand-in node saw.
+#[derive(Default)]
+pub struct Seen {
+    pub requests: Vec<(String, Value)>,
+}
+
+/// A stand-in FullNode answering `broadcasthex` the way java-tron does: it decodes the
+/// protobuf, recovers the signer and refuses signatures that are not the owner's.
+pub struct StubNode {
+    pub url: String,
+    pub seen: Arc<Mutex<Seen>>,
+    _runtime: tokio::runtime::Runtime,
+}
+
+impl StubNode {
+    pub fn start() -> Self {
+        use axum::{Json, Router, extract::State, routing::post};
+
+        async fn broadcast_hex(
+            State(seen): State<Arc<Mutex<Seen>>>,
+            Json(body): Json<Value>,
+        ) -> Json<Value> {
+            seen.lock()
+                .unwrap()
+                .requests
+                .push(("wallet/broadcasthex".into(), body.clone()));
+            let hex_text = body["transaction"].as_str().unwrap_or_default();
+            let Ok(bytes) = hex::decode(hex_text) else {
+                return Json(
+                    serde_json::json!({"Error": "class org.bouncycastle.util.encoders.DecoderException : bad hex"}),
+                );
+            };
+            let Ok(tx) = tron::Transaction::from_protobuf(&bytes) else {
+                return Json(
+                    serde_json::json!({"Error": "class com.google.protobuf.InvalidProtocolBufferException : bad"}),
+                );
+            };
+            let txid = tx.txid().to_hex();
+            // A transfer of 13 sun stands for everything only the node can judge (TaPoS here).
+            if matches!(tx.action(), Ok(tron::Action::Transfer { amount: 13, .. })) {
+                return Json(serde_json::json!({"result": false, "code": "TAPOS_ERROR",
+                    "message": hex::encode("Tapos check error."), "txid": txid}));
+            }
+            let owner = tx.owner().unwrap();
+            if tx.signers().ok().is_some_and(|s| s.contains(&owner)) {
+                Json(
+                    serde_json::json!({"result": true, "code": "SUCCESS", "txid": txid, "message": ""}),
+                )
+            } else {
+                Json(serde_json::json!({"result": false, "code": "SIGERROR",
+                    "message": "Validate signature error: signature is not the owner's", "txid": txid}))
+            }
+        }
+
+        let seen = Arc::new(Mutex::new(Seen::default()));
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap();
+        let listener = runtime
+            .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+            .unwrap();
+        let addr: SocketAddr = listener.local_addr().unwrap();
+        let app = Router::new()
+            .route("/wallet/broadcasthex", post(broadcast_hex))
+            .with_state(seen.clone());
+        runtime.spawn(async move { axum::serve(listener, app).await });
+        StubNode {
+            url: format!("http://{addr}"),
+            seen,
+            _runtime: runtime,
+        }
+    }
+}
