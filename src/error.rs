@@ -121,7 +121,7 @@ mod tests {
         let timeout = Error::Node(NodeError::Timeout {
             url: "u".into(),
             endpoint: "e".into(),
-            seconds: 1,
+            after_ms: 1000,
         });
         assert_eq!((timeout.exit_code(), timeout.http_status()), (3, 504));
         let refused = Error::Node(NodeError::Refused {

@@ -14,23 +14,23 @@ const HEADING: &str = "Global options";
 #[derive(Debug, Clone, Args)]
 pub struct GlobalArgs {
     /// Network: devnet, nile, shasta, mainnet, or one defined in the config file
-    #[arg(long, global = true, env = env_vars::NETWORK, value_name = "NAME", help_heading = HEADING)]
+    #[arg(long, global = true, env = env_vars::NETWORK, hide_env_values = true, value_name = "NAME", help_heading = HEADING)]
     pub network: Option<String>,
 
     /// TRON node URL, overriding the network's
-    #[arg(long, global = true, env = env_vars::NODE, value_name = "URL", help_heading = HEADING)]
+    #[arg(long, global = true, env = env_vars::NODE, hide_env_values = true, value_name = "URL", help_heading = HEADING)]
     pub node: Option<Url>,
 
     /// Config file to read instead of the default one
-    #[arg(long, global = true, env = env_vars::CONFIG, value_name = "PATH", help_heading = HEADING)]
+    #[arg(long, global = true, env = env_vars::CONFIG, hide_env_values = true, value_name = "PATH", help_heading = HEADING)]
     pub config: Option<PathBuf>,
 
     /// File holding the private key to sign with (64 hex digits)
-    #[arg(long, global = true, env = env_vars::KEY_FILE, value_name = "PATH", help_heading = HEADING)]
+    #[arg(long, global = true, env = env_vars::KEY_FILE, hide_env_values = true, value_name = "PATH", help_heading = HEADING)]
     pub key_file: Option<PathBuf>,
 
     /// Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}
-    #[arg(long, global = true, env = env_vars::JSON, action = ArgAction::SetTrue,
+    #[arg(long, global = true, env = env_vars::JSON, hide_env_values = true, action = ArgAction::SetTrue,
           value_parser = BoolishValueParser::new(), help_heading = HEADING)]
     pub json: bool,
 

@@ -116,6 +116,21 @@ impl Command {
 
 /// Parses the command line, runs the command and turns the outcome into an exit status.
 pub fn main() -> ExitCode {
+    std::panic::set_hook(Box::new(|info| {
+        let place = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        let what = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        eprintln!(
+            "error: internal error{place}: {what} (this is a bug in tronpool; please report it)"
+        );
+    }));
     let matches = match Cli::command().try_get_matches() {
         Ok(m) => m,
         Err(e) => return usage_error(e),

@@ -29,7 +29,10 @@ pub fn revert_reason(data: &[u8]) -> Option<String> {
     if data.is_empty() {
         return None;
     }
-    alloy_sol_types::decode_revert_reason(data).filter(|r| !r.trim().is_empty())
+    let reason = alloy_sol_types::decode_revert_reason(data)?;
+    // alloy prefixes `Error(string)` reasons with "revert: "; the reason alone reads better.
+    let reason = reason.strip_prefix("revert: ").unwrap_or(&reason).trim();
+    (!reason.is_empty()).then(|| reason.to_owned())
 }
 
 /// A one-line description of calldata for the contracts tronpool knows, so a person can see
@@ -94,7 +97,7 @@ mod tests {
     #[test]
     fn revert_reasons() {
         let data = hex::decode("08c379a00000000000000000000000000000000000000000000000000000000000000020000000000000000000000000000000000000000000000000000000000000000c626c61636b6c697374656421000000000000000000000000000000000000000000").unwrap();
-        assert_eq!(revert_reason(&data).unwrap(), "revert: blacklisted!");
+        assert_eq!(revert_reason(&data).unwrap(), "blacklisted!");
         assert_eq!(revert_reason(&[]), None);
     }
 }

@@ -8,11 +8,11 @@ pub enum NodeError {
     #[error("cannot reach the TRON node at {url}: {reason}")]
     Unreachable { url: String, reason: String },
     /// The node took longer than the configured timeout.
-    #[error("the TRON node at {url} did not answer {endpoint} within {seconds} s")]
+    #[error("the TRON node at {url} did not answer {endpoint} within {}", duration(*after_ms))]
     Timeout {
         url: String,
         endpoint: String,
-        seconds: u64,
+        after_ms: u64,
     },
     /// A non-success HTTP status (java-tron itself answers 200 even for errors, so this is a
     /// proxy, a gateway or TronGrid's rate limiter).
@@ -63,5 +63,13 @@ impl NodeError {
             self,
             NodeError::Unreachable { .. } | NodeError::Timeout { .. }
         ) || matches!(self, NodeError::Http { status, .. } if *status >= 500)
+    }
+}
+
+fn duration(ms: u64) -> String {
+    if ms % 1000 == 0 {
+        format!("{} s", ms / 1000)
+    } else {
+        format!("{ms} ms")
     }
 }

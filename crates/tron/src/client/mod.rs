@@ -222,7 +222,7 @@ impl NodeClient {
             NodeError::Timeout {
                 url,
                 endpoint: endpoint.into(),
-                seconds: self.config.timeout.as_secs(),
+                after_ms: self.config.timeout.as_millis() as u64,
             }
         } else {
             NodeError::Unreachable {
@@ -621,8 +621,15 @@ impl NodeClient {
                 .await?;
             events.extend(page.events);
             match page.fingerprint {
-                Some(next) if Some(&next) != fingerprint.as_ref() => fingerprint = Some(next),
-                _ => return Ok(events),
+                None => return Ok(events),
+                Some(next) if fingerprint.as_ref() == Some(&next) => {
+                    // Following it would return the same page again: duplicated events.
+                    return Err(NodeError::Decode {
+                        endpoint: "v1/contracts/{address}/events".into(),
+                        reason: format!("the server returned the same fingerprint `{next}` twice"),
+                    });
+                }
+                Some(next) => fingerprint = Some(next),
             }
         }
         Err(NodeError::Decode {
