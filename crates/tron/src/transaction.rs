@@ -608,16 +608,27 @@ mod tests {
         s.parse().unwrap()
     }
 
-    /// Signs regardless of expiration (the vectors expired in 2018).
-    fn sign_unchecked(tx: &mut Transaction, key: &PrivateKey) {
-        let sig = key.sign_digest(&tx.txid().0);
-        tx.push_signature(sig);
+    /// Checks a transaction against a reference vector: its bytes, its txID, and the
+    /// signature K makes over it (signed regardless of expiry: the vectors expired in 2018).
+    fn check_vector(
+        mut tx: Transaction,
+        raw_hex: &str,
+        txid: &str,
+        signature: &str,
+    ) -> Transaction {
+        let key = PrivateKey::from_hex(K).unwrap();
+        assert_eq!(hex::encode(tx.raw_bytes()), raw_hex);
+        assert_eq!(tx.txid().to_hex(), txid);
+        tx.push_signature(key.sign_digest(&tx.txid().0));
+        assert_eq!(tx.signatures()[0].to_hex(), signature);
+        assert_eq!(tx.signers().unwrap(), vec![key.address()]);
+        tx
     }
 
     #[test]
     fn vector_a_transfer() {
         let key = PrivateKey::from_hex(K).unwrap();
-        let mut tx = TransactionBuilder::new(
+        let tx = TransactionBuilder::new(
             Action::Transfer {
                 owner: key.address(),
                 to: addr("THTR75o8xXAgCTQqpiot2AFRAjvW1tSbVV"),
@@ -628,26 +639,18 @@ mod tests {
         .timestamp(1539295479000)
         .expiration(1539331479000)
         .build();
-        assert_eq!(
-            hex::encode(tx.raw_bytes()),
-            "0a027b3b2208b21ace8d6ac20e7e40d8abb9bae62c5a67080112630a2d747970652e676f6f676c65617069732e636f6d2f70726f746f636f6c2e5472616e73666572436f6e747261637412320a15415cd0fb0ab3ce40f3051414c604b27756e69e43db121541521ea197907927725ef36d70f25f850d1659c7c71880897a70d889a4a9e62c"
+        check_vector(
+            tx,
+            "0a027b3b2208b21ace8d6ac20e7e40d8abb9bae62c5a67080112630a2d747970652e676f6f676c65617069732e636f6d2f70726f746f636f6c2e5472616e73666572436f6e747261637412320a15415cd0fb0ab3ce40f3051414c604b27756e69e43db121541521ea197907927725ef36d70f25f850d1659c7c71880897a70d889a4a9e62c",
+            "dc6f6d9325ee44ab3c00528472be16e1572ab076aa161ccd12515029869d0451",
+            "ede769f6df28aefe6a846be169958c155e23e7e5c9621d2e8dce1719b4d952b63e8a8bf9f00e41204ac1bf69b1a663dacdf764367e48e4a5afcd6b055a747fb200",
         );
-        assert_eq!(
-            tx.txid().to_hex(),
-            "dc6f6d9325ee44ab3c00528472be16e1572ab076aa161ccd12515029869d0451"
-        );
-        sign_unchecked(&mut tx, &key);
-        assert_eq!(
-            tx.signatures()[0].to_hex(),
-            "ede769f6df28aefe6a846be169958c155e23e7e5c9621d2e8dce1719b4d952b63e8a8bf9f00e41204ac1bf69b1a663dacdf764367e48e4a5afcd6b055a747fb200"
-        );
-        assert_eq!(tx.signers().unwrap(), vec![key.address()]);
     }
 
     #[test]
     fn vector_b_trigger_with_token_fields() {
         let key = PrivateKey::from_hex(K).unwrap();
-        let mut tx = TransactionBuilder::new(
+        let tx = TransactionBuilder::new(
             Action::Trigger(Trigger {
                 owner: key.address(),
                 contract: addr("THTR75o8xXAgCTQqpiot2AFRAjvW1tSbVV"),
@@ -661,18 +664,11 @@ mod tests {
         .timestamp(1539295479000)
         .expiration(1539331479000)
         .build();
-        assert_eq!(
-            hex::encode(tx.raw_bytes()),
-            "0a027b3b2208b21ace8d6ac20e7e40d8abb9bae62c5a77081f12730a31747970652e676f6f676c65617069732e636f6d2f70726f746f636f6c2e54726967676572536d617274436f6e7472616374123e0a15415cd0fb0ab3ce40f3051414c604b27756e69e43db121541521ea197907927725ef36d70f25f850d1659c7c72209736f6d65206461746128904e300170d889a4a9e62c"
-        );
-        assert_eq!(
-            tx.txid().to_hex(),
-            "9927d3daae10ad001b25ef3c1bb03073c928cc0e0823f6f3ce404c2b03ce3570"
-        );
-        sign_unchecked(&mut tx, &key);
-        assert_eq!(
-            tx.signatures()[0].to_hex(),
-            "21a99aafeabdddfdfae86538df048d120a83eb36bbcf5656595919ba6afddacd0a07d0ba051ae80337613174b109f36cb583b6e46ee5aecf6ffe3392fdbb8a2a01"
+        check_vector(
+            tx,
+            "0a027b3b2208b21ace8d6ac20e7e40d8abb9bae62c5a77081f12730a31747970652e676f6f676c65617069732e636f6d2f70726f746f636f6c2e54726967676572536d617274436f6e7472616374123e0a15415cd0fb0ab3ce40f3051414c604b27756e69e43db121541521ea197907927725ef36d70f25f850d1659c7c72209736f6d65206461746128904e300170d889a4a9e62c",
+            "9927d3daae10ad001b25ef3c1bb03073c928cc0e0823f6f3ce404c2b03ce3570",
+            "21a99aafeabdddfdfae86538df048d120a83eb36bbcf5656595919ba6afddacd0a07d0ba051ae80337613174b109f36cb583b6e46ee5aecf6ffe3392fdbb8a2a01",
         );
     }
 
@@ -719,7 +715,7 @@ mod tests {
     fn vector_g_trc20_transfer_with_fee_limit() {
         let key = PrivateKey::from_hex(K).unwrap();
         let data = hex::decode("a9059cbb000000000000000000000000521ea197907927725ef36d70f25f850d1659c7c700000000000000000000000000000000000000000000000000000000000f4240").unwrap();
-        let mut tx = TransactionBuilder::new(
+        let tx = TransactionBuilder::new(
             Action::Trigger(Trigger {
                 owner: key.address(),
                 contract: addr("TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t"),
@@ -732,18 +728,11 @@ mod tests {
         .expiration(1539295539000)
         .fee_limit(100_000_000)
         .build();
-        assert_eq!(
-            hex::encode(tx.raw_bytes()),
-            "0a027b3b2208b21ace8d6ac20e7e40b8dea7a9e62c5aae01081f12a9010a31747970652e676f6f676c65617069732e636f6d2f70726f746f636f6c2e54726967676572536d617274436f6e747261637412740a15415cd0fb0ab3ce40f3051414c604b27756e69e43db121541a614f803b6fd780986a42c78ec9c7f77e6ded13c2244a9059cbb000000000000000000000000521ea197907927725ef36d70f25f850d1659c7c700000000000000000000000000000000000000000000000000000000000f424070d889a4a9e62c900180c2d72f"
-        );
-        assert_eq!(
-            tx.txid().to_hex(),
-            "4e39cf0004583361661fbede929ebefeab4857b91ba653bed5a096e5b05b8bb4"
-        );
-        sign_unchecked(&mut tx, &key);
-        assert_eq!(
-            tx.signatures()[0].to_hex(),
-            "2ab5d790e26ea09263debc397f70dbad1b4e13dcdc8c87705c0e3432f9a2f1437c1ffc666375bbf43f6b805478720d278ae19006d65595c4f52b62f0e4383d4001"
+        let tx = check_vector(
+            tx,
+            "0a027b3b2208b21ace8d6ac20e7e40b8dea7a9e62c5aae01081f12a9010a31747970652e676f6f676c65617069732e636f6d2f70726f746f636f6c2e54726967676572536d617274436f6e747261637412740a15415cd0fb0ab3ce40f3051414c604b27756e69e43db121541a614f803b6fd780986a42c78ec9c7f77e6ded13c2244a9059cbb000000000000000000000000521ea197907927725ef36d70f25f850d1659c7c700000000000000000000000000000000000000000000000000000000000f424070d889a4a9e62c900180c2d72f",
+            "4e39cf0004583361661fbede929ebefeab4857b91ba653bed5a096e5b05b8bb4",
+            "2ab5d790e26ea09263debc397f70dbad1b4e13dcdc8c87705c0e3432f9a2f1437c1ffc666375bbf43f6b805478720d278ae19006d65595c4f52b62f0e4383d4001",
         );
         // The whole signed message: raw (211 bytes) + one signature = 281 bytes.
         assert_eq!(tx.to_protobuf().len(), 281);

@@ -250,6 +250,19 @@ impl NodeClient {
         })
     }
 
+    /// A read whose "not found" is java-tron's `{}`.
+    async fn read_optional<T: DeserializeOwned>(
+        &self,
+        path: &str,
+        body: Value,
+    ) -> Result<Option<T>, NodeError> {
+        let value = self.wallet(path, body, Idempotence::Read).await?;
+        if is_empty(&value) {
+            return Ok(None);
+        }
+        Self::decode(path, value).map(Some)
+    }
+
     /// The head block.
     pub async fn get_now_block(&self) -> Result<Block, NodeError> {
         let path = "wallet/getnowblock";
@@ -268,22 +281,14 @@ impl NodeClient {
     pub async fn get_block(&self, number: i64, detail: bool) -> Result<Option<Block>, NodeError> {
         let path = "wallet/getblock";
         let body = json!({ "id_or_num": number.to_string(), "detail": detail, "visible": true });
-        let value = self.wallet(path, body, Idempotence::Read).await?;
-        if is_empty(&value) {
-            return Ok(None);
-        }
-        Self::decode(path, value).map(Some)
+        self.read_optional(path, body).await
     }
 
     /// An account, or `None` for an address that was never activated.
     pub async fn get_account(&self, address: &Address) -> Result<Option<Account>, NodeError> {
         let path = "wallet/getaccount";
         let body = json!({ "address": address.to_base58(), "visible": true });
-        let value = self.wallet(path, body, Idempotence::Read).await?;
-        if is_empty(&value) {
-            return Ok(None);
-        }
-        Self::decode(path, value).map(Some)
+        self.read_optional(path, body).await
     }
 
     pub async fn get_account_resource(
@@ -513,22 +518,14 @@ impl NodeClient {
     ) -> Result<Option<TransactionInfo>, NodeError> {
         let path = "wallet/gettransactioninfobyid";
         let body = json!({ "value": txid.to_hex(), "visible": true });
-        let value = self.wallet(path, body, Idempotence::Read).await?;
-        if is_empty(&value) {
-            return Ok(None);
-        }
-        Self::decode(path, value).map(Some)
+        self.read_optional(path, body).await
     }
 
     /// A deployed contract, or `None` when there is no contract at the address.
     pub async fn get_contract(&self, address: &Address) -> Result<Option<ContractInfo>, NodeError> {
         let path = "wallet/getcontract";
         let body = json!({ "value": address.to_base58(), "visible": true });
-        let value = self.wallet(path, body, Idempotence::Read).await?;
-        if is_empty(&value) {
-            return Ok(None);
-        }
-        Self::decode(path, value).map(Some)
+        self.read_optional(path, body).await
     }
 
     /// One page of a contract's events from TronGrid's `/v1/contracts/{address}/events`.
