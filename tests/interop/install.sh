@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs the independent implementations used by tronpool's TRON interop
-# tests: tronpy (PyPI, into <repo>/.tools/venv) and TronWeb (npm, into
+# Installs the independent implementations used by tronpool's interop tests:
+# tronpy (PyPI, into <repo>/.tools/venv), TronWeb and circomlibjs (npm, into
 # tests/interop/node_modules). Idempotent: each step is skipped when a stamp
 # shows the same pinned inputs were already installed.
 #
@@ -65,7 +65,8 @@ if [ -d "$HERE/node_modules" ] && [ -f "$npm_stamp" ] && [ "$(cat "$npm_stamp")"
     say "npm: package-lock.json unchanged, skipped"
 else
     (cd "$HERE" && npm ci --no-audit --no-fund --loglevel=error >/dev/null) || die "npm ci failed"
-    (cd "$HERE" && node -e "require('tronweb')") || die "tronweb does not load after npm ci"
+    (cd "$HERE" && node -e "require('tronweb'); require('circomlibjs')") ||
+        die "tronweb or circomlibjs does not load after npm ci"
     printf '%s\n' "$npm_want" >"$npm_stamp"
-    say "npm: installed tronweb@$(cd "$HERE" && node -p "require('tronweb').TronWeb.version") into $HERE/node_modules"
+    say "npm: installed tronweb@$(cd "$HERE" && node -p "require('tronweb').TronWeb.version") and circomlibjs into $HERE/node_modules"
 fi

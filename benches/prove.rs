@@ -1,0 +1,57 @@
+//! Groth16 proving and verifying of the withdraw circuit with the development keys.
+//! Target on the 2-core reference machine: prove ≤ 0.3 s median. See BENCHMARKS.md.
+
+use ark_std::UniformRand;
+use criterion::{Criterion, criterion_group, criterion_main};
+use rand_core::{RngCore, SeedableRng};
+use zk::Fr;
+use zk::circuit::{DEPTH, PublicInputs};
+use zk::keys::Keys;
+use zk::proof::{EncodedProof, Witness, prove, root_of, verify};
+
+fn inputs() -> (PublicInputs, Witness) {
+    let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(1);
+    let mut secret = || {
+        let mut bytes = [0u8; 31];
+        rng.fill_bytes(&mut bytes);
+        bytes
+    };
+    let (n, s) = (secret(), secret());
+    let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(2);
+    let witness = Witness {
+        nullifier: ark_ff::PrimeField::from_be_bytes_mod_order(&n),
+        secret: ark_ff::PrimeField::from_be_bytes_mod_order(&s),
+        siblings: std::array::from_fn::<_, DEPTH, _>(|_| Fr::rand(&mut rng)),
+        index: 0b1010_0101_1100_0011_0110,
+    };
+    let public = PublicInputs {
+        root: root_of(&witness),
+        nullifier_hash: zk::poseidon::hash1(witness.nullifier),
+        recipient: zk::field::from_address(&[7; 20]),
+        relayer: zk::field::from_address(&[9; 20]),
+        fee: Fr::from(1_500_000u64),
+        refund: Fr::from(0u64),
+    };
+    (public, witness)
+}
+
+fn groth16(c: &mut Criterion) {
+    let keys = Keys::insecure_dev();
+    let (public, witness) = inputs();
+    let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(3);
+    let mut group = c.benchmark_group("groth16");
+    group.sample_size(20);
+    group.bench_function("prove", |b| {
+        b.iter(|| prove(keys, &public, &witness, &mut rng).expect("valid witness"))
+    });
+    let proof = prove(keys, &public, &witness, &mut rng).expect("valid witness");
+    group.bench_function("verify", |b| b.iter(|| verify(keys, &public, &proof)));
+    let encoded = EncodedProof::from_proof(&proof);
+    group.bench_function("decode_proof", |b| {
+        b.iter(|| encoded.to_proof().expect("valid"))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, groth16);
+criterion_main!(benches);

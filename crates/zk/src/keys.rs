@@ -1,0 +1,298 @@
+//! Proving and verifying keys: the insecure deterministic development setup, files identified
+//! by their SHA-256, and the verifying key as the verifier contract's constructor arguments.
+//!
+//! The development setup is derived from a published seed, so anyone can recompute its toxic
+//! waste and forge proofs. It exists for the devnet and tests only; every name that leads to
+//! it says `insecure`, and [`Keys::is_insecure_dev`] lets callers refuse it elsewhere.
+
+use std::path::Path;
+use std::sync::OnceLock;
+
+use alloy_primitives::U256;
+use ark_bn254::{Bn254, Fq, G1Affine, G2Affine};
+use ark_ec::AffineRepr;
+use ark_ff::PrimeField;
+use ark_groth16::{Groth16, PreparedVerifyingKey, ProvingKey, VerifyingKey};
+use ark_serialize::{CanonicalDeserialize, CanonicalSerialize};
+use ark_snark::SNARK;
+use rand_core::SeedableRng;
+use sha2::{Digest, Sha256};
+
+use crate::circuit::WithdrawCircuit;
+
+/// The seed of the insecure development setup. Public on purpose: it is not a secret, which
+/// is exactly why keys made from it must never guard real money.
+pub const INSECURE_DEV_SEED: &[u8] = b"tronpool insecure development setup v1";
+
+#[derive(Debug, thiserror::Error)]
+pub enum KeyError {
+    #[error("{path}: {source}")]
+    Io {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{path} has SHA-256 {found}, expected {expected}: wrong or damaged key file")]
+    HashMismatch {
+        path: String,
+        found: String,
+        expected: String,
+    },
+    #[error("{what} is not a valid serialized key: {reason}")]
+    Malformed { what: String, reason: String },
+    #[error("the key does not fit the withdraw circuit: {0}")]
+    WrongCircuit(String),
+}
+
+/// A proving key with its verifying key, prepared for fast verification.
+pub struct Keys {
+    pub proving: ProvingKey<Bn254>,
+    pub verifying: VerifyingKey<Bn254>,
+    prepared: PreparedVerifyingKey<Bn254>,
+}
+
+impl std::fmt::Debug for Keys {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Keys(vk sha256 {})", self.verifying_key_sha256())
+    }
+}
+
+impl Keys {
+    pub fn new(proving: ProvingKey<Bn254>) -> Result<Self, KeyError> {
+        let verifying = proving.vk.clone();
+        // Six public inputs plus the constant one.
+        if verifying.gamma_abc_g1.len() != 7 {
+            return Err(KeyError::WrongCircuit(format!(
+                "{} public inputs, expected 6",
+                verifying.gamma_abc_g1.len().saturating_sub(1)
+            )));
+        }
+        let prepared = ark_groth16::prepare_verifying_key(&verifying);
+        Ok(Keys {
+            proving,
+            verifying,
+            prepared,
+        })
+    }
+
+    /// The deterministic development setup. Insecure: see the module documentation.
+    pub fn insecure_dev_setup() -> Self {
+        let seed: [u8; 32] = Sha256::digest(INSECURE_DEV_SEED).into();
+        let mut rng = rand_chacha::ChaCha20Rng::from_seed(seed);
+        let (proving, _) =
+            Groth16::<Bn254>::circuit_specific_setup(WithdrawCircuit::blank(), &mut rng)
+                .expect("the blank withdraw circuit synthesizes");
+        Keys::new(proving).expect("the setup made keys for this circuit")
+    }
+
+    /// The development keys, made once per process (a setup takes a fraction of a second).
+    pub fn insecure_dev() -> &'static Keys {
+        static KEYS: OnceLock<Keys> = OnceLock::new();
+        KEYS.get_or_init(Keys::insecure_dev_setup)
+    }
+
+    /// Whether these are the development keys, whose proofs anyone can forge.
+    pub fn is_insecure_dev(&self) -> bool {
+        self.verifying_key_sha256() == Keys::insecure_dev().verifying_key_sha256()
+    }
+
+    pub fn prepared(&self) -> &PreparedVerifyingKey<Bn254> {
+        &self.prepared
+    }
+
+    /// The proving key's bytes (arkworks, uncompressed: larger, but loads without point
+    /// decompression).
+    pub fn proving_key_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        self.proving
+            .serialize_uncompressed(&mut out)
+            .expect("serializing into memory cannot fail");
+        out
+    }
+
+    pub fn verifying_key_bytes(&self) -> Vec<u8> {
+        verifying_key_bytes(&self.verifying)
+    }
+
+    /// The identity of the proving key: SHA-256 of its bytes, hex.
+    pub fn proving_key_sha256(&self) -> String {
+        hex::encode(Sha256::digest(self.proving_key_bytes()))
+    }
+
+    /// The identity of the verifying key, pinned in a deployment: SHA-256 of its bytes, hex.
+    pub fn verifying_key_sha256(&self) -> String {
+        hex::encode(Sha256::digest(self.verifying_key_bytes()))
+    }
+
+    /// Writes the proving key to `path`.
+    pub fn write_proving_key(&self, path: &Path) -> Result<(), KeyError> {
+        std::fs::write(path, self.proving_key_bytes()).map_err(|source| KeyError::Io {
+            path: path.display().to_string(),
+            source,
+        })
+    }
+
+    /// Reads a proving key, refusing it unless its SHA-256 is `expected_sha256` (the hash a
+    /// deployment pins). Only then are its points trusted without the expensive subgroup
+    /// checks.
+    pub fn read_proving_key(path: &Path, expected_sha256: &str) -> Result<Self, KeyError> {
+        let bytes = std::fs::read(path).map_err(|source| KeyError::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
+        let found = hex::encode(Sha256::digest(&bytes));
+        if !found.eq_ignore_ascii_case(expected_sha256.trim_start_matches("0x")) {
+            return Err(KeyError::HashMismatch {
+                path: path.display().to_string(),
+                found,
+                expected: expected_sha256.to_owned(),
+            });
+        }
+        let proving = ProvingKey::<Bn254>::deserialize_uncompressed_unchecked(bytes.as_slice())
+            .map_err(|e| KeyError::Malformed {
+                what: path.display().to_string(),
+                reason: e.to_string(),
+            })?;
+        Keys::new(proving)
+    }
+
+    /// The verifier contract's constructor arguments for this key.
+    pub fn verifier_args(&self) -> VerifierArgs {
+        VerifierArgs::from(&self.verifying)
+    }
+}
+
+pub fn verifying_key_bytes(vk: &VerifyingKey<Bn254>) -> Vec<u8> {
+    let mut out = Vec::new();
+    vk.serialize_compressed(&mut out)
+        .expect("serializing into memory cannot fail");
+    out
+}
+
+/// Reads a verifying key with every point checked (it is small, and may come from anywhere).
+pub fn read_verifying_key(bytes: &[u8]) -> Result<VerifyingKey<Bn254>, KeyError> {
+    VerifyingKey::<Bn254>::deserialize_compressed(bytes).map_err(|e| KeyError::Malformed {
+        what: "verifying key".into(),
+        reason: e.to_string(),
+    })
+}
+
+pub(crate) fn fq_to_u256(x: &Fq) -> U256 {
+    U256::from_limbs(x.into_bigint().0)
+}
+
+/// A G1 point as the EVM's `(x, y)`; the point at infinity is `(0, 0)`.
+pub(crate) fn g1_words(p: &G1Affine) -> [U256; 2] {
+    if p.is_zero() {
+        return [U256::ZERO; 2];
+    }
+    [fq_to_u256(&p.x), fq_to_u256(&p.y)]
+}
+
+/// A G2 point as the pairing precompile reads it: `[[x.c1, x.c0], [y.c1, y.c0]]`, the
+/// imaginary part first (EIP-197). The other order makes the precompile fail and burn all the
+/// energy it was given.
+pub(crate) fn g2_words(p: &G2Affine) -> [[U256; 2]; 2] {
+    if p.is_zero() {
+        return [[U256::ZERO; 2]; 2];
+    }
+    [
+        [fq_to_u256(&p.x.c1), fq_to_u256(&p.x.c0)],
+        [fq_to_u256(&p.y.c1), fq_to_u256(&p.y.c0)],
+    ]
+}
+
+alloy_sol_types::sol! {
+    /// The verifier contract's constructor: the verifying key, G2 limbs in (c1, c0) order.
+    struct VerifierConstructor {
+        uint256[2] alpha1;
+        uint256[2][2] beta2;
+        uint256[2][2] gamma2;
+        uint256[2][2] delta2;
+        uint256[2][] ic;
+    }
+}
+
+/// The verifying key in the verifier contract's layout.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VerifierArgs {
+    pub alpha1: [U256; 2],
+    pub beta2: [[U256; 2]; 2],
+    pub gamma2: [[U256; 2]; 2],
+    pub delta2: [[U256; 2]; 2],
+    /// `IC[0]` (the constant) and one point per public input.
+    pub ic: Vec<[U256; 2]>,
+}
+
+impl From<&VerifyingKey<Bn254>> for VerifierArgs {
+    fn from(vk: &VerifyingKey<Bn254>) -> Self {
+        VerifierArgs {
+            alpha1: g1_words(&vk.alpha_g1),
+            beta2: g2_words(&vk.beta_g2),
+            gamma2: g2_words(&vk.gamma_g2),
+            delta2: g2_words(&vk.delta_g2),
+            ic: vk.gamma_abc_g1.iter().map(g1_words).collect(),
+        }
+    }
+}
+
+impl VerifierArgs {
+    /// ABI-encoded constructor arguments, to append to the verifier's creation bytecode.
+    pub fn abi_encode(&self) -> Vec<u8> {
+        use alloy_sol_types::SolValue;
+        let value = VerifierConstructor {
+            alpha1: self.alpha1,
+            beta2: self.beta2,
+            gamma2: self.gamma2,
+            delta2: self.delta2,
+            ic: self.ic.clone(),
+        };
+        // Constructor arguments are the struct's fields as a parameter list, not a tuple
+        // wrapped in one more offset.
+        value.abi_encode_params()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dev_setup_is_deterministic_and_named_insecure() {
+        let a = Keys::insecure_dev();
+        let b = Keys::insecure_dev_setup();
+        assert_eq!(a.verifying_key_sha256(), b.verifying_key_sha256());
+        assert_eq!(a.proving_key_sha256(), b.proving_key_sha256());
+        assert!(b.is_insecure_dev());
+    }
+
+    #[test]
+    fn key_files_are_checked_by_hash() {
+        let keys = Keys::insecure_dev();
+        let dir = std::env::temp_dir().join(format!("tronpool-zk-keys-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("insecure-dev.pk");
+        keys.write_proving_key(&path).unwrap();
+        let back = Keys::read_proving_key(&path, &keys.proving_key_sha256()).unwrap();
+        assert_eq!(back.verifying_key_sha256(), keys.verifying_key_sha256());
+        let err = Keys::read_proving_key(&path, &"0".repeat(64)).unwrap_err();
+        assert!(matches!(err, KeyError::HashMismatch { .. }), "{err}");
+        let vk = read_verifying_key(&keys.verifying_key_bytes()).unwrap();
+        assert_eq!(vk, keys.verifying);
+        assert!(read_verifying_key(&[1, 2, 3]).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn constructor_args_put_c1_first() {
+        let keys = Keys::insecure_dev();
+        let args = keys.verifier_args();
+        let beta = &keys.verifying.beta_g2;
+        assert_eq!(args.beta2[0][0], fq_to_u256(&beta.x.c1));
+        assert_eq!(args.beta2[0][1], fq_to_u256(&beta.x.c0));
+        assert_eq!(args.beta2[1][0], fq_to_u256(&beta.y.c1));
+        assert_eq!(args.ic.len(), 7);
+        // 2 + 3·4 static words, the offset of `ic`, its length and 7·2 words.
+        assert_eq!(args.abi_encode().len(), 32 * (2 + 12 + 1 + 1 + 14));
+    }
+}

@@ -1,0 +1,15 @@
+//! The privacy core of tronpool: notes, circomlib-compatible Poseidon (native and in-circuit),
+//! the depth-20 Merkle tree, the `Withdraw(20)` circuit and Groth16 over BN254.
+//!
+//! Stands alone: nothing here knows about TRON transactions or the devnet; addresses enter as
+//! their 20-byte form.
+
+pub mod circuit;
+pub mod field;
+pub mod keys;
+pub mod note;
+pub mod poseidon;
+pub mod proof;
+pub mod tree;
+
+pub use ark_bn254::Fr;
