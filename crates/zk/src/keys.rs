@@ -140,20 +140,21 @@ impl Keys {
             path: path.display().to_string(),
             source,
         })?;
-        let found = hex::encode(Sha256::digest(&bytes));
-        if !found.eq_ignore_ascii_case(expected_sha256.trim_start_matches("0x")) {
-            return Err(KeyError::HashMismatch {
-                path: path.display().to_string(),
-                found,
-                expected: expected_sha256.to_owned(),
-            });
-        }
+        check_sha256(path, &bytes, expected_sha256)?;
         let proving = ProvingKey::<Bn254>::deserialize_uncompressed_unchecked(bytes.as_slice())
             .map_err(|e| KeyError::Malformed {
                 what: path.display().to_string(),
                 reason: e.to_string(),
             })?;
         Keys::new(proving)
+    }
+
+    /// Writes the verifying key (compressed arkworks form) to `path`.
+    pub fn write_verifying_key(&self, path: &Path) -> Result<(), KeyError> {
+        std::fs::write(path, self.verifying_key_bytes()).map_err(|source| KeyError::Io {
+            path: path.display().to_string(),
+            source,
+        })
     }
 
     /// The verifier contract's constructor arguments for this key.
@@ -167,6 +168,32 @@ pub fn verifying_key_bytes(vk: &VerifyingKey<Bn254>) -> Vec<u8> {
     vk.serialize_compressed(&mut out)
         .expect("serializing into memory cannot fail");
     out
+}
+
+/// Reads a verifying key file, refusing it unless its SHA-256 is `expected_sha256`.
+pub fn read_verifying_key_file(
+    path: &Path,
+    expected_sha256: &str,
+) -> Result<VerifyingKey<Bn254>, KeyError> {
+    let bytes = std::fs::read(path).map_err(|source| KeyError::Io {
+        path: path.display().to_string(),
+        source,
+    })?;
+    check_sha256(path, &bytes, expected_sha256)?;
+    read_verifying_key(&bytes)
+}
+
+fn check_sha256(path: &Path, bytes: &[u8], expected_sha256: &str) -> Result<(), KeyError> {
+    let found = hex::encode(Sha256::digest(bytes));
+    if found.eq_ignore_ascii_case(expected_sha256.trim_start_matches("0x")) {
+        Ok(())
+    } else {
+        Err(KeyError::HashMismatch {
+            path: path.display().to_string(),
+            found,
+            expected: expected_sha256.to_owned(),
+        })
+    }
 }
 
 /// Reads a verifying key with every point checked (it is small, and may come from anywhere).
@@ -277,8 +304,11 @@ mod tests {
         assert_eq!(back.verifying_key_sha256(), keys.verifying_key_sha256());
         let err = Keys::read_proving_key(&path, &"0".repeat(64)).unwrap_err();
         assert!(matches!(err, KeyError::HashMismatch { .. }), "{err}");
-        let vk = read_verifying_key(&keys.verifying_key_bytes()).unwrap();
+        let vk_path = dir.join("insecure-dev.vk");
+        keys.write_verifying_key(&vk_path).unwrap();
+        let vk = read_verifying_key_file(&vk_path, &keys.verifying_key_sha256()).unwrap();
         assert_eq!(vk, keys.verifying);
+        assert!(read_verifying_key_file(&vk_path, &keys.proving_key_sha256()).is_err());
         assert!(read_verifying_key(&[1, 2, 3]).is_err());
         std::fs::remove_dir_all(&dir).unwrap();
     }
