@@ -33,6 +33,10 @@
 //!    allocates (the state is a `[Fr; T]`), and since arkworks keeps `Fr` in Montgomery
 //!    form the tables are used as they are, with no conversions per hash.
 //!
+//! Inside the crate the t = 3 tables are also readable, unchanged, through `tables3`:
+//! [`super::solidity`] generates the on-chain hasher from them, so the contract evaluates this
+//! same form with these same numbers. `Tables` and `Partial` document what each field holds.
+//!
 //! # Why it is the same function
 //!
 //! Both rewrites are identities over the field, valid for every state: step 1 is linearity of
@@ -49,33 +53,35 @@ use super::reference;
 use crate::Fr;
 
 /// Full rounds: 4 before and 4 after the partial rounds.
-const HALF_FULL: usize = 4;
+pub(crate) const HALF_FULL: usize = 4;
 
-/// The precomputed tables for width `T`.
-struct Tables<const T: usize> {
+/// The precomputed tables for width `T`. The fields are `pub(crate)` so that code
+/// generators can read them, through the shared reference [`tables3`] returns; only
+/// [`Tables::derive`] builds them, and nothing changes them afterwards.
+pub(crate) struct Tables<const T: usize> {
     /// `c₀[0]⁵`: lane 0 of the first round after adding its constant to the zero capacity.
-    first_lane0: Fr,
+    pub(crate) first_lane0: Fr,
     /// Constants of the first 4 full rounds, unchanged.
-    first_constants: [[Fr; T]; HALF_FULL],
+    pub(crate) first_constants: [[Fr; T]; HALF_FULL],
     /// The MDS matrix, by rows.
-    mds: [[Fr; T]; T],
+    pub(crate) mds: [[Fr; T]; T],
     /// The linear layer of the 4th full round: `P · M`, absorbing the partial rounds' dense
     /// factors.
-    pre_partial: [[Fr; T]; T],
+    pub(crate) pre_partial: [[Fr; T]; T],
     /// One per partial round.
-    partial: Box<[Partial<T>]>,
+    pub(crate) partial: Box<[Partial<T>]>,
     /// Constants of the last 4 full rounds; the first carries the partial rounds' constants.
-    last_constants: [[Fr; T]; HALF_FULL],
+    pub(crate) last_constants: [[Fr; T]; HALF_FULL],
 }
 
 /// One partial round: `s₀ += constant; s₀ = s₀⁵; s = S · s` with the sparse
 /// `S = [[row₀, row₁, …], [column, I]]`.
-struct Partial<const T: usize> {
-    constant: Fr,
+pub(crate) struct Partial<const T: usize> {
+    pub(crate) constant: Fr,
     /// The first row of `S`.
-    row: [Fr; T],
+    pub(crate) row: [Fr; T],
     /// The first column of `S`; `column[0]` is unused (it is `row[0]`).
-    column: [Fr; T],
+    pub(crate) column: [Fr; T],
 }
 
 /// Poseidon of one input (t = 2), circomlib's `Poseidon(1)`.
@@ -86,8 +92,14 @@ pub fn hash1(a: Fr) -> Fr {
 
 /// Poseidon of two inputs (t = 3), circomlib's `Poseidon(2)`.
 pub fn hash2(a: Fr, b: Fr) -> Fr {
+    permute(tables3(), [Fr::zero(), a, b])
+}
+
+/// The t = 3 tables that [`hash2`] uses (derived at first use), read-only.
+#[inline(always)]
+pub(crate) fn tables3() -> &'static Tables<3> {
     static TABLES: OnceLock<Tables<3>> = OnceLock::new();
-    permute(TABLES.get_or_init(|| Tables::derive(2)), [Fr::zero(), a, b])
+    TABLES.get_or_init(|| Tables::derive(2))
 }
 
 #[inline(always)]

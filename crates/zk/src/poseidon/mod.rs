@@ -2,11 +2,13 @@
 //! constants, output `state[0]`), so circomlibjs, our circuit and our contracts agree.
 //!
 //! `hash1`/`hash2` are what everything calls. `reference` is light-poseidon itself, kept as
-//! the yardstick the faster code is tested against.
+//! the yardstick the faster code is tested against. `solidity` generates the on-chain t = 3
+//! hasher from `fast`'s tables.
 
 pub mod fast;
 pub mod gadget;
 pub mod reference;
+pub mod solidity;
 
 use crate::Fr;
 
