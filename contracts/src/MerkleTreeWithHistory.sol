@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+pragma solidity 0.8.30;
+
+import {IHasher} from "./IHasher.sol";
+
+/// @title An append-only Merkle tree of depth 20 that remembers its last 100 roots.
+/// @notice Tornado's frontier algorithm: only the latest left node of each level
+/// (`filledSubtrees`) is stored, so an insert hashes 20 times and writes 21 words. Nodes are
+/// Poseidon(left, right) as circomlib and `crates/zk` define it; the empty subtrees are
+/// `zeros(i)`, with `zeros(0) = keccak256("tronpool") mod r`, the same table as
+/// `zk::tree::zeros()` (a test compares them).
+/// @dev Unlike Tornado, the ring starts at the true empty root `zeros(20)`, and
+/// `filledSubtrees` starts at the zero table so every later write changes a non-zero word.
+abstract contract MerkleTreeWithHistory {
+    uint256 public constant FIELD_SIZE =
+        21888242871839275222246405745257275088548364400416034343698204186575808495617;
+    uint32 public constant LEVELS = 20;
+    /// Withdrawals may prove against any of the last 100 roots: on TRON a stored word costs 50
+    /// energy to read, so a long history is cheap and spares users "stale root" failures.
+    uint32 public constant ROOT_HISTORY_SIZE = 100;
+
+    IHasher public immutable hasher;
+
+    bytes32[LEVELS] public filledSubtrees;
+    bytes32[ROOT_HISTORY_SIZE] public roots;
+    uint32 public currentRootIndex;
+    uint32 public nextIndex;
+
+    constructor(IHasher hasher_) {
+        hasher = hasher_;
+        for (uint256 i = 0; i < LEVELS; i++) {
+            filledSubtrees[i] = zeros(i);
+        }
+        roots[0] = zeros(LEVELS);
+    }
+
+    /// Poseidon(left, right); both must be field elements.
+    function hashLeftRight(bytes32 left, bytes32 right) public view returns (bytes32) {
+        require(uint256(left) < FIELD_SIZE, "tree: left is not a field element");
+        require(uint256(right) < FIELD_SIZE, "tree: right is not a field element");
+        return bytes32(hasher.poseidon([uint256(left), uint256(right)]));
+    }
+
+    function _insert(bytes32 leaf) internal returns (uint32 index) {
+        uint32 next = nextIndex;
+        require(next < uint32(1) << LEVELS, "tree: full");
+        uint32 position = next;
+        bytes32 node = leaf;
+        for (uint256 i = 0; i < LEVELS; i++) {
+            if (position & 1 == 0) {
+                filledSubtrees[i] = node;
+                node = hashLeftRight(node, zeros(i));
+            } else {
+                node = hashLeftRight(filledSubtrees[i], node);
+            }
+            position >>= 1;
+        }
+        uint32 rootIndex = (currentRootIndex + 1) % ROOT_HISTORY_SIZE;
+        currentRootIndex = rootIndex;
+        roots[rootIndex] = node;
+        nextIndex = next + 1;
+        return next;
+    }
+
+    /// Whether `root` is one of the last `ROOT_HISTORY_SIZE` roots (never zero).
+    function isKnownRoot(bytes32 root) public view returns (bool) {
+        if (root == 0) return false;
+        uint32 current = currentRootIndex;
+        uint32 i = current;
+        do {
+            if (roots[i] == root) return true;
+            i = i == 0 ? ROOT_HISTORY_SIZE - 1 : i - 1;
+        } while (i != current);
+        return false;
+    }
+
+    function getLastRoot() public view returns (bytes32) {
+        return roots[currentRootIndex];
+    }
+
+    /// The root of an empty subtree of height `i`: `zeros(0)` and then Poseidon(z, z).
+    function zeros(uint256 i) public pure returns (bytes32) {
+        if (i == 0) return bytes32(0x1650b105aa4710fa13476f6753c8bb214a688a150fe64fe946d317d60dc5db0b);
+        else if (i == 1) return bytes32(0x09a772448a932c0a60ddc093880735c7850bbbebeab28d5934ea804f95fee794);
+        else if (i == 2) return bytes32(0x21e3cee5a27bbf984ab37a9d017f1e16a673db8d86c9018f6208729f316b57f4);
+        else if (i == 3) return bytes32(0x0d5df298cd99ab5400c086f6f925e9f5c06888ec4c4fa16690d79af318479e3d);
+        else if (i == 4) return bytes32(0x2bc023675a624a1a1352a60c06a55609822a0aa535515ea81623fc91bcabab6b);
+        else if (i == 5) return bytes32(0x03cf8ba4e27581436620c32481de2773d56df3fc0ed9a3d072a4079f99e60156);
+        else if (i == 6) return bytes32(0x215a2907444e4d2772d0f394a71f5d2d64c3ddcf792b206f2ab5ef56dfb8897e);
+        else if (i == 7) return bytes32(0x20f51ecbb114c2bf22c4990751fa32863f7900d400008f6d1b3e4910aa08c12b);
+        else if (i == 8) return bytes32(0x2d19c752f434d1056cab2ca42688064c0d3068fe5f439ca7d5682b6c108d060d);
+        else if (i == 9) return bytes32(0x07d3210a85aa0a7d179be8d996d583f59f01ddbe13239e04752873a41151da30);
+        else if (i == 10) return bytes32(0x0ef3174144731d3ead444292e75c2596596be7adf021f31f0356f70eb128dc67);
+        else if (i == 11) return bytes32(0x0f9df96611139b0f3d8b85576edbd44bc50d128ead64f4407a506d7f56515699);
+        else if (i == 12) return bytes32(0x0873ac4b2e90e5e53fb3a61cc45dd644fe1b428e55e014c1a4f9c424ce313219);
+        else if (i == 13) return bytes32(0x2957c501a6c8e0c42d8d3d45bdf6afff900b8fdde8a4f2c5cdf4c554276f7637);
+        else if (i == 14) return bytes32(0x2002c2a451725b4147467921602e56a9d3d132872129eec95d4f772a1d6a8ef9);
+        else if (i == 15) return bytes32(0x011cfa39a8d994f3de52f88119e09aa8632fc1a4d6f6603d41e1095ed6cb3410);
+        else if (i == 16) return bytes32(0x0c8b30bc3067258e34e88ba02625ac0f30afc4bb0f0ad109ca919fe637bf1d88);
+        else if (i == 17) return bytes32(0x0155f6506f8e40d5bc690a69c8c94033966c4be9a0a4e57087db8adb37069db1);
+        else if (i == 18) return bytes32(0x0b8335476d55141665da02f763347996c63185cccfe379ec11cb61a6b740f147);
+        else if (i == 19) return bytes32(0x13473ac6fe8f4f3d6cf3c24ec51c20cd7f919ebafb5749e9ca03145758010039);
+        else if (i == 20) return bytes32(0x2cc4d3ec97f54f0a4241bb83db7eac052bf3d4296343d08294c2da46602238f1);
+        else revert("tree: level out of range");
+    }
+}

@@ -1,0 +1,536 @@
+//! The pool end to end in revm: the real compiled contracts (DevUSDT, PoseidonT3,
+//! Groth16Verifier with the development key, TronPool), real proofs from `crates/zk`.
+
+mod support;
+
+use alloy_primitives::{Address, B256, Bytes, U256, address};
+use alloy_sol_types::{SolCall, SolConstructor};
+use contracts::{DevUSDT, Groth16Verifier, PoseidonT3, TronPool, creation_code};
+use support::{Chain, DEPLOYER, Outcome};
+use zk::Fr;
+use zk::circuit::PublicInputs;
+use zk::keys::Keys;
+use zk::note::{Note, NoteMeta};
+use zk::proof::{EncodedProof, Witness, prove};
+use zk::tree::MerkleTree;
+
+/// 100 USDT.
+const DENOMINATION: u64 = 100_000_000;
+const ALICE: Address = address!("00000000000000000000000000000000000a11ce");
+const RELAYER: Address = address!("00000000000000000000000000000000000e1a7e");
+
+fn word(f: &Fr) -> B256 {
+    B256::from(zk::field::to_be_bytes(f))
+}
+
+fn field(a: &Address) -> Fr {
+    zk::field::from_address(&a.0.0)
+}
+
+struct Pool {
+    chain: Chain,
+    usdt: Address,
+    verifier: Address,
+    pool: Address,
+    /// The client's copy of the tree, fed with the same commitments.
+    tree: MerkleTree,
+}
+
+impl Pool {
+    fn new() -> Self {
+        let mut chain = Chain::new();
+        let supply = U256::from(1_000_000u64) * U256::from(DENOMINATION);
+        let usdt = chain.deploy(&creation_code(
+            &DevUSDT::BYTECODE,
+            &DevUSDT::constructorCall {
+                initialSupply: supply,
+            }
+            .abi_encode(),
+        ));
+        let hasher = chain.deploy(&PoseidonT3::BYTECODE);
+        let verifier = chain.deploy(&creation_code(
+            &Groth16Verifier::BYTECODE,
+            &Keys::insecure_dev().verifier_args().abi_encode(),
+        ));
+        let pool = chain.deploy(&creation_code(
+            &TronPool::BYTECODE,
+            &TronPool::constructorCall {
+                verifier_: verifier,
+                hasher_: hasher,
+                token_: usdt,
+                denomination_: U256::from(DENOMINATION),
+            }
+            .abi_encode(),
+        ));
+        for who in [ALICE, RELAYER] {
+            chain.set_balance(who, U256::from(1_000_000_000_000u64));
+        }
+        Pool {
+            chain,
+            usdt,
+            verifier,
+            pool,
+            tree: MerkleTree::new(),
+        }
+    }
+
+    fn usdt_call(&mut self, from: Address, call: impl SolCall) -> Outcome {
+        self.chain
+            .call(from, self.usdt, &call.abi_encode(), U256::ZERO)
+    }
+
+    fn usdt_balance(&mut self, who: Address) -> U256 {
+        let out = self
+            .chain
+            .view(ALICE, self.usdt, &DevUSDT::balanceOfCall(who).abi_encode());
+        DevUSDT::balanceOfCall::abi_decode_returns(&out.expect_success("balanceOf").output)
+            .expect("uint256")
+    }
+
+    fn pool_view<C: SolCall>(&mut self, call: C) -> C::Return {
+        let out = self.chain.view(ALICE, self.pool, &call.abi_encode());
+        C::abi_decode_returns(&out.expect_success("pool view").output).expect("decodes")
+    }
+
+    /// Gives `who` one denomination, approves the pool, deposits a fresh note.
+    fn deposit(&mut self, who: Address) -> (Note, Outcome) {
+        let note = Note::generate(NoteMeta::usdt(100, "devnet").expect("valid meta"));
+        self.usdt_call(
+            DEPLOYER,
+            DevUSDT::transferCall {
+                to: who,
+                value: U256::from(DENOMINATION),
+            },
+        )
+        .expect_success("fund");
+        self.usdt_call(
+            who,
+            DevUSDT::approveCall {
+                spender: self.pool,
+                value: U256::from(DENOMINATION),
+            },
+        )
+        .expect_success("approve");
+        let out = self.chain.call(
+            who,
+            self.pool,
+            &TronPool::depositCall {
+                commitment: word(&note.commitment()),
+            }
+            .abi_encode(),
+            U256::ZERO,
+        );
+        if out.is_success() {
+            self.tree.insert(note.commitment()).expect("tree has room");
+        }
+        (note, out)
+    }
+
+    fn withdraw_call(
+        &self,
+        note: &Note,
+        recipient: Address,
+        relayer: Address,
+        fee: u64,
+        refund: u64,
+    ) -> (PublicInputs, TronPool::withdrawCall) {
+        let index = self
+            .tree
+            .index_of(&note.commitment())
+            .expect("the note was deposited");
+        let path = self.tree.path(index).expect("leaf exists");
+        let public = PublicInputs {
+            root: self.tree.root(),
+            nullifier_hash: note.nullifier_hash(),
+            recipient: field(&recipient),
+            relayer: field(&relayer),
+            fee: Fr::from(fee),
+            refund: Fr::from(refund),
+        };
+        let witness = Witness::new(note, &path).expect("depth 20");
+        let proof = prove(
+            Keys::insecure_dev(),
+            &public,
+            &witness,
+            &mut rand_core::OsRng,
+        )
+        .expect("valid withdrawal");
+        let call = TronPool::withdrawCall {
+            proof: Bytes::from(EncodedProof::from_proof(&proof).to_bytes().to_vec()),
+            root: word(&public.root),
+            nullifierHash: word(&public.nullifier_hash),
+            recipient,
+            relayer,
+            fee: U256::from(fee),
+            refund: U256::from(refund),
+        };
+        (public, call)
+    }
+
+    fn withdraw(&mut self, from: Address, call: &TronPool::withdrawCall) -> Outcome {
+        let value = call.refund;
+        self.chain.call(from, self.pool, &call.abi_encode(), value)
+    }
+}
+
+#[test]
+fn roots_match_the_client_tree_after_every_deposit() {
+    let mut p = Pool::new();
+    let empty: B256 = p.pool_view(TronPool::getLastRootCall {});
+    assert_eq!(empty, word(&zk::tree::empty_root()));
+    for i in 0..40 {
+        let (_, out) = p.deposit(ALICE);
+        out.expect_success("deposit");
+        let root: B256 = p.pool_view(TronPool::getLastRootCall {});
+        assert_eq!(root, word(&p.tree.root()), "after deposit {i}");
+    }
+    let next: u32 = p.pool_view(TronPool::nextIndexCall {});
+    assert_eq!(next, 40);
+    for i in 0..=20u64 {
+        let z: B256 = p.pool_view(TronPool::zerosCall { i: U256::from(i) });
+        assert_eq!(z, word(&zk::tree::zeros()[i as usize]), "zeros({i})");
+    }
+}
+
+#[test]
+fn deposit_refuses_duplicates_and_non_field_commitments() {
+    let mut p = Pool::new();
+    let (note, out) = p.deposit(ALICE);
+    out.expect_success("deposit");
+    let again = p.chain.call(
+        ALICE,
+        p.pool,
+        &TronPool::depositCall {
+            commitment: word(&note.commitment()),
+        }
+        .abi_encode(),
+        U256::ZERO,
+    );
+    assert_eq!(
+        again.revert_reason().as_deref(),
+        Some("pool: commitment already deposited")
+    );
+    let too_big = p.chain.call(
+        ALICE,
+        p.pool,
+        &TronPool::depositCall {
+            commitment: B256::from(zk::field::MODULUS.to_be_bytes::<32>()),
+        }
+        .abi_encode(),
+        U256::ZERO,
+    );
+    assert_eq!(
+        too_big.revert_reason().as_deref(),
+        Some("pool: commitment is not a field element")
+    );
+    // Without an allowance the token refuses, and its reason comes through.
+    let unfunded = address!("0000000000000000000000000000000000000b0b");
+    let fresh = p.chain.call(
+        unfunded,
+        p.pool,
+        &TronPool::depositCall {
+            commitment: B256::with_last_byte(7),
+        }
+        .abi_encode(),
+        U256::ZERO,
+    );
+    assert_eq!(
+        fresh.revert_reason().as_deref(),
+        Some("USDT: allowance too low")
+    );
+}
+
+#[test]
+fn withdraw_directly_then_never_again() {
+    let mut p = Pool::new();
+    let (note, out) = p.deposit(ALICE);
+    out.expect_success("deposit");
+    for _ in 0..3 {
+        p.deposit(ALICE).1.expect_success("other deposits");
+    }
+    let bob = address!("0000000000000000000000000000000000000b0b");
+    let (_, call) = p.withdraw_call(&note, bob, Address::ZERO, 0, 0);
+    assert!(p.pool_view(TronPool::canWithdrawCall {
+        nullifierHash: call.nullifierHash,
+        root: call.root
+    }));
+    p.withdraw(bob, &call).expect_success("withdraw");
+    assert_eq!(p.usdt_balance(bob), U256::from(DENOMINATION));
+    assert!(p.pool_view(TronPool::isSpentCall {
+        nullifierHash: call.nullifierHash
+    }));
+    let twice = p.withdraw(bob, &call);
+    assert_eq!(
+        twice.revert_reason().as_deref(),
+        Some("pool: note already spent")
+    );
+    assert_eq!(p.usdt_balance(p.pool), U256::from(3 * DENOMINATION));
+}
+
+#[test]
+fn withdraw_through_a_relayer_with_fee_and_refund() {
+    let mut p = Pool::new();
+    let (note, out) = p.deposit(ALICE);
+    out.expect_success("deposit");
+    let fresh = address!("00000000000000000000000000000000000f4e55");
+    let fee = 1_500_000;
+    let refund = 2_000_000;
+    let (_, call) = p.withdraw_call(&note, fresh, RELAYER, fee, refund);
+    let relayer_trx = p.chain.balance(RELAYER);
+    p.withdraw(RELAYER, &call)
+        .expect_success("relayed withdraw");
+    assert_eq!(p.usdt_balance(fresh), U256::from(DENOMINATION - fee));
+    assert_eq!(p.usdt_balance(RELAYER), U256::from(fee));
+    assert_eq!(p.chain.balance(fresh), U256::from(refund));
+    assert_eq!(p.chain.balance(RELAYER), relayer_trx - U256::from(refund));
+}
+
+#[test]
+fn bad_withdrawals_are_refused_with_their_reason() {
+    let mut p = Pool::new();
+    let (note, out) = p.deposit(ALICE);
+    out.expect_success("deposit");
+    let bob = address!("0000000000000000000000000000000000000b0b");
+    let (_, good) = p.withdraw_call(&note, bob, RELAYER, 1_000, 0);
+
+    let reason = |p: &mut Pool, call: &TronPool::withdrawCall| {
+        p.withdraw(RELAYER, call)
+            .revert_reason()
+            .unwrap_or_default()
+    };
+
+    let mut unknown_root = good.clone();
+    unknown_root.root = B256::with_last_byte(1);
+    assert_eq!(reason(&mut p, &unknown_root), "pool: unknown root");
+
+    let mut greedy = good.clone();
+    greedy.fee = U256::from(DENOMINATION + 1);
+    assert_eq!(reason(&mut p, &greedy), "pool: fee exceeds denomination");
+
+    // Any changed bound input, or a changed proof, and the proof no longer holds.
+    let mut redirected = good.clone();
+    redirected.recipient = RELAYER;
+    assert_eq!(reason(&mut p, &redirected), "pool: invalid withdraw proof");
+    let mut raised = good.clone();
+    raised.fee = U256::from(2_000);
+    assert_eq!(reason(&mut p, &raised), "pool: invalid withdraw proof");
+    let mut tampered = good.clone();
+    let mut bytes = tampered.proof.to_vec();
+    bytes[255] ^= 1;
+    tampered.proof = bytes.into();
+    assert_eq!(reason(&mut p, &tampered), "pool: invalid withdraw proof");
+    let mut short = good.clone();
+    short.proof = Bytes::from(vec![0u8; 255]);
+    assert_eq!(reason(&mut p, &short), "pool: proof must be 256 bytes");
+    // nullifierHash + r would verify like nullifierHash without the verifier's field check.
+    let mut aliased = good.clone();
+    aliased.nullifierHash =
+        B256::from((U256::from_be_bytes(good.nullifierHash.0) + zk::field::MODULUS).to_be_bytes());
+    assert_eq!(reason(&mut p, &aliased), "pool: invalid withdraw proof");
+
+    let mut wrong_value = good.clone();
+    wrong_value.refund = U256::ZERO;
+    let out = p
+        .chain
+        .call(RELAYER, p.pool, &wrong_value.abi_encode(), U256::from(5));
+    assert_eq!(
+        out.revert_reason().as_deref(),
+        Some("pool: TRX sent must equal the refund")
+    );
+
+    // Nothing above spent the note.
+    p.withdraw(RELAYER, &good)
+        .expect_success("the honest withdrawal");
+}
+
+#[test]
+fn a_zero_recipient_is_refused_even_with_a_valid_proof() {
+    let mut p = Pool::new();
+    let (note, out) = p.deposit(ALICE);
+    out.expect_success("deposit");
+    let (_, call) = p.withdraw_call(&note, Address::ZERO, RELAYER, 0, 0);
+    assert_eq!(
+        p.withdraw(RELAYER, &call).revert_reason().as_deref(),
+        Some("pool: recipient is the zero address")
+    );
+}
+
+#[test]
+fn a_blacklisted_recipient_reverts_and_the_note_stays_spendable() {
+    let mut p = Pool::new();
+    let (note, out) = p.deposit(ALICE);
+    out.expect_success("deposit");
+    let frozen = address!("000000000000000000000000000000000000f00f");
+    p.usdt_call(DEPLOYER, DevUSDT::addBlackListCall { user: frozen })
+        .expect_success("blacklist");
+    let (_, call) = p.withdraw_call(&note, frozen, Address::ZERO, 0, 0);
+    assert_eq!(
+        p.withdraw(ALICE, &call).revert_reason().as_deref(),
+        Some("USDT: recipient is blacklisted")
+    );
+    assert!(!p.pool_view(TronPool::isSpentCall {
+        nullifierHash: call.nullifierHash
+    }));
+    p.usdt_call(DEPLOYER, DevUSDT::removeBlackListCall { user: frozen })
+        .expect_success("unblacklist");
+    p.withdraw(ALICE, &call)
+        .expect_success("withdraw after unfreezing");
+    assert_eq!(p.usdt_balance(frozen), U256::from(DENOMINATION));
+}
+
+#[test]
+fn the_token_behaves_like_trons_usdt() {
+    let mut p = Pool::new();
+    let out = p
+        .usdt_call(
+            DEPLOYER,
+            DevUSDT::transferCall {
+                to: ALICE,
+                value: U256::from(5u64),
+            },
+        )
+        .expect_success("transfer");
+    // Success, yet `false`: the pool must not trust this value, and the tests above pass
+    // against exactly this token.
+    assert!(!DevUSDT::transferCall::abi_decode_returns(&out.output).expect("bool"));
+    assert_eq!(p.usdt_balance(ALICE), U256::from(5u64));
+    p.usdt_call(
+        ALICE,
+        DevUSDT::approveCall {
+            spender: RELAYER,
+            value: U256::from(5u64),
+        },
+    )
+    .expect_success("approve");
+    let out = p
+        .usdt_call(
+            RELAYER,
+            DevUSDT::transferFromCall {
+                from: ALICE,
+                to: RELAYER,
+                value: U256::from(5u64),
+            },
+        )
+        .expect_success("transferFrom");
+    assert!(DevUSDT::transferFromCall::abi_decode_returns(&out.output).expect("bool"));
+    let decimals: u8 = {
+        let out = p
+            .chain
+            .view(ALICE, p.usdt, &DevUSDT::decimalsCall {}.abi_encode());
+        DevUSDT::decimalsCall::abi_decode_returns(&out.output).expect("uint8")
+    };
+    assert_eq!(decimals, 6);
+    p.usdt_call(DEPLOYER, DevUSDT::pauseCall {})
+        .expect_success("pause");
+    let paused = p.usdt_call(
+        DEPLOYER,
+        DevUSDT::transferCall {
+            to: ALICE,
+            value: U256::from(1u64),
+        },
+    );
+    assert_eq!(paused.revert_reason().as_deref(), Some("USDT: paused"));
+    let not_owner = p.usdt_call(
+        ALICE,
+        DevUSDT::issueCall {
+            amount: U256::from(1u64),
+        },
+    );
+    assert_eq!(
+        not_owner.revert_reason().as_deref(),
+        Some("USDT: caller is not the owner")
+    );
+}
+
+#[test]
+fn the_verifier_answers_false_and_cheaply_to_garbage() {
+    let mut p = Pool::new();
+    let (note, out) = p.deposit(ALICE);
+    out.expect_success("deposit");
+    let (public, call) = p.withdraw_call(&note, ALICE, Address::ZERO, 0, 0);
+    let words: [U256; 8] =
+        std::array::from_fn(|i| U256::from_be_slice(&call.proof[i * 32..(i + 1) * 32]));
+    let input = public.to_words();
+    let verify = |p: &mut Pool, proof: [U256; 8], input: [U256; 6]| {
+        let out = p.chain.view(
+            ALICE,
+            p.verifier,
+            &Groth16Verifier::verifyProofCall { proof, input }.abi_encode(),
+        );
+        let ok = Groth16Verifier::verifyProofCall::abi_decode_returns(
+            &out.clone()
+                .expect_success("verifyProof never reverts")
+                .output,
+        )
+        .expect("bool");
+        (ok, out.gas_used)
+    };
+    let (ok, gas) = verify(&mut p, words, input);
+    assert!(ok);
+    assert!(gas < 300_000, "verify took {gas}");
+
+    // B in (c0, c1) order: the pairing precompile rejects the point. The call must return
+    // false having spent about what a verification costs, not the whole gas limit.
+    let mut swapped = words;
+    swapped.swap(2, 3);
+    swapped.swap(4, 5);
+    let (ok, gas) = verify(&mut p, swapped, input);
+    assert!(!ok);
+    assert!(gas < 300_000, "a rejected point burned {gas}");
+
+    let mut off_curve = words;
+    off_curve[1] += U256::from(1);
+    assert!(!verify(&mut p, off_curve, input).0);
+
+    let mut too_big = input;
+    too_big[1] += zk::field::MODULUS;
+    assert!(!verify(&mut p, words, too_big).0);
+
+    let mut q = words;
+    q[0] = U256::MAX;
+    assert!(!verify(&mut p, q, input).0);
+}
+
+/// The cost of `deposit` and `withdraw`, printed as JSON lines (run with `--nocapture`):
+/// `cargo test -p contracts --test pool energy -- --nocapture`. Gas under revm's Cancun
+/// schedule without the 21,000 intrinsic cost, until the devnet has TRON's energy schedule.
+#[test]
+fn energy_of_deposit_and_withdraw() {
+    let mut p = Pool::new();
+    let report = |op: &str, leaf: Option<u32>, gas: u64| {
+        let leaf = leaf.map_or("null".to_owned(), |l| l.to_string());
+        println!(
+            "{{\"op\":\"{op}\",\"leafIndex\":{leaf},\"gas\":{gas},\"schedule\":\"cancun-without-intrinsic\"}}"
+        );
+    };
+    let (first, out) = p.deposit(ALICE);
+    let first_gas = out.expect_success("first deposit").gas_used;
+    report("deposit", Some(0), first_gas);
+    let mut worst = (0, 0);
+    for i in 1..=256u32 {
+        let gas = p.deposit(ALICE).1.expect_success("deposit").gas_used;
+        if gas > worst.1 {
+            worst = (i, gas);
+        }
+    }
+    report("deposit_worst_of_1_to_256", Some(worst.0), worst.1);
+    let (_, direct) = p.withdraw_call(&first, ALICE, Address::ZERO, 0, 0);
+    let direct_gas = p
+        .withdraw(ALICE, &direct)
+        .expect_success("withdraw")
+        .gas_used;
+    report("withdraw", None, direct_gas);
+    let (second, _) = p.deposit(ALICE);
+    let (_, relayed) = p.withdraw_call(
+        &second,
+        address!("00000000000000000000000000000000000f4e55"),
+        RELAYER,
+        1_000_000,
+        1_000_000,
+    );
+    let relayed_gas = p
+        .withdraw(RELAYER, &relayed)
+        .expect_success("relayed withdraw")
+        .gas_used;
+    report("withdraw_relayed_fee_refund", None, relayed_gas);
+}
