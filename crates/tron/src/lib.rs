@@ -17,6 +17,3 @@ pub use client::{NodeClient, NodeConfig, NodeError};
 pub use hexutil::decode_node_text;
 pub use keys::{KeyError, PrivateKey, Signature};
 pub use transaction::{Action, RefBlock, Transaction, TransactionBuilder, Trigger, TxError, TxId};
-
-/// Sun per TRX.
-pub const SUN_PER_TRX: i64 = 1_000_000;

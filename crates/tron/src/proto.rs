@@ -237,8 +237,3 @@ pub const STATE_MUTABILITIES: [&str; 5] = [
     "Nonpayable",
     "Payable",
 ];
-
-/// Encodes a message to a fresh buffer.
-pub fn encode<M: Message>(message: &M) -> Vec<u8> {
-    message.encode_to_vec()
-}

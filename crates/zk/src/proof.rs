@@ -352,6 +352,25 @@ mod tests {
             prove(keys, &public, &wrong_sibling, &mut rng()),
             Err(ProofError::NotInTree { .. })
         ));
+        let mut beyond = witness.clone();
+        beyond.index = 1 << DEPTH;
+        assert_eq!(
+            prove(keys, &public, &beyond, &mut rng()).unwrap_err(),
+            ProofError::IndexTooLarge(1 << DEPTH)
+        );
+        let short = MerklePath {
+            siblings: witness.siblings[..DEPTH - 1].to_vec(),
+            index: witness.index,
+        };
+        let note = Note::from_bytes(
+            crate::note::NoteMeta::usdt(100, "devnet").unwrap(),
+            &[1; 31],
+            &[2; 31],
+        );
+        assert_eq!(
+            Witness::new(&note, &short).unwrap_err(),
+            ProofError::WrongDepth(DEPTH - 1)
+        );
         let mut wrong_nullifier = witness.clone();
         wrong_nullifier.nullifier += Fr::from(1u64);
         assert_eq!(
