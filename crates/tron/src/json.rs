@@ -87,7 +87,8 @@ fn contract_to_json(c: &proto::Contract, visible: bool) -> Value {
     Value::Object(out)
 }
 
-fn smart_contract_to_json(sc: &proto::SmartContract, visible: bool) -> Value {
+/// A `SmartContract` (what `getcontract` answers) in java-tron's JSON.
+pub fn smart_contract_to_json(sc: &proto::SmartContract, visible: bool) -> Value {
     let mut v = Map::new();
     put_addr(&mut v, "origin_address", &sc.origin_address, visible);
     put_addr(&mut v, "contract_address", &sc.contract_address, visible);
@@ -463,6 +464,27 @@ fn smart_contract_from_json(r: &Reader<'_>) -> Result<proto::SmartContract, TxEr
             field: r.field("version"),
         })?,
     })
+}
+
+/// Reads an ABI given either as java-tron stores it (`{"entrys":[…]}`) or as solc writes it (a
+/// JSON array), which is what `deploycontract` accepts.
+pub fn abi_from_json(value: &Value) -> Result<proto::Abi, TxError> {
+    let entries = match value {
+        Value::Array(items) => items.as_slice(),
+        Value::Object(_) => Reader::new(value, "abi")?.array("entrys")?,
+        _ => {
+            return Err(TxError::WrongType {
+                field: "abi".into(),
+                expected: "a JSON ABI array or {\"entrys\": [...]}",
+            });
+        }
+    };
+    let entrys = entries
+        .iter()
+        .enumerate()
+        .map(|(i, e)| abi_entry_from_json(&Reader::new(e, &format!("abi.entrys[{i}]"))?))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(proto::Abi { entrys })
 }
 
 fn abi_entry_from_json(r: &Reader<'_>) -> Result<proto::AbiEntry, TxError> {

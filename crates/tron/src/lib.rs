@@ -7,7 +7,7 @@ pub mod abi;
 pub mod address;
 pub mod client;
 mod hexutil;
-mod json;
+pub mod json;
 pub mod keys;
 pub mod proto;
 pub mod transaction;

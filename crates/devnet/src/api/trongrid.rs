@@ -1,0 +1,253 @@
+//! TronGrid's indexed API: `/v1/contracts/{address}/events` and `/v1/accounts/{address}`.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use axum::extract::{Path, Query, State};
+use axum::http::{StatusCode, Uri};
+use axum::response::Response;
+use serde_json::{Value, json};
+use tron::Address;
+use tron::transaction::now_ms;
+
+use super::events::{decode, event_abis};
+use super::{json, json_status, render};
+use crate::Shared;
+
+/// TronGrid's page size cap.
+const MAX_LIMIT: usize = 200;
+const DEFAULT_LIMIT: usize = 20;
+
+fn bad_request(message: impl Into<String>) -> Response {
+    json_status(
+        StatusCode::BAD_REQUEST,
+        json!({ "success": false, "error": message.into(), "statusCode": 400 }),
+    )
+}
+
+pub(crate) async fn healthcheck() -> Response {
+    json(json!({ "status": "OK" }))
+}
+
+/// Where an event sits in the chain: block, transaction position in it, log position.
+type Position = (u64, usize, usize);
+
+fn fingerprint(p: Position) -> String {
+    format!("{:x}-{:x}-{:x}", p.0, p.1, p.2)
+}
+
+fn parse_fingerprint(text: &str) -> Option<Position> {
+    let mut parts = text.split('-').map(|p| usize::from_str_radix(p, 16).ok());
+    let block = parts.next()?? as u64;
+    let tx = parts.next()??;
+    let log = parts.next()??;
+    parts.next().is_none().then_some((block, tx, log))
+}
+
+fn number(q: &HashMap<String, String>, keys: &[&str]) -> Result<Option<i64>, Response> {
+    for key in keys {
+        if let Some(text) = q.get(*key).filter(|t| !t.is_empty()) {
+            return text
+                .parse()
+                .map(Some)
+                .map_err(|_| bad_request(format!("{key} must be an integer")));
+        }
+    }
+    Ok(None)
+}
+
+fn flag(q: &HashMap<String, String>, keys: &[&str]) -> bool {
+    keys.iter()
+        .any(|k| q.get(*k).is_some_and(|v| v.eq_ignore_ascii_case("true")))
+}
+
+pub(crate) async fn events(
+    State(shared): State<Arc<Shared>>,
+    Path(address): Path<String>,
+    Query(q): Query<HashMap<String, String>>,
+    uri: Uri,
+) -> Response {
+    match events_page(&shared, &address, &q, &uri) {
+        Ok(value) => json(value),
+        Err(response) => response,
+    }
+}
+
+fn events_page(
+    shared: &Shared,
+    address: &str,
+    q: &HashMap<String, String>,
+    uri: &Uri,
+) -> Result<Value, Response> {
+    let contract: Address = address
+        .parse()
+        .map_err(|e| bad_request(format!("invalid address {address}: {e}")))?;
+    let limit = match number(q, &["limit"])? {
+        None => DEFAULT_LIMIT,
+        Some(n) if n >= 1 && n as usize <= MAX_LIMIT => n as usize,
+        Some(_) => {
+            return Err(bad_request(format!(
+                "limit must be between 1 and {MAX_LIMIT}"
+            )));
+        }
+    };
+    let ascending = match q
+        .get("order_by")
+        .or_else(|| q.get("orderBy"))
+        .map(String::as_str)
+    {
+        None | Some("") | Some("block_timestamp,desc") => false,
+        Some("block_timestamp,asc") => true,
+        Some(other) => return Err(bad_request(format!("unsupported order_by `{other}`"))),
+    };
+    let only_confirmed = flag(q, &["only_confirmed", "onlyConfirmed"]);
+    let only_unconfirmed = flag(q, &["only_unconfirmed", "onlyUnconfirmed"]);
+    if only_confirmed && only_unconfirmed {
+        return Err(bad_request(
+            "only_confirmed and only_unconfirmed cannot both be true",
+        ));
+    }
+    let name = q
+        .get("event_name")
+        .or_else(|| q.get("eventName"))
+        .filter(|n| !n.is_empty());
+    let block_number = number(q, &["block_number", "blockNumber"])?;
+    let min_ts = number(
+        q,
+        &["min_block_timestamp", "min_timestamp", "minBlockTimestamp"],
+    )?;
+    let max_ts = number(
+        q,
+        &["max_block_timestamp", "max_timestamp", "maxBlockTimestamp"],
+    )?;
+    let after = match q.get("fingerprint").filter(|f| !f.is_empty()) {
+        Some(f) => Some(parse_fingerprint(f).ok_or_else(|| bad_request("invalid fingerprint"))?),
+        None => None,
+    };
+
+    let chain = shared.lock();
+    let mut items: Vec<(Position, Value)> = Vec::new();
+    // Every event here is solidified: the devnet's solid head is its head.
+    if !only_unconfirmed && let Some(stored) = chain.contract(&contract) {
+        let abi = stored.abi.clone().unwrap_or_default();
+        let abis = event_abis(&abi);
+        for (mined, log, log_index) in chain.events(&contract) {
+            let info = &mined.info;
+            if block_number.is_some_and(|n| n != info.block_number as i64)
+                || min_ts.is_some_and(|t| info.block_timestamp < t)
+                || max_ts.is_some_and(|t| info.block_timestamp > t)
+            {
+                continue;
+            }
+            let Some((event, result, types)) = decode(&abis, log) else {
+                continue;
+            };
+            if name.is_some_and(|n| n != event.name) {
+                continue;
+            }
+            let position = chain
+                .block(info.block_number)
+                .and_then(|b| b.txs.iter().position(|id| *id == info.id))
+                .unwrap_or(0);
+            items.push((
+                (info.block_number, position, log_index),
+                json!({
+                    "block_number": info.block_number,
+                    "block_timestamp": info.block_timestamp,
+                    "caller_contract_address": contract.to_base58(),
+                    "contract_address": contract.to_base58(),
+                    "event_index": log_index,
+                    "event_name": event.name,
+                    "result": result,
+                    "result_type": types,
+                    "event": event.signature_text(),
+                    "transaction_id": info.id.to_hex(),
+                }),
+            ));
+        }
+    }
+    drop(chain);
+    items.sort_by_key(|(p, _)| *p);
+    if !ascending {
+        items.reverse();
+    }
+    if let Some(after) = after {
+        items.retain(|(p, _)| if ascending { *p > after } else { *p < after });
+    }
+    let more = items.len() > limit;
+    items.truncate(limit);
+    let mut meta = serde_json::Map::new();
+    meta.insert("at".into(), now_ms().into());
+    meta.insert("page_size".into(), items.len().into());
+    if more && let Some((last, _)) = items.last() {
+        let print = fingerprint(*last);
+        let mut next: Vec<String> = uri
+            .query()
+            .unwrap_or_default()
+            .split('&')
+            .filter(|p| !p.is_empty() && !p.starts_with("fingerprint="))
+            .map(str::to_owned)
+            .collect();
+        next.push(format!("fingerprint={print}"));
+        meta.insert(
+            "links".into(),
+            json!({ "next": format!("{}?{}", uri.path(), next.join("&")) }),
+        );
+        meta.insert("fingerprint".into(), print.into());
+    }
+    let data: Vec<Value> = items.into_iter().map(|(_, v)| v).collect();
+    Ok(json!({ "data": data, "success": true, "meta": meta }))
+}
+
+pub(crate) async fn account(
+    State(shared): State<Arc<Shared>>,
+    Path(address): Path<String>,
+) -> Response {
+    let address: Address = match address.parse() {
+        Ok(a) => a,
+        Err(e) => return bad_request(format!("invalid address {address}: {e}")),
+    };
+    let mut chain = shared.lock();
+    let Some(view) = chain.account(&address) else {
+        return json(json!({ "data": [], "success": true,
+                            "meta": { "at": now_ms(), "page_size": 0 } }));
+    };
+    let mut value = render::account(&view, true);
+    let tokens: Vec<Address> = chain
+        .data()
+        .contracts
+        .iter()
+        .filter(|(_, c)| is_trc20(c))
+        .map(|(a, _)| *a)
+        .collect();
+    let mut trc20 = Vec::new();
+    for token in tokens {
+        let data = alloy_sol_types::SolCall::abi_encode(&tron::abi::Trc20::balanceOfCall {
+            owner: address.into(),
+        });
+        let Ok(outcome) = chain.call(address, Some(token), data, 0) else {
+            continue;
+        };
+        if outcome.output.len() == 32 {
+            let balance = alloy_primitives::U256::from_be_slice(&outcome.output);
+            if !balance.is_zero() {
+                trc20.push(json!({ token.to_base58(): balance.to_string() }));
+            }
+        }
+    }
+    value["trc20"] = trc20.into();
+    json(json!({ "data": [value], "success": true, "meta": { "at": now_ms(), "page_size": 1 } }))
+}
+
+/// A contract whose ABI has TRC-20's `balanceOf` and `Transfer`.
+fn is_trc20(contract: &tron::proto::SmartContract) -> bool {
+    let Some(abi) = &contract.abi else {
+        return false;
+    };
+    let has = |name: &str, kind: i32| {
+        abi.entrys
+            .iter()
+            .any(|e| e.name == name && e.r#type == kind)
+    };
+    has("balanceOf", 2) && has("Transfer", 3)
+}

@@ -1,0 +1,993 @@
+//! The chain: revm state, the broadcast pipeline in java-tron's order, blocks and receipts.
+//!
+//! A transaction is validated and executed when it is broadcast, against the state of the
+//! block being built (as java-tron does on its pending state), and becomes visible to the
+//! query endpoints only when that block is sealed. The solidified head is the head: a
+//! single-producer devnet has nothing to wait for, so `/walletsolidity/*` answers the same as
+//! `/wallet/*`.
+
+pub mod block;
+pub mod evm;
+pub mod receipt;
+pub mod state;
+
+use std::collections::HashMap;
+
+use alloy_primitives::{B256, Bytes, U256};
+use revm::context::TxEnv;
+use revm::context::result::{ExecutionResult, HaltReason, Output};
+use revm::primitives::TxKind;
+use revm::{ExecuteCommitEvm, ExecuteEvm, InspectCommitEvm};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use tron::proto::SmartContract;
+use tron::transaction::{MAX_EXPIRATION_MS, now_ms};
+use tron::{Action, Address, PrivateKey, Transaction, TxId};
+
+use self::block::Block;
+use self::evm::{Db, Evm};
+use self::receipt::{ContractRet, LogEntry, TxInfo};
+use revm::context::BlockEnv;
+
+/// The chain parameters the devnet applies (and `getchainparameters` reports), at mainnet's
+/// current values.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Params {
+    /// Sun per unit of energy.
+    pub energy_fee: i64,
+    /// Sun per byte of bandwidth beyond the free allowance.
+    pub transaction_fee: i64,
+    /// Free bandwidth per account per day, in bytes.
+    pub free_net_limit: i64,
+    /// Sun burned as bandwidth when a transaction creates an account.
+    pub create_account_fee: i64,
+    /// Sun a `TransferContract` to a new account burns.
+    pub create_new_account_fee_in_system_contract: i64,
+    /// Sun a non-empty memo burns.
+    pub memo_fee: i64,
+    /// The largest `fee_limit`, in sun.
+    pub max_fee_limit: i64,
+}
+
+impl Default for Params {
+    fn default() -> Self {
+        Params {
+            energy_fee: 100,
+            transaction_fee: 1_000,
+            free_net_limit: 600,
+            create_account_fee: 100_000,
+            create_new_account_fee_in_system_contract: 1_000_000,
+            memo_fee: 1_000_000,
+            max_fee_limit: 15_000_000_000,
+        }
+    }
+}
+
+/// The largest transaction java-tron accepts, in bytes.
+pub const MAX_TX_BYTES: usize = 500 * 1024;
+/// How many recent blocks a transaction may refer to (the TaPoS window).
+pub const TAPOS_WINDOW: u64 = 65_536;
+/// The bandwidth window: used free bandwidth recovers linearly over a day.
+const NET_WINDOW_MS: i64 = 86_400_000;
+
+/// Why the broadcast pipeline refused a transaction: java-tron's `response_code` name and
+/// its message.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{code}: {message}")]
+pub struct Rejection {
+    pub code: &'static str,
+    pub message: String,
+}
+
+impl Rejection {
+    fn new(code: &'static str, message: impl Into<String>) -> Self {
+        Rejection {
+            code,
+            message: message.into(),
+        }
+    }
+
+    fn validate(detail: impl std::fmt::Display) -> Self {
+        Self::new(
+            "CONTRACT_VALIDATE_ERROR",
+            format!("Contract validate error : {detail}"),
+        )
+    }
+}
+
+/// Per-account bookkeeping that revm has no place for.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct AccountMeta {
+    pub create_time: i64,
+    pub latest_operation_time: i64,
+    pub free_net_used: i64,
+    pub latest_consume_free_time: i64,
+}
+
+/// A sealed transaction and its receipt.
+#[derive(Clone, Debug)]
+pub struct Mined {
+    pub tx: Transaction,
+    pub info: TxInfo,
+}
+
+/// Where to find one event: the transaction and the log's position in it.
+#[derive(Clone, Copy, Debug)]
+pub struct EventRef {
+    pub txid: TxId,
+    pub log_index: usize,
+}
+
+/// An account as the node reports it.
+#[derive(Clone, Debug)]
+pub struct AccountView {
+    pub address: Address,
+    /// In sun.
+    pub balance: i64,
+    pub meta: AccountMeta,
+    pub is_contract: bool,
+}
+
+/// The outcome of a call that is not committed (`triggerconstantcontract`, `estimateenergy`).
+#[derive(Clone, Debug)]
+pub struct CallOutcome {
+    pub ret: ContractRet,
+    /// Return data, or revert data.
+    pub output: Vec<u8>,
+    pub energy_used: i64,
+    pub logs: Vec<LogEntry>,
+    /// Why it failed, as java-tron words it.
+    pub message: Option<String>,
+}
+
+/// Everything but the EVM state: blocks, receipts, contract metadata, accounts' bookkeeping.
+#[derive(Clone, Debug)]
+pub struct ChainData {
+    pub params: Params,
+    pub chain_id: u64,
+    pub blocks: Vec<Block>,
+    pub txs: HashMap<TxId, Mined>,
+    pub contracts: HashMap<Address, SmartContract>,
+    pub accounts: HashMap<Address, AccountMeta>,
+    /// Logs by emitting contract, oldest first.
+    pub events: HashMap<Address, Vec<EventRef>>,
+    /// TaPoS: `ref_block_bytes` → `ref_block_hash` of the last 65,536 blocks.
+    pub recent: HashMap<[u8; 2], [u8; 8]>,
+    /// Added to the wall clock for block times (`/devnet/increase_time`).
+    pub time_offset_ms: i64,
+}
+
+/// A copy of the whole chain to go back to.
+#[derive(Clone)]
+pub struct Snapshot {
+    db: Db,
+    data: ChainData,
+}
+
+/// The chain.
+pub struct Chain {
+    db: Db,
+    /// The block transactions execute in.
+    block_env: BlockEnv,
+    data: ChainData,
+    witness: PrivateKey,
+    /// Executed, not yet sealed, in order.
+    pending: Vec<Mined>,
+    /// Number and time of the block being built, once a transaction has entered it.
+    building: Option<(u64, i64)>,
+}
+
+impl Chain {
+    /// A chain holding only its genesis block (number 0, at `genesis_time_ms`), sealed by
+    /// `witness`, with `balances` (in sun) set.
+    pub fn new(witness: PrivateKey, genesis_time_ms: i64, balances: &[(Address, i64)]) -> Self {
+        let genesis = Block::seal(0, genesis_time_ms, [0; 32], Vec::new(), &[], &witness);
+        // CHAINID is the last 4 bytes of the genesis block id.
+        let chain_id = u32::from_be_bytes(genesis.id[28..32].try_into().expect("4 bytes")) as u64;
+        let data = ChainData {
+            params: Params::default(),
+            chain_id,
+            blocks: Vec::new(),
+            txs: HashMap::new(),
+            contracts: HashMap::new(),
+            accounts: HashMap::new(),
+            events: HashMap::new(),
+            recent: HashMap::new(),
+            time_offset_ms: 0,
+        };
+        let mut chain = Chain {
+            db: Db::default(),
+            block_env: BlockEnv::default(),
+            data,
+            witness,
+            pending: Vec::new(),
+            building: None,
+        };
+        chain.push_block(genesis);
+        for (address, sun) in balances {
+            chain.set_balance(*address, *sun);
+            chain.touch(*address, genesis_time_ms);
+        }
+        chain
+    }
+
+    pub fn data(&self) -> &ChainData {
+        &self.data
+    }
+
+    pub fn params(&self) -> &Params {
+        &self.data.params
+    }
+
+    pub fn chain_id(&self) -> u64 {
+        self.data.chain_id
+    }
+
+    pub fn witness(&self) -> Address {
+        self.witness.address()
+    }
+
+    pub fn head(&self) -> &Block {
+        self.data.blocks.last().expect("the genesis block exists")
+    }
+
+    pub fn block(&self, number: u64) -> Option<&Block> {
+        self.data.blocks.get(usize::try_from(number).ok()?)
+    }
+
+    pub fn block_by_id(&self, id: &[u8; 32]) -> Option<&Block> {
+        let number = u64::from_be_bytes(id[..8].try_into().expect("8 bytes"));
+        self.block(number).filter(|b| &b.id == id)
+    }
+
+    pub fn transaction(&self, id: &TxId) -> Option<&Mined> {
+        self.data.txs.get(id)
+    }
+
+    pub fn pending_count(&self) -> usize {
+        self.pending.len()
+    }
+
+    pub fn contract(&self, address: &Address) -> Option<&SmartContract> {
+        self.data.contracts.get(address)
+    }
+
+    /// Logs emitted by `contract`, oldest first, with their transactions.
+    pub fn events(&self, contract: &Address) -> Vec<(&Mined, &LogEntry, usize)> {
+        self.data
+            .events
+            .get(contract)
+            .map(|refs| {
+                refs.iter()
+                    .filter_map(|r| {
+                        let mined = self.data.txs.get(&r.txid)?;
+                        Some((mined, mined.info.logs.get(r.log_index)?, r.log_index))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// The time the next block would get: the clock (plus any offset), and always after the head.
+    pub fn now(&self) -> i64 {
+        (now_ms() + self.data.time_offset_ms).max(self.head().timestamp + 1)
+    }
+
+    pub fn increase_time(&mut self, ms: i64) {
+        self.data.time_offset_ms += ms;
+    }
+
+    /// Runtime code at an address (empty for an account without code).
+    pub fn code(&self, address: &Address) -> Vec<u8> {
+        let db = &self.db;
+        db.cache
+            .accounts
+            .get(&alloy_primitives::Address::from(*address))
+            .and_then(|a| db.cache.contracts.get(&a.info.code_hash))
+            .map(|code| code.original_bytes().to_vec())
+            .unwrap_or_default()
+    }
+
+    /// Balance in sun.
+    pub fn balance(&self, address: &Address) -> i64 {
+        let balance = self
+            .db
+            .cache
+            .accounts
+            .get(&alloy_primitives::Address::from(*address))
+            .map(|a| a.info.balance)
+            .unwrap_or_default();
+        i64::try_from(balance).unwrap_or(i64::MAX)
+    }
+
+    /// The account, if it exists: activated by a transfer, a deployment, genesis or a
+    /// transaction it sent, or holding TRX it received from a contract.
+    pub fn account(&self, address: &Address) -> Option<AccountView> {
+        let balance = self.balance(address);
+        let meta = self.data.accounts.get(address).cloned();
+        if meta.is_none() && balance == 0 {
+            return None;
+        }
+        Some(AccountView {
+            address: *address,
+            balance,
+            meta: meta.unwrap_or_default(),
+            is_contract: self.data.contracts.contains_key(address)
+                || !self.code(address).is_empty(),
+        })
+    }
+
+    /// Free bandwidth still available to `address` today.
+    pub fn free_net_available(&self, address: &Address, now: i64) -> i64 {
+        let used = self
+            .data
+            .accounts
+            .get(address)
+            .map(|m| decayed(m.free_net_used, m.latest_consume_free_time, now))
+            .unwrap_or(0);
+        (self.data.params.free_net_limit - used).max(0)
+    }
+
+    /// Sets a balance in sun (genesis and `/devnet/set_balance`), creating the account.
+    pub fn set_balance(&mut self, address: Address, sun: i64) {
+        let key = alloy_primitives::Address::from(address);
+        let db = &mut self.db;
+        let mut info = db
+            .cache
+            .accounts
+            .get(&key)
+            .map(|a| a.info.clone())
+            .unwrap_or_default();
+        info.balance = U256::from(sun.max(0) as u64);
+        db.insert_account_info(key, info);
+        let now = self.head().timestamp;
+        self.touch(address, now);
+    }
+
+    fn touch(&mut self, address: Address, now: i64) {
+        self.data
+            .accounts
+            .entry(address)
+            .or_insert_with(|| AccountMeta {
+                create_time: now,
+                ..AccountMeta::default()
+            });
+    }
+
+    fn debit(&mut self, address: &Address, sun: i64) {
+        if sun > 0 {
+            let balance = self.balance(address);
+            self.set_balance(*address, balance.saturating_sub(sun));
+        }
+    }
+
+    /// Takes a signed transaction through java-tron's broadcast checks — TaPoS, expiration,
+    /// size, duplicate, signature, then the contract's own validation and resources — and
+    /// executes it into the block being built. `signers` are the addresses recovered from its
+    /// signatures (done by the caller, outside any lock), or why recovery failed.
+    pub fn submit(
+        &mut self,
+        tx: Transaction,
+        signers: Result<Vec<Address>, String>,
+    ) -> Result<TxId, Rejection> {
+        let txid = tx.txid();
+        let raw = tx.raw();
+        let tapos_ok = <[u8; 2]>::try_from(raw.ref_block_bytes.as_slice())
+            .ok()
+            .and_then(|bytes| self.data.recent.get(&bytes))
+            .is_some_and(|hash| hash.as_slice() == raw.ref_block_hash.as_slice());
+        if !tapos_ok {
+            return Err(Rejection::new("TAPOS_ERROR", "Tapos check error."));
+        }
+        let head_time = self.head().timestamp;
+        if raw.expiration <= head_time || raw.expiration > head_time + MAX_EXPIRATION_MS {
+            return Err(Rejection::new(
+                "TRANSACTION_EXPIRATION_ERROR",
+                "Transaction expired",
+            ));
+        }
+        let size = tx.to_protobuf().len();
+        if size > MAX_TX_BYTES {
+            return Err(Rejection::new(
+                "TOO_BIG_TRANSACTION_ERROR",
+                format!("Too big transaction, the size is {size} bytes, maxTxSize {MAX_TX_BYTES}"),
+            ));
+        }
+        if self.data.txs.contains_key(&txid) || self.pending.iter().any(|m| m.info.id == txid) {
+            return Err(Rejection::new("DUP_TRANSACTION_ERROR", "Dup transaction."));
+        }
+        let owner = tx
+            .owner()
+            .map_err(|e| Rejection::validate(format!("Invalid ownerAddress: {e}")))?;
+        check_signers(&tx, owner, signers)?;
+        self.open_block();
+        let (number, time) = self.building.expect("a block is being built");
+        let info = self.execute(&tx, txid, owner, number, time)?;
+        self.pending.push(Mined { tx, info });
+        Ok(txid)
+    }
+
+    /// Executes a transaction without any of the broadcast checks (genesis only).
+    pub(crate) fn apply_unchecked(&mut self, tx: Transaction) -> Result<TxInfo, Rejection> {
+        let txid = tx.txid();
+        let owner = tx.owner().map_err(|e| Rejection::validate(e.to_string()))?;
+        self.open_block();
+        let (number, time) = self.building.expect("a block is being built");
+        let info = self.execute(&tx, txid, owner, number, time)?;
+        self.pending.push(Mined {
+            tx,
+            info: info.clone(),
+        });
+        Ok(info)
+    }
+
+    fn set_block(&mut self, number: u64, timestamp: i64, coinbase: alloy_primitives::Address) {
+        self.block_env = evm::block_env(number, timestamp, coinbase);
+    }
+
+    /// Runs `f` on an EVM over the chain's state in the current block environment.
+    fn with_evm<R>(
+        &mut self,
+        next_create: Option<alloy_primitives::Address>,
+        f: impl FnOnce(&mut Evm) -> R,
+    ) -> R {
+        let db = std::mem::take(&mut self.db);
+        let mut evm = evm::new_evm(db, self.data.chain_id, self.block_env.clone(), next_create);
+        let result = f(&mut evm);
+        self.db = std::mem::take(&mut evm.ctx.journaled_state.database);
+        result
+    }
+
+    fn open_block(&mut self) {
+        if self.building.is_none() {
+            let env = (self.head().number + 1, self.now());
+            self.set_block(env.0, env.1, self.witness.address().into());
+            self.building = Some(env);
+        }
+    }
+
+    /// Seals the block being built (or an empty one) and returns its number.
+    pub fn mine(&mut self) -> u64 {
+        let (number, timestamp) = self
+            .building
+            .take()
+            .unwrap_or_else(|| (self.head().number + 1, self.now()));
+        self.seal(number, timestamp)
+    }
+
+    /// Starts the next block at a given time (genesis uses fixed times).
+    pub(crate) fn begin_block_at(&mut self, timestamp: i64) {
+        let number = self.head().number + 1;
+        self.set_block(number, timestamp, self.witness.address().into());
+        self.building = Some((number, timestamp));
+    }
+
+    fn seal(&mut self, number: u64, timestamp: i64) -> u64 {
+        let pending = std::mem::take(&mut self.pending);
+        let hashes: Vec<[u8; 32]> = pending
+            .iter()
+            .map(|m| Sha256::digest(m.tx.to_protobuf()).into())
+            .collect();
+        let ids = pending.iter().map(|m| m.info.id).collect();
+        let parent = self.head().id;
+        let block = Block::seal(number, timestamp, parent, ids, &hashes, &self.witness);
+        for mut mined in pending {
+            mined.info.block_number = number;
+            mined.info.block_timestamp = timestamp;
+            self.index(&mined);
+            self.data.txs.insert(mined.info.id, mined);
+        }
+        self.push_block(block);
+        number
+    }
+
+    fn index(&mut self, mined: &Mined) {
+        for (log_index, log) in mined.info.logs.iter().enumerate() {
+            self.data
+                .events
+                .entry(Address::from_evm(log.address))
+                .or_default()
+                .push(EventRef {
+                    txid: mined.info.id,
+                    log_index,
+                });
+        }
+    }
+
+    fn push_block(&mut self, block: Block) {
+        self.data.recent.insert(block.ref_bytes(), block.ref_hash());
+        self.db
+            .cache
+            .block_hashes
+            .insert(U256::from(block.number), B256::from(block.id));
+        self.data.blocks.push(block);
+    }
+
+    fn execute(
+        &mut self,
+        tx: &Transaction,
+        txid: TxId,
+        owner: Address,
+        number: u64,
+        time: i64,
+    ) -> Result<TxInfo, Rejection> {
+        let action = tx
+            .action()
+            .map_err(|e| Rejection::validate(e.to_string()))?;
+        let params = self.data.params.clone();
+        let balance = self.balance(&owner);
+        let memo_fee = if tx.raw().data.is_empty() {
+            0
+        } else {
+            params.memo_fee
+        };
+        let fee_limit = tx.fee_limit();
+        if !(0..=params.max_fee_limit).contains(&fee_limit) {
+            return Err(Rejection::validate(format!(
+                "feeLimit must be >= 0 and <= {}",
+                params.max_fee_limit
+            )));
+        }
+        let mut info = TxInfo {
+            id: txid,
+            fee: 0,
+            block_number: number,
+            block_timestamp: time,
+            contract_result: None,
+            contract_address: None,
+            energy_usage_total: 0,
+            energy_fee: 0,
+            net_usage: 0,
+            net_fee: 0,
+            result: None,
+            logs: Vec::new(),
+            failure: None,
+        };
+        let bytes = tx.to_protobuf().len() as i64 + 64;
+
+        match action {
+            Action::Transfer { to, amount, .. } => {
+                if amount <= 0 {
+                    return Err(Rejection::validate("Amount must be greater than 0."));
+                }
+                if to == owner {
+                    return Err(Rejection::validate("Cannot transfer TRX to yourself."));
+                }
+                if self.account(&owner).is_none() {
+                    return Err(Rejection::validate(
+                        "Validate TransferContract error, no OwnerAccount.",
+                    ));
+                }
+                let creates = self.account(&to).is_none();
+                let (net_usage, net_fee) = if creates {
+                    (0, params.create_account_fee)
+                } else {
+                    self.bandwidth(&owner, bytes, time)
+                };
+                let create_fee = if creates {
+                    params.create_new_account_fee_in_system_contract
+                } else {
+                    0
+                };
+                let total = amount
+                    .checked_add(net_fee + create_fee + memo_fee)
+                    .ok_or_else(|| Rejection::validate("Amount is too large."))?;
+                if balance < total {
+                    if balance >= amount {
+                        return Err(Rejection::new(
+                            "BANDWITH_ERROR",
+                            "Account resource insufficient error.",
+                        ));
+                    }
+                    return Err(Rejection::validate(
+                        "Validate TransferContract error, balance is not sufficient.",
+                    ));
+                }
+                self.consume_free_net(&owner, net_usage, time);
+                self.debit(&owner, total);
+                let to_balance = self.balance(&to);
+                self.set_balance(to, to_balance.saturating_add(amount));
+                self.touch(to, time);
+                info.net_usage = net_usage;
+                info.net_fee = net_fee;
+                info.fee = net_fee + create_fee + memo_fee;
+            }
+            Action::Trigger(call) => {
+                if !self.data.contracts.contains_key(&call.contract)
+                    && self.code(&call.contract).is_empty()
+                {
+                    return Err(Rejection::validate("No contract or not a smart contract"));
+                }
+                if call.call_value < 0 {
+                    return Err(Rejection::validate("callValue must be >= 0"));
+                }
+                let (net_usage, net_fee) = self.bandwidth(&owner, bytes, time);
+                let spendable = balance - net_fee - memo_fee - call.call_value;
+                if spendable < 0 {
+                    return Err(if balance - call.call_value >= 0 {
+                        Rejection::new("BANDWITH_ERROR", "Account resource insufficient error.")
+                    } else {
+                        Rejection::validate(
+                            "Validate InternalTransfer error, balance is not sufficient.",
+                        )
+                    });
+                }
+                let energy_limit =
+                    (fee_limit / params.energy_fee).min(spendable / params.energy_fee);
+                self.consume_free_net(&owner, net_usage, time);
+                self.debit(&owner, net_fee + memo_fee);
+                let env = tx_env(
+                    owner,
+                    TxKind::Call(call.contract.into()),
+                    call.data,
+                    call.call_value,
+                    energy_limit as u64,
+                    self.data.chain_id,
+                );
+                let result = self
+                    .with_evm(None, |evm| evm.transact_commit(env))
+                    .map_err(|e| {
+                        Rejection::new(
+                            "CONTRACT_EXE_ERROR",
+                            format!("Contract execute error : {e}"),
+                        )
+                    })?;
+                let outcome = outcome(result, energy_limit);
+                let energy_fee = outcome.energy_used * params.energy_fee;
+                self.debit(&owner, energy_fee);
+                info.contract_result = Some(outcome.output);
+                info.energy_usage_total = outcome.energy_used;
+                info.energy_fee = energy_fee;
+                info.net_usage = net_usage;
+                info.net_fee = net_fee;
+                info.fee = energy_fee + net_fee + memo_fee;
+                info.result = Some(outcome.ret);
+                info.logs = outcome.logs;
+                info.failure = outcome.message;
+            }
+            Action::Create(create) => {
+                let mut contract = create.new_contract.clone().unwrap_or_default();
+                if !contract.origin_address.is_empty()
+                    && contract.origin_address.as_slice() != owner.tron_bytes().as_slice()
+                {
+                    return Err(Rejection::validate(
+                        "OwnerAddress is not equals OriginAddress",
+                    ));
+                }
+                if contract.name.len() > 32 {
+                    return Err(Rejection::validate(
+                        "contractName's length cannot be greater than 32",
+                    ));
+                }
+                if !(0..=100).contains(&contract.consume_user_resource_percent) {
+                    return Err(Rejection::validate("percent must be >= 0 and <= 100"));
+                }
+                if contract.origin_energy_limit <= 0 {
+                    return Err(Rejection::validate("The originEnergyLimit must be > 0"));
+                }
+                let address = Address::contract_address(&txid.0, &owner);
+                if self.account(&address).is_some() {
+                    return Err(Rejection::validate(format!(
+                        "Trying to create a contract with existing contract address: {}",
+                        address.to_base58()
+                    )));
+                }
+                let (net_usage, net_fee) = self.bandwidth(&owner, bytes, time);
+                let spendable = balance - net_fee - memo_fee - contract.call_value;
+                if spendable < 0 {
+                    return Err(Rejection::validate("balance is not sufficient"));
+                }
+                let energy_limit =
+                    (fee_limit / params.energy_fee).min(spendable / params.energy_fee);
+                self.consume_free_net(&owner, net_usage, time);
+                self.debit(&owner, net_fee + memo_fee);
+                let env = tx_env(
+                    owner,
+                    TxKind::Create,
+                    contract.bytecode.clone(),
+                    contract.call_value,
+                    energy_limit as u64,
+                    self.data.chain_id,
+                );
+                let result = self
+                    .with_evm(Some(address.into()), |evm| evm.inspect_tx_commit(env))
+                    .map_err(|e| {
+                        Rejection::new(
+                            "CONTRACT_EXE_ERROR",
+                            format!("Contract execute error : {e}"),
+                        )
+                    })?;
+                let outcome = outcome(result, energy_limit);
+                let energy_fee = outcome.energy_used * params.energy_fee;
+                self.debit(&owner, energy_fee);
+                if outcome.ret == ContractRet::Success {
+                    let runtime = self.code(&address);
+                    contract.origin_address = owner.tron_bytes().to_vec();
+                    contract.contract_address = address.tron_bytes().to_vec();
+                    contract.code_hash = alloy_primitives::keccak256(&runtime).to_vec();
+                    contract.trx_hash = txid.0.to_vec();
+                    self.data.contracts.insert(address, contract);
+                    self.touch(address, time);
+                }
+                info.contract_result = Some(if outcome.ret == ContractRet::Success {
+                    Vec::new()
+                } else {
+                    outcome.output
+                });
+                info.contract_address = Some(address);
+                info.energy_usage_total = outcome.energy_used;
+                info.energy_fee = energy_fee;
+                info.net_usage = net_usage;
+                info.net_fee = net_fee;
+                info.fee = energy_fee + net_fee + memo_fee;
+                info.result = Some(outcome.ret);
+                info.logs = outcome.logs;
+                info.failure = outcome.message;
+            }
+        }
+        if let Some(meta) = self.data.accounts.get_mut(&owner) {
+            meta.latest_operation_time = time;
+        }
+        Ok(info)
+    }
+
+    /// How a transaction of `bytes` pays for bandwidth: `(net_usage, net_fee)`.
+    fn bandwidth(&self, owner: &Address, bytes: i64, now: i64) -> (i64, i64) {
+        if self.free_net_available(owner, now) >= bytes {
+            (bytes, 0)
+        } else {
+            (0, bytes * self.data.params.transaction_fee)
+        }
+    }
+
+    fn consume_free_net(&mut self, owner: &Address, bytes: i64, now: i64) {
+        if bytes == 0 {
+            return;
+        }
+        let meta = self
+            .data
+            .accounts
+            .entry(*owner)
+            .or_insert_with(|| AccountMeta {
+                create_time: now,
+                ..AccountMeta::default()
+            });
+        meta.free_net_used =
+            decayed(meta.free_net_used, meta.latest_consume_free_time, now) + bytes;
+        meta.latest_consume_free_time = now;
+    }
+
+    /// Runs a call against the current state and throws the changes away. `contract = None`
+    /// simulates a deployment of `data`. The energy limit is the largest a fee limit allows.
+    pub fn call(
+        &mut self,
+        owner: Address,
+        contract: Option<Address>,
+        data: Vec<u8>,
+        call_value: i64,
+    ) -> Result<CallOutcome, Rejection> {
+        let limit = self.data.params.max_fee_limit / self.data.params.energy_fee;
+        self.run_call(owner, contract, data, call_value, limit)
+    }
+
+    /// [`Chain::call`] with a given energy limit (`estimateenergy` searches for the least).
+    pub fn call_limited(
+        &mut self,
+        owner: Address,
+        contract: Address,
+        data: Vec<u8>,
+        call_value: i64,
+        energy_limit: i64,
+    ) -> Result<CallOutcome, Rejection> {
+        self.run_call(owner, Some(contract), data, call_value, energy_limit)
+    }
+
+    fn run_call(
+        &mut self,
+        owner: Address,
+        contract: Option<Address>,
+        data: Vec<u8>,
+        call_value: i64,
+        limit: i64,
+    ) -> Result<CallOutcome, Rejection> {
+        if let Some(contract) = contract
+            && !self.data.contracts.contains_key(&contract)
+            && self.code(&contract).is_empty()
+        {
+            return Err(Rejection::validate("Smart contract is not exist."));
+        }
+        if self.building.is_none() {
+            let next = self.head().number + 1;
+            let now = self.now();
+            self.set_block(next, now, self.witness.address().into());
+        }
+        let kind = contract.map_or(TxKind::Create, |c| TxKind::Call(c.into()));
+        let env = tx_env(
+            owner,
+            kind,
+            data,
+            call_value,
+            limit.max(0) as u64,
+            self.data.chain_id,
+        );
+        let result = self
+            .with_evm(None, |evm| evm.transact(env))
+            .map_err(|e| Rejection::new("OTHER_ERROR", e.to_string()))?;
+        Ok(outcome(result.result, limit))
+    }
+
+    /// Copies the whole chain (seals the block being built first).
+    pub fn snapshot(&mut self) -> Snapshot {
+        if self.building.is_some() {
+            self.mine();
+        }
+        Snapshot {
+            db: self.db.clone(),
+            data: self.data.clone(),
+        }
+    }
+
+    /// Goes back to a snapshot: state, blocks, receipts and clock offset.
+    pub fn restore(&mut self, snapshot: Snapshot) {
+        self.pending.clear();
+        self.building = None;
+        self.db = snapshot.db;
+        self.data = snapshot.data;
+    }
+
+    pub(crate) fn db(&self) -> &Db {
+        &self.db
+    }
+
+    /// Rebuilds a chain from saved parts.
+    pub(crate) fn from_parts(witness: PrivateKey, db: Db, data: ChainData) -> Self {
+        Chain {
+            db,
+            block_env: BlockEnv::default(),
+            data,
+            witness,
+            pending: Vec::new(),
+            building: None,
+        }
+    }
+}
+
+/// The signature check of java-tron's `validateSignature` for an account with the default
+/// permission: signed, only by the owner, once.
+fn check_signers(
+    tx: &Transaction,
+    owner: Address,
+    signers: Result<Vec<Address>, String>,
+) -> Result<(), Rejection> {
+    let sig_error =
+        |detail: String| Rejection::new("SIGERROR", format!("Validate signature error: {detail}"));
+    let signers = signers.map_err(sig_error)?;
+    if signers.is_empty() {
+        return Err(sig_error("miss sig or contract".into()));
+    }
+    for (signature, signer) in tx.signatures().iter().zip(&signers) {
+        if *signer != owner {
+            return Err(sig_error(format!(
+                "{} is signed by {} but it is not contained of permission.",
+                signature.to_hex(),
+                signer.to_base58()
+            )));
+        }
+    }
+    if signers.len() > 1 {
+        return Err(sig_error(format!(
+            "{} has signed twice!",
+            owner.to_base58()
+        )));
+    }
+    Ok(())
+}
+
+/// Used free bandwidth after recovering linearly for `now - since` of a 24-hour window.
+fn decayed(used: i64, since: i64, now: i64) -> i64 {
+    let elapsed = (now - since).max(0);
+    if elapsed >= NET_WINDOW_MS {
+        0
+    } else {
+        (used as i128 * (NET_WINDOW_MS - elapsed) as i128 / NET_WINDOW_MS as i128) as i64
+    }
+}
+
+fn tx_env(
+    owner: Address,
+    kind: TxKind,
+    data: Vec<u8>,
+    value: i64,
+    energy_limit: u64,
+    chain_id: u64,
+) -> TxEnv {
+    TxEnv::builder()
+        .caller(owner.into())
+        .kind(kind)
+        .data(Bytes::from(data))
+        .value(U256::from(value.max(0) as u64))
+        .nonce(0)
+        .gas_limit(energy_limit)
+        .gas_price(0)
+        .chain_id(Some(chain_id))
+        .build_fill()
+}
+
+/// Maps revm's result to TRON's: the contract result, energy, logs and java-tron's message.
+fn outcome(result: ExecutionResult, energy_limit: i64) -> CallOutcome {
+    let energy_used = result.tx_gas_used() as i64;
+    let logs = result
+        .logs()
+        .iter()
+        .map(|log| LogEntry {
+            address: log.address.into_array(),
+            topics: log.topics().iter().map(|t| t.0).collect(),
+            data: log.data.data.to_vec(),
+        })
+        .collect();
+    match result {
+        ExecutionResult::Success { output, .. } => CallOutcome {
+            ret: ContractRet::Success,
+            output: match output {
+                Output::Call(bytes) => bytes.to_vec(),
+                Output::Create(bytes, _) => bytes.to_vec(),
+            },
+            energy_used,
+            logs,
+            message: None,
+        },
+        ExecutionResult::Revert { output, .. } => CallOutcome {
+            ret: ContractRet::Revert,
+            output: output.to_vec(),
+            energy_used,
+            logs: Vec::new(),
+            message: Some("REVERT opcode executed".into()),
+        },
+        ExecutionResult::Halt { reason, .. } => {
+            let (ret, message) = match &reason {
+                HaltReason::OutOfGas(_) => (
+                    ContractRet::OutOfEnergy,
+                    format!(
+                        "Not enough energy for this operation: curInvokeEnergyLimit[{energy_limit}], usedEnergy[{energy_used}]"
+                    ),
+                ),
+                HaltReason::OpcodeNotFound
+                | HaltReason::InvalidFEOpcode
+                | HaltReason::NotActivated => (
+                    ContractRet::IllegalOperation,
+                    "Invalid operation code".into(),
+                ),
+                HaltReason::InvalidJump => (
+                    ContractRet::BadJumpDestination,
+                    "Bad jump destination".into(),
+                ),
+                HaltReason::StackUnderflow => {
+                    (ContractRet::StackTooSmall, "Stack too small".into())
+                }
+                HaltReason::StackOverflow => (ContractRet::StackOverflow, "Stack overflow".into()),
+                HaltReason::PrecompileError | HaltReason::PrecompileErrorWithContext(_) => (
+                    ContractRet::PrecompiledContract,
+                    "Precompiled contract failed".into(),
+                ),
+                HaltReason::OutOfFunds => (
+                    ContractRet::TransferFailed,
+                    "Transfer failed: balance is not sufficient".into(),
+                ),
+                other => (ContractRet::Unknown, format!("{other:?}")),
+            };
+            CallOutcome {
+                ret,
+                output: Vec::new(),
+                energy_used,
+                logs: Vec::new(),
+                message: Some(message),
+            }
+        }
+    }
+}
+
+/// The txID and signer check a caller runs before taking the chain's lock: recovering a
+/// signature is the expensive part of accepting a transaction.
+pub fn recover_signers(tx: &Transaction) -> Result<Vec<Address>, String> {
+    tx.signers().map_err(|e| e.to_string())
+}

@@ -1,0 +1,233 @@
+//! The devnet's genesis: deterministic dev accounts, and tronpool's contracts deployed in
+//! block 1 by signed `CreateSmartContract` transactions with fixed times, so every devnet —
+//! today's, tomorrow's, a CI runner's — has the token and the pools at the same addresses.
+
+use alloy_sol_types::SolConstructor;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use tron::proto::{CreateSmartContract, SmartContract};
+use tron::transaction::DEFAULT_EXPIRATION_MS;
+use tron::{Action, Address, PrivateKey, Transaction, TransactionBuilder, Trigger};
+
+use crate::chain::{Chain, Rejection};
+
+/// Genesis time: 2026-01-01T00:00:00Z. Fixed, so the genesis block id and with it the chain id
+/// and every deployment address are the same on every machine.
+pub const GENESIS_TIME_MS: i64 = 1_767_225_600_000;
+/// Block 1, which holds the deployments, follows three seconds later.
+pub const DEPLOY_TIME_MS: i64 = GENESIS_TIME_MS + 3_000;
+/// The pools the devnet deploys, in whole USDT.
+pub const DENOMINATIONS: [u64; 6] = [100, 500, 1_000, 3_000, 5_000, 10_000];
+/// TRX each dev account starts with: 1,000,000 TRX, in sun.
+pub const DEV_ACCOUNT_TRX_SUN: i64 = 1_000_000 * 1_000_000;
+/// USDT each dev account starts with: 1,000,000 USDT, in base units (6 decimals).
+pub const DEV_ACCOUNT_USDT: u64 = 1_000_000 * 1_000_000;
+/// The most dev accounts a devnet makes.
+pub const MAX_ACCOUNTS: usize = 1_000;
+/// USDT minted to the deployer at deployment (enough for every dev account).
+const USDT_SUPPLY: u64 = DEV_ACCOUNT_USDT * MAX_ACCOUNTS as u64;
+/// TRX the deployer starts with; deploying everything burns a few hundred.
+const DEPLOYER_TRX_SUN: i64 = 1_000_000_000 * 1_000_000;
+
+/// A private key from a label: SHA-256 of it. Anyone can derive these keys; they guard
+/// nothing but devnet funds.
+fn derived_key(label: &[u8]) -> PrivateKey {
+    let digest: [u8; 32] = Sha256::digest(label).into();
+    PrivateKey::from_bytes(&digest).expect("a SHA-256 output is a valid secp256k1 key")
+}
+
+/// Dev account `index` (0 is tronpool's default key on the devnet, 1 its relayer key).
+pub fn dev_key(index: usize) -> PrivateKey {
+    derived_key(format!("tronpool devnet account {index}").as_bytes())
+}
+
+/// The account that deploys the contracts and owns the devnet USDT.
+pub fn deployer_key() -> PrivateKey {
+    derived_key(b"tronpool devnet deployer")
+}
+
+/// The block producer.
+pub fn witness_key() -> PrivateKey {
+    derived_key(b"tronpool devnet witness")
+}
+
+/// Where everything is: what `tronpool --network devnet` needs to find the pools.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Deployment {
+    pub network: String,
+    pub chain_id: u64,
+    pub usdt: Address,
+    pub hasher: Address,
+    pub verifier: Address,
+    pub pools: Vec<PoolDeployment>,
+    /// The block the contracts were deployed in.
+    pub block: u64,
+    /// SHA-256 of the verifying key the verifier was deployed with (the insecure dev key).
+    pub verifying_key_sha256: String,
+    pub deployer: Address,
+}
+
+/// One pool.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PoolDeployment {
+    /// In whole USDT.
+    pub denomination: u64,
+    pub address: Address,
+}
+
+impl Deployment {
+    pub fn pool(&self, denomination: u64) -> Option<&PoolDeployment> {
+        self.pools.iter().find(|p| p.denomination == denomination)
+    }
+}
+
+/// Why genesis failed; always a bug in the devnet or the contracts.
+#[derive(Debug, thiserror::Error)]
+#[error("genesis: {what}: {detail}")]
+pub struct GenesisError {
+    what: String,
+    detail: String,
+}
+
+/// Builds the chain: genesis balances, then block 1 with every deployment and each dev
+/// account's USDT.
+pub fn build(accounts: usize) -> Result<(Chain, Deployment), GenesisError> {
+    let accounts = accounts.min(MAX_ACCOUNTS);
+    let deployer = deployer_key();
+    let mut balances = vec![(deployer.address(), DEPLOYER_TRX_SUN)];
+    balances.extend((0..accounts).map(|i| (dev_key(i).address(), DEV_ACCOUNT_TRX_SUN)));
+    let mut chain = Chain::new(witness_key(), GENESIS_TIME_MS, &balances);
+    let genesis = chain.head().ref_block();
+    chain.begin_block_at(DEPLOY_TIME_MS);
+
+    let deploy = |chain: &mut Chain, name: &str, args: Vec<u8>| -> Result<Address, GenesisError> {
+        let artifact = contracts::artifact(name).ok_or_else(|| GenesisError {
+            what: format!("deploy {name}"),
+            detail: "no such artifact".into(),
+        })?;
+        let json: serde_json::Value =
+            serde_json::from_str(artifact.json).expect("committed artifacts are JSON");
+        let abi = tron::json::abi_from_json(&json["abi"]).map_err(|e| GenesisError {
+            what: format!("read the ABI of {name}"),
+            detail: e.to_string(),
+        })?;
+        let bytecode = hex::decode(
+            json["bytecode"]
+                .as_str()
+                .unwrap_or_default()
+                .trim_start_matches("0x"),
+        )
+        .expect("committed artifacts hold hex bytecode");
+        let create = CreateSmartContract {
+            owner_address: deployer.address().tron_bytes().to_vec(),
+            new_contract: Some(SmartContract {
+                origin_address: deployer.address().tron_bytes().to_vec(),
+                abi: Some(abi),
+                bytecode: contracts::creation_code(&bytecode, &args),
+                consume_user_resource_percent: 100,
+                name: name.to_owned(),
+                origin_energy_limit: 10_000_000,
+                ..SmartContract::default()
+            }),
+            ..CreateSmartContract::default()
+        };
+        let tx = signed(&deployer, Action::Create(Box::new(create)), genesis);
+        let info = chain.apply_unchecked(tx).map_err(|e| failed(name, e))?;
+        if let Some(reason) = info.failure {
+            return Err(GenesisError {
+                what: format!("deploy {name}"),
+                detail: reason,
+            });
+        }
+        Ok(info.contract_address.expect("a deployment has an address"))
+    };
+
+    let keys = zk::keys::Keys::insecure_dev();
+    let hasher = deploy(&mut chain, "PoseidonT3", Vec::new())?;
+    let verifier = deploy(
+        &mut chain,
+        "Groth16Verifier",
+        keys.verifier_args().abi_encode(),
+    )?;
+    let usdt = deploy(
+        &mut chain,
+        "DevUSDT",
+        contracts::DevUSDT::constructorCall {
+            initialSupply: alloy_primitives::U256::from(USDT_SUPPLY),
+        }
+        .abi_encode(),
+    )?;
+    let mut pools = Vec::new();
+    for denomination in DENOMINATIONS {
+        let args = contracts::TronPool::constructorCall {
+            verifier_: verifier.into(),
+            hasher_: hasher.into(),
+            token_: usdt.into(),
+            denomination_: alloy_primitives::U256::from(denomination * 1_000_000),
+        }
+        .abi_encode();
+        let address = deploy(&mut chain, "TronPool", args)?;
+        pools.push(PoolDeployment {
+            denomination,
+            address,
+        });
+    }
+
+    for index in 0..accounts {
+        let to = dev_key(index).address();
+        let data = alloy_sol_types::SolCall::abi_encode(&contracts::DevUSDT::transferCall {
+            to: to.into(),
+            value: alloy_primitives::U256::from(DEV_ACCOUNT_USDT),
+        });
+        let call = Action::Trigger(Trigger {
+            owner: deployer.address(),
+            contract: usdt,
+            data,
+            ..Trigger::default()
+        });
+        let info = chain
+            .apply_unchecked(signed(&deployer, call, genesis))
+            .map_err(|e| failed("fund the dev accounts", e))?;
+        if let Some(reason) = info.failure {
+            return Err(GenesisError {
+                what: "fund the dev accounts".into(),
+                detail: reason,
+            });
+        }
+    }
+    let block = chain.mine();
+
+    let deployment = Deployment {
+        network: "devnet".into(),
+        chain_id: chain.chain_id(),
+        usdt,
+        hasher,
+        verifier,
+        pools,
+        block,
+        verifying_key_sha256: keys.verifying_key_sha256(),
+        deployer: deployer.address(),
+    };
+    Ok((chain, deployment))
+}
+
+fn failed(what: &str, e: Rejection) -> GenesisError {
+    GenesisError {
+        what: what.to_owned(),
+        detail: e.to_string(),
+    }
+}
+
+/// A genesis transaction: fixed times, so its txID (and a deployment's address) never change.
+fn signed(key: &PrivateKey, action: Action, genesis: tron::RefBlock) -> Transaction {
+    let mut tx = TransactionBuilder::new(action, genesis)
+        .timestamp(GENESIS_TIME_MS)
+        .expiration(GENESIS_TIME_MS + DEFAULT_EXPIRATION_MS)
+        .fee_limit(15_000_000_000)
+        .build();
+    // `Transaction::sign` refuses expired transactions, and these expired long ago.
+    let signature = key.sign_digest(&tx.txid().0);
+    tx.push_signature(signature);
+    tx
+}
