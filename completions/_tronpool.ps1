@@ -40,6 +40,7 @@ Register-ArgumentCompleter -Native -CommandName 'tronpool' -ScriptBlock {
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Show and create the configuration')
             [CompletionResult]::new('key', 'key', [CompletionResultType]::ParameterValue, 'Create, import and inspect the signing key')
             [CompletionResult]::new('tx', 'tx', [CompletionResultType]::ParameterValue, 'Decode, sign and broadcast raw transactions (for external signers)')
+            [CompletionResult]::new('devnet', 'devnet', [CompletionResultType]::ParameterValue, 'Run a local TRON chain with USDT and the pools deployed (java-tron''s HTTP API)')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write shell completions and man pages')
             break
         }
@@ -267,6 +268,30 @@ Register-ArgumentCompleter -Native -CommandName 'tronpool' -ScriptBlock {
             break
         }
         'tronpool;tx;broadcast' {
+            [CompletionResult]::new('--network', '--network', [CompletionResultType]::ParameterName, 'Network: devnet, nile, shasta, mainnet, or one defined in the config file')
+            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'TRON node URL, overriding the network''s')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file to read instead of the default one')
+            [CompletionResult]::new('--key-file', '--key-file', [CompletionResultType]::ParameterName, 'File holding the private key to sign with (64 hex digits)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to every confirmation (needed to spend without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to every confirmation (needed to spend without a terminal)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More logging on stderr (-v, -vv, -vvv)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More logging on stderr (-v, -vv, -vvv)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Never color the output (NO_COLOR is honoured too)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'tronpool;devnet' {
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Address to listen on')
+            [CompletionResult]::new('--port', '--port', [CompletionResultType]::ParameterName, 'Port to listen on (0 picks a free one)')
+            [CompletionResult]::new('--block-time', '--block-time', [CompletionResultType]::ParameterName, 'Seconds without transactions before an empty block is produced (0: never). Every transaction is sealed into its own block at once either way')
+            [CompletionResult]::new('--accounts', '--accounts', [CompletionResultType]::ParameterName, 'How many funded dev accounts to create (at most 1000)')
+            [CompletionResult]::new('--state', '--state', [CompletionResultType]::ParameterName, 'Load the chain from FILE if it exists; save it there on exit')
             [CompletionResult]::new('--network', '--network', [CompletionResultType]::ParameterName, 'Network: devnet, nile, shasta, mainnet, or one defined in the config file')
             [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'TRON node URL, overriding the network''s')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file to read instead of the default one')

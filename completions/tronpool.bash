@@ -19,6 +19,9 @@ _tronpool() {
             tronpool,config)
                 cmd="tronpool__subcmd__config"
                 ;;
+            tronpool,devnet)
+                cmd="tronpool__subcmd__devnet"
+                ;;
             tronpool,generate)
                 cmd="tronpool__subcmd__generate"
                 ;;
@@ -62,7 +65,7 @@ _tronpool() {
 
     case "${cmd}" in
         tronpool)
-            opts="-y -v -q -h -V --network --node --config --key-file --json --yes --verbose --quiet --no-color --help --version config key tx generate"
+            opts="-y -v -q -h -V --network --node --config --key-file --json --yes --verbose --quiet --no-color --help --version config key tx devnet generate"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -188,6 +191,56 @@ _tronpool() {
                 return 0
             fi
             case "${prev}" in
+                --network)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        tronpool__subcmd__devnet)
+            opts="-y -v -q -h -V --host --port --block-time --accounts --state --network --node --config --key-file --json --yes --verbose --quiet --no-color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --host)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --port)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --block-time)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --accounts)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --network)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

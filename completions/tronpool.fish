@@ -38,6 +38,7 @@ complete -c tronpool -n "__fish_tronpool_needs_command" -s V -l version -d 'Prin
 complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "config" -d 'Show and create the configuration'
 complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "key" -d 'Create, import and inspect the signing key'
 complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "tx" -d 'Decode, sign and broadcast raw transactions (for external signers)'
+complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "devnet" -d 'Run a local TRON chain with USDT and the pools deployed (java-tron\'s HTTP API)'
 complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "generate" -d 'Write shell completions and man pages'
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and not __fish_seen_subcommand_from init show path" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and not __fish_seen_subcommand_from init show path" -l node -d 'TRON node URL, overriding the network\'s' -r
@@ -184,6 +185,22 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_su
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from broadcast" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from broadcast" -s h -l help -d 'Print help'
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from broadcast" -s V -l version -d 'Print version'
+complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l host -d 'Address to listen on' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l port -d 'Port to listen on (0 picks a free one)' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l block-time -d 'Seconds without transactions before an empty block is produced (0: never). Every transaction is sealed into its own block at once either way' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l accounts -d 'How many funded dev accounts to create (at most 1000)' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l state -d 'Load the chain from FILE if it exists; save it there on exit' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l config -d 'Config file to read instead of the default one' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
+complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -s q -l quiet -d 'Print only results and errors'
+complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -s h -l help -d 'Print help'
+complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -s V -l version -d 'Print version'
 complete -c tronpool -n "__fish_tronpool_using_subcommand generate" -l out-dir -d 'Folder to write completions/ and man/ into' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand generate" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand generate" -l node -d 'TRON node URL, overriding the network\'s' -r

@@ -2,6 +2,7 @@
 //! service layer; `output` renders results.
 
 pub mod config;
+pub mod devnet;
 pub mod generate;
 pub mod global;
 pub mod input;
@@ -70,6 +71,8 @@ pub enum Command {
     /// Decode, sign and broadcast raw transactions (for external signers)
     #[command(subcommand)]
     Tx(tx::TxCommand),
+    /// Run a local TRON chain with USDT and the pools deployed (java-tron's HTTP API)
+    Devnet(devnet::DevnetArgs),
     /// Write shell completions and man pages
     #[command(hide = true)]
     Generate(generate::GenerateArgs),
@@ -109,6 +112,7 @@ impl Command {
             Command::Config(cmd) => cmd.run(ctx),
             Command::Key(cmd) => cmd.run(ctx),
             Command::Tx(cmd) => cmd.run(ctx).await,
+            Command::Devnet(args) => args.run(ctx).await,
             Command::Generate(args) => args.run(ctx),
         }
     }
@@ -161,7 +165,13 @@ pub fn main() -> ExitCode {
             return ExitCode::from(e.exit_code());
         }
     };
+    // The devnet stops on Ctrl-C itself, cleanly (it saves its state); everything else is
+    // interrupted.
+    let handles_signals = matches!(cli.command, Command::Devnet(_));
     let result = runtime.block_on(async {
+        if handles_signals {
+            return cli.command.run(&ctx).await;
+        }
         tokio::select! {
             result = cli.command.run(&ctx) => result,
             _ = tokio::signal::ctrl_c() => Err(Error::Interrupted),

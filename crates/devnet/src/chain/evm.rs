@@ -107,6 +107,8 @@ pub fn new_evm(db: Db, chain_id: u64, block: BlockEnv, next_create: Option<Addre
             cfg.chain_id = chain_id;
             // TRON transactions have no nonce; replay protection is TaPoS + expiration + txID.
             cfg.disable_nonce_check = true;
+            // Nor EIP-3607: java-tron runs constant calls "from" contracts too.
+            cfg.disable_eip3607 = true;
         })
         .with_block(block)
         .build_mainnet_with_inspector(TronAddresses { next_create });

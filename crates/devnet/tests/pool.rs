@@ -1,0 +1,242 @@
+//! The genesis pools on the devnet, over HTTP: approve and deposit, the tree rebuilt from
+//! TronGrid events matches the contract's root, a real proof withdraws through a relayer, and
+//! the energy of each step under the devnet's TRON energy schedule.
+//!
+//! `cargo test -p devnet --test pool -- --nocapture` prints the energy as JSON lines.
+
+mod support;
+
+use alloy_primitives::{B256, Bytes, U256};
+use alloy_sol_types::SolCall;
+use contracts::TronPool;
+use support::{client, devnet, send};
+use tron::abi::Trc20;
+use tron::client::EventQuery;
+use tron::{Action, Address, NodeClient, PrivateKey, Trigger};
+use zk::Fr;
+use zk::circuit::PublicInputs;
+use zk::keys::Keys;
+use zk::note::{Note, NoteMeta};
+use zk::proof::{EncodedProof, Witness, prove};
+use zk::tree::MerkleTree;
+
+const FEE_LIMIT: i64 = 1_000_000_000;
+const DENOMINATION: u64 = 100_000_000;
+
+fn word(f: &Fr) -> B256 {
+    B256::from(zk::field::to_be_bytes(f))
+}
+
+fn call(owner: Address, contract: Address, data: Vec<u8>, call_value: i64) -> Action {
+    Action::Trigger(Trigger {
+        owner,
+        contract,
+        data,
+        call_value,
+        ..Trigger::default()
+    })
+}
+
+async fn view<C: SolCall>(client: &NodeClient, contract: Address, c: C) -> C::Return {
+    let out = client
+        .trigger_constant_contract(&Trigger {
+            owner: contract,
+            contract,
+            data: c.abi_encode(),
+            ..Trigger::default()
+        })
+        .await
+        .expect("view");
+    assert!(!out.reverted, "view reverted: {:?}", out.revert_reason());
+    C::abi_decode_returns(&out.output).expect("decodes")
+}
+
+async fn usdt_balance(client: &NodeClient, usdt: Address, who: Address) -> U256 {
+    view(client, usdt, Trc20::balanceOfCall { owner: who.into() }).await
+}
+
+fn energy_line(op: &str, energy: i64) {
+    println!(r#"{{"bench":"energy","schedule":"tron","op":"{op}","energy":{energy}}}"#);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn deposit_and_withdraw_through_a_relayer_over_http() {
+    let devnet = devnet().await;
+    let client = client(&devnet);
+    let d = devnet.deployment().clone();
+    let pool = d.pool(100).expect("a 100 USDT pool").address;
+    let alice = devnet.accounts()[0].clone();
+    let relayer = devnet.accounts()[1].clone();
+
+    let approve = Trc20::approveCall {
+        spender: pool.into(),
+        value: U256::from(DENOMINATION * 40),
+    }
+    .abi_encode();
+    let (_, info) = send(
+        &client,
+        &alice,
+        call(alice.address(), d.usdt, approve, 0),
+        FEE_LIMIT,
+    )
+    .await;
+    assert!(info.succeeded(), "{:?}", info.failure_reason());
+
+    let mut notes = Vec::new();
+    let mut energies = Vec::new();
+    for _ in 0..33 {
+        let note = Note::generate(NoteMeta::usdt(100, "devnet").expect("meta"));
+        let deposit = TronPool::depositCall {
+            commitment: word(&note.commitment()),
+        }
+        .abi_encode();
+        let (_, info) = send(
+            &client,
+            &alice,
+            call(alice.address(), pool, deposit, 0),
+            FEE_LIMIT,
+        )
+        .await;
+        assert!(info.succeeded(), "deposit: {:?}", info.failure_reason());
+        energies.push(info.receipt.energy_usage_total);
+        notes.push(note);
+    }
+    energy_line("deposit_first", energies[0]);
+    energy_line("deposit_worst_of_33", *energies.iter().max().unwrap());
+
+    // The tree, rebuilt from the Deposit events a client would read, matches the contract.
+    let query = EventQuery {
+        event_name: Some("Deposit".into()),
+        ascending: true,
+        ..EventQuery::default()
+    };
+    let events = client
+        .all_contract_events(&pool, &query, 10)
+        .await
+        .expect("events");
+    assert_eq!(events.len(), 33);
+    let mut tree = MerkleTree::new();
+    for (i, event) in events.iter().enumerate() {
+        assert_eq!(event.result["leafIndex"], i.to_string());
+        let commitment = event.result["commitment"].as_str().expect("hex");
+        let commitment = zk::field::from_hex(commitment, "commitment").expect("a field element");
+        assert_eq!(commitment, notes[i].commitment());
+        tree.insert(commitment).expect("room");
+    }
+    let root: B256 = view(&client, pool, TronPool::getLastRootCall {}).await;
+    assert_eq!(root, word(&tree.root()));
+
+    // Withdraw note 7 through the relayer: fee 1 USDT, refund 2 TRX to a fresh recipient.
+    let recipient = PrivateKey::generate().address();
+    let (fee, refund) = (1_000_000u64, 2_000_000u64);
+    let note = &notes[7];
+    let path = tree.path(7).expect("leaf");
+    let public = PublicInputs {
+        root: tree.root(),
+        nullifier_hash: note.nullifier_hash(),
+        recipient: zk::field::from_address(&recipient.evm_bytes()),
+        relayer: zk::field::from_address(&relayer.address().evm_bytes()),
+        fee: Fr::from(fee),
+        refund: Fr::from(refund),
+    };
+    let proof = prove(
+        Keys::insecure_dev(),
+        &public,
+        &Witness::new(note, &path).expect("witness"),
+        &mut rand_core::OsRng,
+    )
+    .expect("proof");
+    let withdraw = TronPool::withdrawCall {
+        proof: Bytes::from(EncodedProof::from_proof(&proof).to_bytes().to_vec()),
+        root: word(&public.root),
+        nullifierHash: word(&public.nullifier_hash),
+        recipient: recipient.into(),
+        relayer: relayer.address().into(),
+        fee: U256::from(fee),
+        refund: U256::from(refund),
+    }
+    .abi_encode();
+    let relayer_usdt = usdt_balance(&client, d.usdt, relayer.address()).await;
+    let (_, info) = send(
+        &client,
+        &relayer,
+        call(relayer.address(), pool, withdraw.clone(), refund as i64),
+        FEE_LIMIT,
+    )
+    .await;
+    assert!(info.succeeded(), "withdraw: {:?}", info.failure_reason());
+    energy_line(
+        "withdraw_relayed_fee_refund",
+        info.receipt.energy_usage_total,
+    );
+    assert_eq!(
+        usdt_balance(&client, d.usdt, recipient).await,
+        U256::from(DENOMINATION - fee)
+    );
+    assert_eq!(
+        usdt_balance(&client, d.usdt, relayer.address()).await,
+        relayer_usdt + U256::from(fee)
+    );
+    let account = client
+        .get_account(&recipient)
+        .await
+        .unwrap()
+        .expect("activated by the refund");
+    assert_eq!(account.balance, refund as i64);
+
+    // Spent: the same withdrawal reverts with the pool's reason.
+    let (_, info) = send(
+        &client,
+        &relayer,
+        call(relayer.address(), pool, withdraw, refund as i64),
+        FEE_LIMIT,
+    )
+    .await;
+    assert!(!info.succeeded());
+    assert_eq!(
+        info.failure_reason().as_deref(),
+        Some("pool: note already spent")
+    );
+
+    // A direct withdrawal of another note, by the recipient, without relayer or fee.
+    let direct_to = devnet.accounts()[4].clone();
+    let note = &notes[20];
+    let public = PublicInputs {
+        root: tree.root(),
+        nullifier_hash: note.nullifier_hash(),
+        recipient: zk::field::from_address(&direct_to.address().evm_bytes()),
+        relayer: Fr::from(0u64),
+        fee: Fr::from(0u64),
+        refund: Fr::from(0u64),
+    };
+    let proof = prove(
+        Keys::insecure_dev(),
+        &public,
+        &Witness::new(note, &tree.path(20).unwrap()).unwrap(),
+        &mut rand_core::OsRng,
+    )
+    .unwrap();
+    let withdraw = TronPool::withdrawCall {
+        proof: Bytes::from(EncodedProof::from_proof(&proof).to_bytes().to_vec()),
+        root: word(&public.root),
+        nullifierHash: word(&public.nullifier_hash),
+        recipient: direct_to.address().into(),
+        relayer: alloy_primitives::Address::ZERO,
+        fee: U256::ZERO,
+        refund: U256::ZERO,
+    }
+    .abi_encode();
+    let (_, info) = send(
+        &client,
+        &direct_to,
+        call(direct_to.address(), pool, withdraw, 0),
+        FEE_LIMIT,
+    )
+    .await;
+    assert!(
+        info.succeeded(),
+        "direct withdraw: {:?}",
+        info.failure_reason()
+    );
+    energy_line("withdraw_direct", info.receipt.energy_usage_total);
+}

@@ -1,0 +1,156 @@
+//! `tronpool devnet`: the embedded TRON chain in the foreground, like anvil.
+
+use std::net::IpAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Args;
+use serde::Serialize;
+use tron::Address;
+
+use crate::error::{Error, Result};
+
+use super::Context;
+
+#[derive(Debug, Args)]
+pub struct DevnetArgs {
+    /// Address to listen on
+    #[arg(long, default_value = "127.0.0.1", value_name = "IP")]
+    host: IpAddr,
+    /// Port to listen on (0 picks a free one)
+    #[arg(long, default_value_t = 8090)]
+    port: u16,
+    /// Seconds without transactions before an empty block is produced (0: never). Every
+    /// transaction is sealed into its own block at once either way
+    #[arg(long, default_value_t = 3, value_name = "SECONDS")]
+    block_time: u64,
+    /// How many funded dev accounts to create (at most 1000)
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u16).range(1..=1000))]
+    accounts: u16,
+    /// Load the chain from FILE if it exists; save it there on exit
+    #[arg(long, value_name = "FILE")]
+    state: Option<PathBuf>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Started<'a> {
+    url: String,
+    chain_id: u64,
+    accounts: Vec<DevAccount>,
+    deployment: &'a devnet::Deployment,
+    state: Option<&'a PathBuf>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct DevAccount {
+    address: Address,
+    /// A well-known devnet key: printed on purpose, it guards nothing of value.
+    private_key: String,
+}
+
+impl DevnetArgs {
+    pub async fn run(self, ctx: &Context) -> Result<()> {
+        let config = devnet::DevnetConfig {
+            host: self.host,
+            port: self.port,
+            block_time: Duration::from_secs(self.block_time),
+            accounts: usize::from(self.accounts),
+            state: self.state.clone(),
+        };
+        let handle = devnet::spawn(config).await.map_err(|e| match e {
+            devnet::DevnetError::Bind { .. } => Error::usage(format!(
+                "{e} (is another devnet running? pick another port with --port)"
+            )),
+            other => Error::Failed(other.to_string()),
+        })?;
+        let deployment = handle.deployment().clone();
+        let started = Started {
+            url: handle.url(),
+            chain_id: deployment.chain_id,
+            accounts: handle
+                .accounts()
+                .iter()
+                .map(|k| DevAccount {
+                    address: k.address(),
+                    private_key: k.to_hex().to_string(),
+                })
+                .collect(),
+            deployment: &deployment,
+            state: self.state.as_ref(),
+        };
+        ctx.out.result(&started, || banner(&started))?;
+        ctx.out.note("Press Ctrl-C to stop.");
+
+        wait_for_shutdown().await;
+        ctx.out.note("Stopping the devnet...");
+        handle
+            .shutdown()
+            .await
+            .map_err(|e| Error::Failed(e.to_string()))?;
+        if let Some(path) = &self.state {
+            ctx.out.note(format!("State saved to {}", path.display()));
+        }
+        Ok(())
+    }
+}
+
+fn banner(s: &Started<'_>) -> String {
+    let d = s.deployment;
+    let mut out = String::new();
+    out.push_str("tronpool devnet: TRON's HTTP API on revm\n\n");
+    out.push_str(
+        "Dev accounts (1,000,000 TRX and 1,000,000 USDT each; well-known keys, devnet only)\n",
+    );
+    for (i, a) in s.accounts.iter().enumerate() {
+        let role = match i {
+            0 => "  (tronpool's default key)",
+            1 => "  (tronpool's relayer key)",
+            _ => "",
+        };
+        out.push_str(&format!("({i}) {}  {}{role}\n", a.address, a.private_key));
+    }
+    out.push_str(&format!(
+        "\nContracts (block {})\n  USDT      {}\n  hasher    {}\n  verifier  {}  (insecure dev key {})\n",
+        d.block,
+        d.usdt,
+        d.hasher,
+        d.verifier,
+        &d.verifying_key_sha256[..16]
+    ));
+    for pool in &d.pools {
+        out.push_str(&format!(
+            "  pool {:>6} USDT  {}\n",
+            pool.denomination, pool.address
+        ));
+    }
+    out.push_str(&format!(
+        "\nChain id {:#x}; energy 100 sun; empty blocks after idle periods.\nListening on {}\n  tronpool --network devnet --node {} ...\n  TronWeb: new TronWeb({{ fullHost: \"{}\" }})\n",
+        s.chain_id, s.url, s.url, s.url
+    ));
+    out
+}
+
+/// Ctrl-C, or SIGTERM where there is one (a service manager stopping the devnet).
+async fn wait_for_shutdown() {
+    #[cfg(unix)]
+    {
+        let mut term =
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(s) => s,
+                Err(_) => {
+                    let _ = tokio::signal::ctrl_c().await;
+                    return;
+                }
+            };
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
