@@ -18,11 +18,11 @@ async fn deploycontract_builds_a_deployment_at_tron_s_address() {
     let owner = devnet.accounts()[0].clone();
     let artifact: serde_json::Value =
         serde_json::from_str(contracts::artifact("DevUSDT").unwrap().json).unwrap();
-    let args = hex::encode(
-        alloy_sol_types::SolConstructor::abi_encode(&contracts::DevUSDT::constructorCall {
+    let args = hex::encode(alloy_sol_types::SolConstructor::abi_encode(
+        &contracts::DevUSDT::constructorCall {
             initialSupply: U256::from(5u64),
-        }),
-    );
+        },
+    ));
     let built = post(
         &format!("{url}/wallet/deploycontract"),
         json!({
@@ -40,13 +40,20 @@ async fn deploycontract_builds_a_deployment_at_tron_s_address() {
     .await;
     let expected: Address = built["contract_address"].as_str().unwrap().parse().unwrap();
     let mut tx = Transaction::from_json(&built).expect("a consistent transaction");
-    assert_eq!(expected, Address::contract_address(&tx.txid().0, &owner.address()));
+    assert_eq!(
+        expected,
+        Address::contract_address(&tx.txid().0, &owner.address())
+    );
     tx.sign(&owner).unwrap();
     let txid = client.broadcast_transaction(&tx).await.unwrap();
     let info = client.get_transaction_info(&txid).await.unwrap().unwrap();
     assert!(info.succeeded(), "{:?}", info.failure_reason());
     assert_eq!(info.contract_address, Some(expected));
-    let contract = client.get_contract(&expected).await.unwrap().expect("stored");
+    let contract = client
+        .get_contract(&expected)
+        .await
+        .unwrap()
+        .expect("stored");
     assert_eq!(contract.name, "Mine");
     assert_eq!(contract.origin_address, Some(owner.address()));
     assert!(contract.abi["entrys"].as_array().unwrap().len() > 10);
@@ -64,10 +71,7 @@ async fn deploycontract_builds_a_deployment_at_tron_s_address() {
                 "function_selector": "totalSupply()", "visible": true }),
     )
     .await;
-    assert_eq!(
-        view["constant_result"][0],
-        format!("{:064x}", 5)
-    );
+    assert_eq!(view["constant_result"][0], format!("{:064x}", 5));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -80,17 +84,31 @@ async fn estimateenergy_is_enough_and_matches_the_receipt() {
     let call = Trigger {
         owner: alice.address(),
         contract: usdt,
-        data: Trc20::transferCall { to: to.into(), value: U256::from(3u64) }.abi_encode(),
+        data: Trc20::transferCall {
+            to: to.into(),
+            value: U256::from(3u64),
+        }
+        .abi_encode(),
         ..Trigger::default()
     };
     let estimate = client.estimate_energy(&call).await.unwrap();
-    let (_, info) = send(&client, &alice, Action::Trigger(call.clone()), estimate * 100).await;
+    let (_, info) = send(
+        &client,
+        &alice,
+        Action::Trigger(call.clone()),
+        estimate * 100,
+    )
+    .await;
     assert!(info.succeeded(), "{:?}", info.failure_reason());
     assert_eq!(info.receipt.energy_usage_total, estimate);
 
     // A call that reverts cannot be estimated.
     let bad = Trigger {
-        data: Trc20::transferCall { to: to.into(), value: U256::MAX }.abi_encode(),
+        data: Trc20::transferCall {
+            to: to.into(),
+            value: U256::MAX,
+        }
+        .abi_encode(),
         ..call
     };
     match client.estimate_energy(&bad).await.unwrap_err() {
@@ -106,7 +124,11 @@ async fn getsignweight_reports_the_txid_and_who_signed() {
     let alice = devnet.accounts()[0].clone();
     let head = client(&devnet).get_now_block().await.unwrap();
     let mut tx = tron::TransactionBuilder::new(
-        Action::Transfer { owner: alice.address(), to: PrivateKey::generate().address(), amount: 9 },
+        Action::Transfer {
+            owner: alice.address(),
+            to: PrivateKey::generate().address(),
+            amount: 9,
+        },
         head.ref_block(),
     )
     .build();
@@ -114,11 +136,20 @@ async fn getsignweight_reports_the_txid_and_who_signed() {
     body["txID"] = "".into();
     let weight = post(&format!("{url}/wallet/getsignweight"), body).await;
     assert_eq!(weight["result"]["code"], "NOT_ENOUGH_PERMISSION");
-    assert_eq!(weight["transaction"]["transaction"]["txID"], tx.txid().to_hex());
-    assert_eq!(weight["permission"]["keys"][0]["address"], alice.address().to_hex());
+    assert_eq!(
+        weight["transaction"]["transaction"]["txID"],
+        tx.txid().to_hex()
+    );
+    assert_eq!(
+        weight["permission"]["keys"][0]["address"],
+        alice.address().to_hex()
+    );
     tx.sign(&alice).unwrap();
     let weight = post(&format!("{url}/wallet/getsignweight"), tx.to_json(true)).await;
-    assert_eq!(weight["approved_list"], json!([alice.address().to_base58()]));
+    assert_eq!(
+        weight["approved_list"],
+        json!([alice.address().to_base58()])
+    );
     assert_eq!(weight["current_weight"], 1);
 }
 
@@ -132,12 +163,23 @@ async fn devnet_controls_mine_set_balances_and_move_time() {
     assert_eq!(mined["head"], head.number() + 3);
 
     let who = PrivateKey::generate().address();
-    let set = post(&format!("{url}/devnet/set_balance"), json!({ "address": who.to_base58(), "balance": 777 })).await;
+    let set = post(
+        &format!("{url}/devnet/set_balance"),
+        json!({ "address": who.to_base58(), "balance": 777 }),
+    )
+    .await;
     assert_eq!(set["balance"], 777);
-    assert_eq!(client.get_account(&who).await.unwrap().unwrap().balance, 777);
+    assert_eq!(
+        client.get_account(&who).await.unwrap().unwrap().balance,
+        777
+    );
 
     let before = client.get_now_block().await.unwrap().timestamp();
-    post(&format!("{url}/devnet/increase_time"), json!({ "seconds": 3600 })).await;
+    post(
+        &format!("{url}/devnet/increase_time"),
+        json!({ "seconds": 3600 }),
+    )
+    .await;
     post(&format!("{url}/devnet/mine"), json!({})).await;
     let after = client.get_now_block().await.unwrap().timestamp();
     assert!(after - before >= 3_600_000, "{before} → {after}");
@@ -149,9 +191,16 @@ async fn devnet_controls_mine_set_balances_and_move_time() {
         .await
         .unwrap();
     assert_eq!(bad.status(), 400);
-    let accounts = support::get(&format!("{url}/devnet/accounts")).await.json::<serde_json::Value>().await.unwrap();
+    let accounts = support::get(&format!("{url}/devnet/accounts"))
+        .await
+        .json::<serde_json::Value>()
+        .await
+        .unwrap();
     assert_eq!(accounts["accounts"].as_array().unwrap().len(), 10);
-    assert_eq!(accounts["accounts"][0]["address"], devnet.accounts()[0].address().to_base58());
+    assert_eq!(
+        accounts["accounts"][0]["address"],
+        devnet.accounts()[0].address().to_base58()
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -161,16 +210,37 @@ async fn a_trx_transfer_to_a_contract_runs_no_code() {
     let pool = devnet.deployment().pools[0].address;
     let alice = devnet.accounts()[0].clone();
     // The pool has no receive function: a call with TRX would revert, a transfer does not run it.
-    let (_, info) = send(&client, &alice, Action::Transfer { owner: alice.address(), to: pool, amount: 10 }, 0).await;
-    assert!(info.succeeded());
-    assert_eq!(client.get_account(&pool).await.unwrap().unwrap().balance, 10);
     let (_, info) = send(
         &client,
         &alice,
-        Action::Trigger(Trigger { owner: alice.address(), contract: pool, call_value: 10, ..Trigger::default() }),
+        Action::Transfer {
+            owner: alice.address(),
+            to: pool,
+            amount: 10,
+        },
+        0,
+    )
+    .await;
+    assert!(info.succeeded());
+    assert_eq!(
+        client.get_account(&pool).await.unwrap().unwrap().balance,
+        10
+    );
+    let (_, info) = send(
+        &client,
+        &alice,
+        Action::Trigger(Trigger {
+            owner: alice.address(),
+            contract: pool,
+            call_value: 10,
+            ..Trigger::default()
+        }),
         100_000_000,
     )
     .await;
     assert!(!info.succeeded());
-    assert_eq!(client.get_account(&pool).await.unwrap().unwrap().balance, 10);
+    assert_eq!(
+        client.get_account(&pool).await.unwrap().unwrap().balance,
+        10
+    );
 }

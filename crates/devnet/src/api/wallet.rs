@@ -42,6 +42,8 @@ const SOLIDITY: &[&str] = &[
     "gettransactioninfobyblocknum",
     "triggerconstantcontract",
     "estimateenergy",
+    "getenergyprices",
+    "getbandwidthprices",
 ];
 
 pub(crate) async fn dispatch(
@@ -83,6 +85,9 @@ pub(crate) async fn dispatch(
         "getnodeinfo" => Ok(node_info(&shared)),
         "getaccount" => get_account(&shared, &params),
         "getaccountresource" => account_resource(&shared, &params),
+        "getaccountnet" => account_net(&shared, &params),
+        "getenergyprices" => Ok(energy_prices(&shared)),
+        "getbandwidthprices" => Ok(bandwidth_prices(&shared)),
         "getchainparameters" => Ok(chain_parameters(&shared)),
         "createtransaction" => create_transaction(&shared, &params),
         "triggersmartcontract" => trigger_smart_contract(&shared, &params),
@@ -259,11 +264,13 @@ fn get_account(shared: &Shared, p: &Params) -> Answer {
         .unwrap_or_else(|| json!({})))
 }
 
-fn account_resource(shared: &Shared, p: &Params) -> Answer {
-    let address = required_address(p, "address")?;
-    let chain = shared.lock();
+/// The bandwidth part of `getaccountresource` and `getaccountnet` (`AccountNetMessage`); `None`
+/// for an account that does not exist, which java-tron answers with `{}`
+/// (`Wallet.getAccountResource`/`getAccountNet` return null for it).
+fn bandwidth_fields(chain: &Chain, address: &Address) -> Option<Map<String, Value>> {
+    chain.account(address)?;
     let limit = chain.params().free_net_limit;
-    let used = limit - chain.free_net_available(&address, chain.now());
+    let used = limit - chain.free_net_available(address, chain.now());
     let mut out = Map::new();
     if used > 0 {
         out.insert("freeNetUsed".into(), used.into());
@@ -271,9 +278,49 @@ fn account_resource(shared: &Shared, p: &Params) -> Answer {
     out.insert("freeNetLimit".into(), limit.into());
     out.insert("TotalNetLimit".into(), 43_200_000_000i64.into());
     out.insert("TotalNetWeight".into(), 84_687_233_463i64.into());
+    Some(out)
+}
+
+fn account_resource(shared: &Shared, p: &Params) -> Answer {
+    let address = required_address(p, "address")?;
+    let chain = shared.lock();
+    let Some(mut out) = bandwidth_fields(&chain, &address) else {
+        return Ok(json!({}));
+    };
     out.insert("TotalEnergyLimit".into(), 180_000_000_000i64.into());
     out.insert("TotalEnergyWeight".into(), 2_411_528_185i64.into());
     Ok(Value::Object(out))
+}
+
+/// `getaccountnet` (tronpy's `get_bandwidth`, TronWeb's `trx.getBandwidth`).
+fn account_net(shared: &Shared, p: &Params) -> Answer {
+    let address = required_address(p, "address")?;
+    let chain = shared.lock();
+    Ok(bandwidth_fields(&chain, &address).map_or_else(|| json!({}), Value::Object))
+}
+
+/// java-tron's price history (`getenergyprices`, `getbandwidthprices`): its default price
+/// from time 0, then `,<time>:<price>` for every change; here the one change is at genesis,
+/// when the devnet's price differs from java-tron's default.
+fn price_history(chain: &Chain, default: i64, price: i64) -> Value {
+    let mut prices = format!("0:{default}");
+    if price != default {
+        let genesis = chain.block(0).map_or(0, |b| b.timestamp);
+        prices.push_str(&format!(",{genesis}:{price}"));
+    }
+    json!({ "prices": prices })
+}
+
+fn energy_prices(shared: &Shared) -> Value {
+    let chain = shared.lock();
+    // DynamicPropertiesStore.DEFAULT_ENERGY_FEE
+    price_history(&chain, 100, chain.params().energy_fee)
+}
+
+fn bandwidth_prices(shared: &Shared) -> Value {
+    let chain = shared.lock();
+    // DynamicPropertiesStore.DEFAULT_TRANSACTION_FEE
+    price_history(&chain, 10, chain.params().transaction_fee)
 }
 
 fn chain_parameters(shared: &Shared) -> Value {
