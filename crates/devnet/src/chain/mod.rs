@@ -633,17 +633,7 @@ impl Chain {
                         )
                     })?;
                 let outcome = outcome(result, energy_limit);
-                let energy_fee = outcome.energy_used * params.energy_fee;
-                self.debit(&owner, energy_fee);
-                info.contract_result = Some(outcome.output);
-                info.energy_usage_total = outcome.energy_used;
-                info.energy_fee = energy_fee;
-                info.net_usage = net_usage;
-                info.net_fee = net_fee;
-                info.fee = energy_fee + net_fee + memo_fee;
-                info.result = Some(outcome.ret);
-                info.logs = outcome.logs;
-                info.failure = outcome.message;
+                self.charge(&owner, &mut info, outcome, (net_usage, net_fee), memo_fee);
             }
             Action::Create(create) => {
                 let mut contract = create.new_contract.clone().unwrap_or_default();
@@ -697,9 +687,7 @@ impl Chain {
                             format!("Contract execute error : {e}"),
                         )
                     })?;
-                let outcome = outcome(result, energy_limit);
-                let energy_fee = outcome.energy_used * params.energy_fee;
-                self.debit(&owner, energy_fee);
+                let mut outcome = outcome(result, energy_limit);
                 if outcome.ret == ContractRet::Success {
                     let runtime = self.code(&address);
                     contract.origin_address = owner.tron_bytes().to_vec();
@@ -708,27 +696,39 @@ impl Chain {
                     contract.trx_hash = txid.0.to_vec();
                     self.data.contracts.insert(address, contract);
                     self.touch(address, time);
+                    // A deployment's result is empty, not the runtime code it returned.
+                    outcome.output.clear();
                 }
-                info.contract_result = Some(if outcome.ret == ContractRet::Success {
-                    Vec::new()
-                } else {
-                    outcome.output
-                });
                 info.contract_address = Some(address);
-                info.energy_usage_total = outcome.energy_used;
-                info.energy_fee = energy_fee;
-                info.net_usage = net_usage;
-                info.net_fee = net_fee;
-                info.fee = energy_fee + net_fee + memo_fee;
-                info.result = Some(outcome.ret);
-                info.logs = outcome.logs;
-                info.failure = outcome.message;
+                self.charge(&owner, &mut info, outcome, (net_usage, net_fee), memo_fee);
             }
         }
         if let Some(meta) = self.data.accounts.get_mut(&owner) {
             meta.latest_operation_time = time;
         }
         Ok(info)
+    }
+
+    /// Burns the energy a contract run used and records the run and every fee in `info`.
+    fn charge(
+        &mut self,
+        owner: &Address,
+        info: &mut TxInfo,
+        outcome: CallOutcome,
+        (net_usage, net_fee): (i64, i64),
+        memo_fee: i64,
+    ) {
+        let energy_fee = outcome.energy_used * self.data.params.energy_fee;
+        self.debit(owner, energy_fee);
+        info.contract_result = Some(outcome.output);
+        info.energy_usage_total = outcome.energy_used;
+        info.energy_fee = energy_fee;
+        info.net_usage = net_usage;
+        info.net_fee = net_fee;
+        info.fee = energy_fee + net_fee + memo_fee;
+        info.result = Some(outcome.ret);
+        info.logs = outcome.logs;
+        info.failure = outcome.message;
     }
 
     /// How a transaction of `bytes` pays for bandwidth: `(net_usage, net_fee)`.
