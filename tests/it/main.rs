@@ -1,6 +1,7 @@
 //! End-to-end tests of the `tronpool` binary, in one test binary to keep linking cheap.
 
 mod cli_config;
+mod cli_devnet;
 mod cli_key;
 mod cli_tx;
 mod generated;
