@@ -244,3 +244,53 @@ async fn a_trx_transfer_to_a_contract_runs_no_code() {
         10
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn malformed_requests_get_java_tron_s_answers() {
+    let devnet = devnet().await;
+    let url = devnet.url();
+    // Builders and broadcast have no GET: java-tron's empty doGet answers 200 with nothing.
+    let get = support::get(&format!("{url}/wallet/broadcasttransaction")).await;
+    assert_eq!(get.status(), 200);
+    assert!(get.text().await.unwrap().is_empty());
+
+    // A signature of the wrong length is a SIGERROR naming its size.
+    let alice = devnet.accounts()[0].clone();
+    let head = client(&devnet).get_now_block().await.unwrap();
+    let tx = tron::TransactionBuilder::new(
+        Action::Transfer {
+            owner: alice.address(),
+            to: PrivateKey::generate().address(),
+            amount: 1,
+        },
+        head.ref_block(),
+    )
+    .build();
+    let mut body = tx.to_json(true);
+    body["signature"] = json!([hex::encode([7u8; 64])]);
+    let refused = post(&format!("{url}/wallet/broadcasttransaction"), body).await;
+    assert_eq!(refused["code"], "SIGERROR");
+    assert_eq!(
+        refused["message"],
+        "Validate signature error: Signature size is 64"
+    );
+    assert_eq!(refused["txid"], tx.txid().to_hex());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_corrupt_state_file_is_refused_with_its_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("state.json");
+    std::fs::write(&path, "{\"version\": 1").unwrap();
+    let config = devnet::DevnetConfig {
+        state: Some(path.clone()),
+        ..devnet::DevnetConfig::ephemeral()
+    };
+    let error = devnet::spawn(config)
+        .await
+        .err()
+        .expect("refused")
+        .to_string();
+    assert!(error.contains("is not a devnet state file"), "{error}");
+    assert!(error.contains(&path.display().to_string()), "{error}");
+}

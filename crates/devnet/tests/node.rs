@@ -466,7 +466,6 @@ async fn state_survives_a_restart_and_snapshots_revert() {
     let client1 = client(&first);
     let alice = first.accounts()[0].clone();
     let to = PrivateKey::generate().address();
-    let snapshot = post(&format!("{}/devnet/snapshot", first.url()), json!({})).await;
     let (txid, _) = send(
         &client1,
         &alice,
@@ -529,5 +528,4 @@ async fn state_survives_a_restart_and_snapshots_revert() {
     .await;
     assert_eq!(reverted["reverted"], true);
     assert_eq!(client.get_account(&to).await.unwrap().unwrap().balance, 43);
-    let _ = snapshot;
 }

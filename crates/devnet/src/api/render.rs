@@ -159,11 +159,9 @@ pub fn account(view: &AccountView, visible: bool) -> Value {
         return Value::Object(out);
     }
     out.insert("net_window_size".into(), 28_800_000.into());
-    let key = json!([{ "address": addr(&view.address, visible), "weight": 1 }]);
-    out.insert(
-        "owner_permission".into(),
-        json!({ "permission_name": "owner", "threshold": 1, "keys": key }),
-    );
+    let owner = owner_permission(&view.address, visible);
+    let key = owner["keys"].clone();
+    out.insert("owner_permission".into(), owner);
     out.insert(
         "active_permission".into(),
         json!([{ "type": "Active", "id": 2, "permission_name": "active", "threshold": 1,

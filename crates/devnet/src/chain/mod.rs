@@ -402,7 +402,7 @@ impl Chain {
         check_signers(&tx, owner, signers)?;
         self.open_block();
         let (number, time) = self.building.expect("a block is being built");
-        let info = self.execute(&tx, txid, owner, number, time)?;
+        let info = self.execute(&tx, size, txid, owner, number, time)?;
         self.pending.push(Mined { tx, info });
         Ok(txid)
     }
@@ -413,7 +413,8 @@ impl Chain {
         let owner = tx.owner().map_err(|e| Rejection::validate(e.to_string()))?;
         self.open_block();
         let (number, time) = self.building.expect("a block is being built");
-        let info = self.execute(&tx, txid, owner, number, time)?;
+        let size = tx.to_protobuf().len();
+        let info = self.execute(&tx, size, txid, owner, number, time)?;
         self.pending.push(Mined {
             tx,
             info: info.clone(),
@@ -503,9 +504,11 @@ impl Chain {
         self.data.blocks.push(block);
     }
 
+    /// Validates and runs one transaction; `size` is its signed protobuf's length in bytes.
     fn execute(
         &mut self,
         tx: &Transaction,
+        size: usize,
         txid: TxId,
         owner: Address,
         number: u64,
@@ -543,7 +546,8 @@ impl Chain {
             logs: Vec::new(),
             failure: None,
         };
-        let bytes = tx.to_protobuf().len() as i64 + 64;
+        // Bandwidth counts the signed bytes plus 64 per contract, as java-tron does.
+        let bytes = size as i64 + 64;
 
         match action {
             Action::Transfer { to, amount, .. } => {
