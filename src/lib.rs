@@ -8,6 +8,7 @@ pub mod error;
 pub mod network;
 pub mod service;
 pub mod settings;
+pub mod shutdown;
 pub mod store;
 pub mod units;
 

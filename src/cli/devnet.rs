@@ -9,6 +9,7 @@ use serde::Serialize;
 use tron::Address;
 
 use crate::error::{Error, Result};
+use crate::shutdown::Shutdown;
 
 use super::Context;
 
@@ -52,6 +53,8 @@ struct DevAccount {
 
 impl DevnetArgs {
     pub async fn run(self, ctx: &Context) -> Result<()> {
+        let shutdown = Shutdown::register()
+            .map_err(|e| Error::Failed(format!("cannot listen for Ctrl-C: {e}")))?;
         let config = devnet::DevnetConfig {
             host: self.host,
             port: self.port,
@@ -83,7 +86,7 @@ impl DevnetArgs {
         ctx.out.result(&started, || banner(&started))?;
         ctx.out.note("Press Ctrl-C to stop.");
 
-        wait_for_shutdown().await;
+        shutdown.wait().await;
         ctx.out.note("Stopping the devnet...");
         handle
             .shutdown()
@@ -130,27 +133,4 @@ fn banner(s: &Started<'_>) -> String {
         s.chain_id, s.url, s.url, s.url
     ));
     out
-}
-
-/// Ctrl-C, or SIGTERM where there is one (a service manager stopping the devnet).
-async fn wait_for_shutdown() {
-    #[cfg(unix)]
-    {
-        let mut term =
-            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-                Ok(s) => s,
-                Err(_) => {
-                    let _ = tokio::signal::ctrl_c().await;
-                    return;
-                }
-            };
-        tokio::select! {
-            _ = tokio::signal::ctrl_c() => {}
-            _ = term.recv() => {}
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = tokio::signal::ctrl_c().await;
-    }
 }
