@@ -18,8 +18,14 @@ pub enum Kind {
     Unavailable,
     /// The chain, the node or a relayer said no. Exit 4, HTTP 422.
     Refused,
-    /// A note or a proof is malformed or does not verify. Exit 5, HTTP 400.
+    /// A note or a proof is malformed or does not verify. Exit 5, HTTP 422.
     BadNote,
+    /// No such pool (or, in the API, route). Exit 2, HTTP 404.
+    NotFound,
+    /// The nullifier is already spent, or already being relayed. Exit 4, HTTP 409.
+    Conflict,
+    /// A service that is switched off or cannot pay (the relayer). Exit 4, HTTP 503.
+    Disabled,
     /// Ctrl-C. Exit 130.
     Interrupted,
 }
@@ -46,8 +52,25 @@ pub enum Error {
     },
     #[error("{0}")]
     Failed(String),
+    /// The chain (or a check of what it would do) says no: unknown root, insufficient
+    /// allowance, a simulated revert.
+    #[error("{0}")]
+    Refused(String),
+    #[error("{0}")]
+    NotFound(String),
+    #[error("{0}")]
+    Conflict(String),
+    /// A proof that does not verify, or a note that cannot be read.
+    #[error("{0}")]
+    BadProof(String),
+    #[error("{0}")]
+    Disabled(String),
     #[error("interrupted")]
     Interrupted,
+    /// One failure handed to every caller that waited on the same fetch (see
+    /// `service::cache`); it reports as the original.
+    #[error(transparent)]
+    Shared(std::sync::Arc<Error>),
 }
 
 impl Error {
@@ -72,7 +95,21 @@ impl Error {
             Error::Node(e) if e.is_unavailable() => Kind::Unavailable,
             Error::Node(NodeError::Refused { .. } | NodeError::Node { .. }) => Kind::Refused,
             Error::Node(_) | Error::Io { .. } | Error::Failed(_) => Kind::Failed,
+            Error::Refused(_) => Kind::Refused,
+            Error::NotFound(_) => Kind::NotFound,
+            Error::Conflict(_) => Kind::Conflict,
+            Error::BadProof(_) => Kind::BadNote,
+            Error::Disabled(_) => Kind::Disabled,
             Error::Interrupted => Kind::Interrupted,
+            Error::Shared(inner) => inner.kind(),
+        }
+    }
+
+    /// The error itself, past any [`Error::Shared`] wrapping.
+    fn root(&self) -> &Error {
+        match self {
+            Error::Shared(inner) => inner.root(),
+            other => other,
         }
     }
 
@@ -80,9 +117,9 @@ impl Error {
     pub fn exit_code(&self) -> u8 {
         match self.kind() {
             Kind::Failed => 1,
-            Kind::Usage => 2,
+            Kind::Usage | Kind::NotFound => 2,
             Kind::Unavailable => 3,
-            Kind::Refused => 4,
+            Kind::Refused | Kind::Conflict | Kind::Disabled => 4,
             Kind::BadNote => 5,
             Kind::Interrupted => 130,
         }
@@ -91,12 +128,18 @@ impl Error {
     /// The HTTP status the API answers with.
     pub fn http_status(&self) -> u16 {
         match self.kind() {
-            Kind::Usage | Kind::BadNote => 400,
-            Kind::Refused => 422,
+            Kind::Usage => 400,
+            Kind::NotFound => 404,
+            Kind::Conflict => 409,
+            Kind::Refused | Kind::BadNote => 422,
+            Kind::Disabled => 503,
             Kind::Unavailable => match self {
                 Error::Node(NodeError::Timeout { .. }) => 504,
+                _ if matches!(self.root(), Error::Node(NodeError::Timeout { .. })) => 504,
                 _ => 502,
             },
+            // A node that answered with something unreadable failed as an upstream.
+            Kind::Failed if matches!(self.root(), Error::Node(_)) => 502,
             Kind::Failed | Kind::Interrupted => 500,
         }
     }
@@ -133,5 +176,13 @@ mod tests {
         let usage = Error::usage("nope");
         assert_eq!((usage.exit_code(), usage.http_status()), (2, 400));
         assert_eq!(Error::Interrupted.exit_code(), 130);
+        let spent = Error::Conflict("spent".into());
+        assert_eq!((spent.exit_code(), spent.http_status()), (4, 409));
+        let proof = Error::BadProof("does not verify".into());
+        assert_eq!((proof.exit_code(), proof.http_status()), (5, 422));
+        let pool = Error::NotFound("no pool".into());
+        assert_eq!((pool.exit_code(), pool.http_status()), (2, 404));
+        let shared = Error::Shared(std::sync::Arc::new(timeout));
+        assert_eq!((shared.exit_code(), shared.http_status()), (3, 504));
     }
 }

@@ -1,6 +1,7 @@
 //! tronpool: a privacy pool for TRC-20 USDT on TRON. The binary's command line, its REST API
 //! and its devnet all live here, over one service layer.
 
+pub mod api;
 pub mod cli;
 pub mod env_vars;
 pub mod envelope;

@@ -1,3 +1,11 @@
 //! Everything tronpool does, once: the CLI commands and the REST API both call in here.
 
+pub mod balances;
+pub mod builders;
+pub mod cache;
+pub mod chain;
+pub mod health;
+pub mod inputs;
+pub mod pools;
+pub mod relayer_fees;
 pub mod tx;

@@ -528,6 +528,20 @@ impl NodeClient {
         self.read_optional(path, body).await
     }
 
+    /// A JSON document the node serves by GET beyond java-tron's API (the devnet's
+    /// `devnet/deployment`, say), read with the client's timeouts and retries. A 404 is
+    /// [`NodeError::NotFound`], so a caller can tell "not this kind of node" from "down".
+    pub async fn get_json(&self, path: &str) -> Result<Value, NodeError> {
+        let url = self.endpoint_url(&self.config.url, path)?;
+        match self
+            .call(reqwest::Method::GET, url, path, None, Idempotence::Read)
+            .await
+        {
+            Err(NodeError::Http { status: 404, .. }) => Err(NodeError::NotFound(path.into())),
+            other => other,
+        }
+    }
+
     /// One page of a contract's events from TronGrid's `/v1/contracts/{address}/events`.
     /// Pass the previous page's fingerprint to continue; keep the query identical.
     pub async fn contract_events(

@@ -1,0 +1,94 @@
+//! What an address holds: USDT to deposit, TRX to pay for energy, and what it has allowed a
+//! pool to take.
+
+use alloy_primitives::U256;
+use serde::Serialize;
+use tron::Address;
+use tron::abi::Trc20;
+
+use crate::error::Result;
+use crate::service::chain::Chain;
+use crate::service::inputs::USDT_UNIT;
+use crate::service::pools::six_decimals;
+
+/// `GET /api/balance/:address`.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Balance {
+    pub address: Address,
+    /// USDT.
+    pub balance: f64,
+    pub balance_raw: String,
+    pub trx: f64,
+    /// Sun.
+    pub trx_raw: String,
+}
+
+/// `GET /api/allowance/:address/:denom`.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Allowance {
+    pub address: Address,
+    pub denomination: u64,
+    pub pool: Address,
+    pub allowance: f64,
+    pub allowance_raw: String,
+    /// Enough for one deposit.
+    pub sufficient: bool,
+}
+
+impl Chain {
+    pub async fn usdt_balance(&self, owner: Address) -> Result<U256> {
+        self.view(
+            self.deployment.usdt,
+            Trc20::balanceOfCall {
+                owner: owner.into(),
+            },
+        )
+        .await
+    }
+
+    /// TRX in sun; zero for an account the chain has never seen.
+    pub async fn trx_balance(&self, owner: Address) -> Result<i64> {
+        Ok(self
+            .node
+            .get_account(&owner)
+            .await?
+            .map_or(0, |a| a.balance))
+    }
+
+    pub async fn usdt_allowance(&self, owner: Address, spender: Address) -> Result<U256> {
+        self.view(
+            self.deployment.usdt,
+            Trc20::allowanceCall {
+                owner: owner.into(),
+                spender: spender.into(),
+            },
+        )
+        .await
+    }
+
+    pub async fn balance(&self, address: Address) -> Result<Balance> {
+        let (usdt, trx) = tokio::try_join!(self.usdt_balance(address), self.trx_balance(address))?;
+        Ok(Balance {
+            address,
+            balance: six_decimals(usdt),
+            balance_raw: usdt.to_string(),
+            trx: six_decimals(U256::from(trx.max(0))),
+            trx_raw: trx.to_string(),
+        })
+    }
+
+    pub async fn allowance(&self, address: Address, denomination: u64) -> Result<Allowance> {
+        let pool = self.pool_address(denomination)?;
+        let allowance = self.usdt_allowance(address, pool).await?;
+        Ok(Allowance {
+            address,
+            denomination,
+            pool,
+            allowance: six_decimals(allowance),
+            allowance_raw: allowance.to_string(),
+            sufficient: allowance >= U256::from(denomination * USDT_UNIT),
+        })
+    }
+}

@@ -1,0 +1,308 @@
+//! Unsigned transactions for an external signer (TronWeb, TronLink, `tronpool tx sign`):
+//! approve, deposit and withdraw.
+//!
+//! A builder asks the chain everything it can before the caller pays: balances, allowance,
+//! whether the commitment is fresh or the note unspent, whether the proof verifies, and
+//! finally what the call would do (a simulation against the head state). A transaction that
+//! would revert is never handed out; the caller gets the reason instead.
+
+use alloy_primitives::{B256, U256};
+use alloy_sol_types::SolCall;
+use contracts::TronPool;
+use serde::Serialize;
+use tron::abi::Trc20;
+use tron::{Action, Address, Transaction, TransactionBuilder, Trigger};
+use zk::circuit::PublicInputs;
+use zk::proof::EncodedProof;
+
+use crate::error::{Error, Result};
+use crate::service::chain::Chain;
+use crate::service::inputs::USDT_UNIT;
+use crate::units::format_units;
+
+/// How long an unsigned transaction stays valid after its reference block: time for a person
+/// to read it and confirm on a hardware wallet (TronWeb's default of 60 s is not).
+pub const EXPIRATION_MS: i64 = 10 * 60 * 1000;
+
+/// Headroom over the simulated energy: a deposit's cost depends on the tree's state when it
+/// lands, which a deposit in between can change.
+const FEE_LIMIT_MARGIN_PERCENT: i64 = 30;
+
+/// An unsigned transaction as the API returns it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Unsigned {
+    /// java-tron's JSON (`txID`, `raw_data`, `raw_data_hex`, `visible`).
+    pub transaction: serde_json::Value,
+}
+
+impl Unsigned {
+    fn new(tx: &Transaction) -> Self {
+        Unsigned {
+            transaction: tx.to_json(false),
+        }
+    }
+}
+
+/// A withdrawal as the caller describes it; every field is checked before use.
+#[derive(Debug, Clone)]
+pub struct WithdrawRequest {
+    pub from: Address,
+    pub denomination: u64,
+    pub proof: EncodedProof,
+    pub root: B256,
+    pub nullifier_hash: B256,
+    pub recipient: Address,
+    pub relayer: Option<Address>,
+    /// USDT base units, paid to the relayer.
+    pub fee: U256,
+    /// Sun, sent by `from` to the recipient.
+    pub refund: U256,
+}
+
+impl Chain {
+    /// `approve(pool, amount)`; `amount` defaults to exactly one deposit.
+    pub async fn build_approve(
+        &self,
+        from: Address,
+        denomination: u64,
+        amount: Option<U256>,
+    ) -> Result<Unsigned> {
+        let pool = self.pool_address(denomination)?;
+        let amount = amount.unwrap_or(U256::from(denomination * USDT_UNIT));
+        let data = Trc20::approveCall {
+            spender: pool.into(),
+            value: amount,
+        }
+        .abi_encode();
+        let tx = self
+            .build_call(from, self.deployment.usdt, 0, data, "the approval")
+            .await?;
+        Ok(Unsigned::new(&tx))
+    }
+
+    /// `deposit(commitment)` into the pool of `denomination`.
+    pub async fn build_deposit(
+        &self,
+        from: Address,
+        denomination: u64,
+        commitment: B256,
+    ) -> Result<Unsigned> {
+        let pool = self.pool_address(denomination)?;
+        if commitment.is_zero() {
+            return Err(Error::usage(
+                "commitment is zero; make it from a note (Poseidon(nullifier, secret))",
+            ));
+        }
+        let needed = U256::from(denomination * USDT_UNIT);
+        let (used, balance, allowance) = tokio::try_join!(
+            self.view(pool, TronPool::commitmentsCall(commitment)),
+            self.usdt_balance(from),
+            self.usdt_allowance(from, pool),
+        )?;
+        if used {
+            return Err(Error::Refused(format!(
+                "commitment {commitment} is already in the {denomination} USDT pool; make a \
+                 new note"
+            )));
+        }
+        if balance < needed {
+            return Err(Error::Refused(format!(
+                "{from} holds {} USDT; the deposit needs {denomination}",
+                usdt(balance)
+            )));
+        }
+        if allowance < needed {
+            return Err(Error::Refused(format!(
+                "insufficient allowance: {from} allows the pool {pool} {} USDT, the deposit \
+                 needs {denomination}; approve first (POST /api/tx/approve)",
+                usdt(allowance)
+            )));
+        }
+        let data = TronPool::depositCall { commitment }.abi_encode();
+        let tx = self.build_call(from, pool, 0, data, "the deposit").await?;
+        Ok(Unsigned::new(&tx))
+    }
+
+    /// `withdraw(...)`, after checking the note is unspent, the root known and the proof
+    /// valid for exactly these inputs.
+    pub async fn build_withdraw(&self, request: &WithdrawRequest) -> Result<Unsigned> {
+        let pool = self.pool_address(request.denomination)?;
+        let refund = self.check_withdrawal(request).await?;
+        let data = withdraw_calldata(request);
+        let tx = self
+            .build_call(request.from, pool, refund, data, "the withdrawal")
+            .await?;
+        Ok(Unsigned::new(&tx))
+    }
+
+    /// Everything about a withdrawal that can be known without running it: the amounts, the
+    /// nullifier unspent, the root known, and the proof (verified here, off-chain, so nobody
+    /// pays energy for a proof the verifier contract would reject). Returns the refund in sun.
+    pub async fn check_withdrawal(&self, request: &WithdrawRequest) -> Result<i64> {
+        let denomination = request.denomination;
+        if request.fee > U256::from(denomination * USDT_UNIT) {
+            return Err(Error::usage(format!(
+                "fee {} is more than the {denomination} USDT the pool pays out",
+                request.fee
+            )));
+        }
+        if request.relayer.is_none() && !request.fee.is_zero() {
+            return Err(Error::usage("a fee is paid to a relayer: name the relayer"));
+        }
+        let refund = i64::try_from(request.refund)
+            .map_err(|_| Error::usage("refund is more TRX than exists"))?;
+        let status = self
+            .can_withdraw(denomination, request.nullifier_hash, request.root)
+            .await?;
+        if status.spent {
+            return Err(Error::Conflict(format!(
+                "nullifier hash {} is already spent in the {denomination} USDT pool",
+                request.nullifier_hash
+            )));
+        }
+        if !status.known_root {
+            return Err(Error::Refused(status.reason.unwrap_or_default()));
+        }
+        let public = public_inputs(request)?;
+        let proof = request
+            .proof
+            .to_proof()
+            .map_err(|e| Error::BadProof(format!("the proof is not a valid Groth16 proof: {e}")))?;
+        let keys = self.verifying_keys()?;
+        let verified =
+            tokio::task::spawn_blocking(move || zk::proof::verify(keys, &public, &proof))
+                .await
+                .map_err(|e| Error::Failed(format!("proof verification stopped: {e}")))?;
+        if !verified {
+            return Err(Error::BadProof(
+                "the proof does not verify for this root, nullifier hash, recipient, relayer, \
+                 fee and refund"
+                    .into(),
+            ));
+        }
+        Ok(refund)
+    }
+
+    /// The keys the deployment's verifier contract was made with. Only the devnet's are
+    /// known so far; its record names their hash, which must match ours.
+    pub fn verifying_keys(&self) -> Result<&'static zk::keys::Keys> {
+        let keys = zk::keys::Keys::insecure_dev();
+        if self.deployment.verifying_key_sha256 != keys.verifying_key_sha256() {
+            return Err(Error::Failed(format!(
+                "the deployment's verifier uses verifying key {}, which this build does not \
+                 have",
+                self.deployment.verifying_key_sha256
+            )));
+        }
+        Ok(keys)
+    }
+
+    /// Simulates the call, checks `owner` can pay for its energy, and builds the transaction
+    /// on the head block with a fee limit that covers the simulated energy with headroom.
+    pub async fn build_call(
+        &self,
+        owner: Address,
+        contract: Address,
+        call_value: i64,
+        data: Vec<u8>,
+        what: &str,
+    ) -> Result<Transaction> {
+        let (simulated, prices, head, trx, resources) = tokio::try_join!(
+            self.simulate(owner, contract, call_value, data.clone()),
+            self.prices(),
+            self.head(),
+            self.trx_balance(owner),
+            async { Ok(self.node.get_account_resource(&owner).await?) },
+        )?;
+        if simulated.reverted {
+            return Err(Error::Refused(format!(
+                "{what} would fail: {}",
+                simulated
+                    .revert_reason()
+                    .unwrap_or_else(|| "it reverts without a reason".into())
+            )));
+        }
+        let energy = simulated.energy_used.max(0);
+        let burned = (energy - resources.energy_available()).max(0) * prices.energy_fee;
+        if trx < call_value.saturating_add(burned) {
+            return Err(Error::Refused(format!(
+                "{owner} holds {} TRX; {what} needs about {} TRX ({} for {energy} energy{})",
+                format_units(trx.into(), 6),
+                format_units(call_value.saturating_add(burned).into(), 6),
+                format_units(burned.into(), 6),
+                if call_value > 0 {
+                    format!(" and {} sent along", format_units(call_value.into(), 6))
+                } else {
+                    String::new()
+                }
+            )));
+        }
+        let fee_limit = fee_limit(energy, prices.energy_fee).min(prices.max_fee_limit);
+        let trigger = Trigger {
+            owner,
+            contract,
+            call_value,
+            data,
+            ..Default::default()
+        };
+        let reference = head.block.ref_block();
+        Ok(TransactionBuilder::new(Action::Trigger(trigger), reference)
+            .expiration(reference.timestamp + EXPIRATION_MS)
+            .fee_limit(fee_limit)
+            .build())
+    }
+}
+
+/// The simulated energy plus the margin, in sun, rounded up to a whole TRX.
+fn fee_limit(energy: i64, energy_fee: i64) -> i64 {
+    let sun = energy.saturating_mul(energy_fee) * (100 + FEE_LIMIT_MARGIN_PERCENT) / 100;
+    ((sun + 999_999) / 1_000_000).max(1) * 1_000_000
+}
+
+fn usdt(raw: U256) -> String {
+    let raw = u128::try_from(raw)
+        .unwrap_or(u128::MAX)
+        .min(i128::MAX as u128);
+    format_units(raw as i128, 6)
+}
+
+/// The six public inputs a proof for this request must have been made for.
+pub fn public_inputs(request: &WithdrawRequest) -> Result<PublicInputs> {
+    let address_word =
+        |a: Option<Address>| a.map_or(U256::ZERO, |a| U256::from_be_slice(&a.evm_bytes()));
+    let words = [
+        U256::from_be_bytes(request.root.0),
+        U256::from_be_bytes(request.nullifier_hash.0),
+        address_word(Some(request.recipient)),
+        address_word(request.relayer),
+        request.fee,
+        request.refund,
+    ];
+    PublicInputs::from_words(&words).map_err(|e| Error::usage(e.to_string()))
+}
+
+/// The pool's `withdraw` call for this request.
+pub fn withdraw_calldata(request: &WithdrawRequest) -> Vec<u8> {
+    TronPool::withdrawCall {
+        proof: request.proof.to_bytes().to_vec().into(),
+        root: request.root,
+        nullifierHash: request.nullifier_hash,
+        recipient: request.recipient.into(),
+        relayer: request.relayer.map(Into::into).unwrap_or_default(),
+        fee: request.fee,
+        refund: request.refund,
+    }
+    .abi_encode()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fee_limits_cover_the_energy_with_headroom() {
+        // 473,565 energy at 100 sun: 47.36 TRX, +30% = 61.56, rounded up to 62 TRX.
+        assert_eq!(fee_limit(473_565, 100), 62_000_000);
+        assert_eq!(fee_limit(0, 100), 1_000_000);
+    }
+}

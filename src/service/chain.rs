@@ -1,0 +1,191 @@
+//! One network's chain as the service sees it: the node, the pool deployment, and the caches
+//! that keep a burst of reads from becoming a burst of node calls.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use alloy_sol_types::SolCall;
+use devnet::Deployment;
+use tron::client::{Block, ConstantCall};
+use tron::{Address, NodeClient, NodeError, Trigger};
+
+use crate::error::{Error, Result};
+use crate::service::cache::Cached;
+use crate::service::pools::PoolState;
+
+/// How long the head block (for health and for transaction references) is kept.
+const HEAD_TTL: Duration = Duration::from_secs(1);
+/// Chain parameters (the energy price) change by committee vote, rarely.
+const PARAMS_TTL: Duration = Duration::from_secs(600);
+
+/// The head block and how long the node took to give it.
+#[derive(Debug, Clone)]
+pub struct Head {
+    pub block: Block,
+    pub latency: Duration,
+}
+
+/// A connection to one network and its tronpool deployment.
+pub struct Chain {
+    pub network: String,
+    pub node: NodeClient,
+    pub deployment: Deployment,
+    pool_states: BTreeMap<u64, Cached<PoolState>>,
+    head: Cached<Head>,
+    prices: Cached<Prices>,
+}
+
+/// What energy costs on this chain.
+#[derive(Debug, Clone, Copy)]
+pub struct Prices {
+    /// Sun per unit of energy (`getEnergyFee`; 100 on TRON since 2024).
+    pub energy_fee: i64,
+    /// The highest fee limit a transaction may carry (`getMaxFeeLimit`).
+    pub max_fee_limit: i64,
+}
+
+impl Chain {
+    /// Uses `deployment` on `node`, with pool reads cached for `ttl` (zero: not cached).
+    pub fn new(network: String, node: NodeClient, deployment: Deployment, ttl: Duration) -> Self {
+        let pool_states = deployment
+            .pools
+            .iter()
+            .map(|p| (p.denomination, Cached::new(ttl)))
+            .collect();
+        Chain {
+            network,
+            node,
+            deployment,
+            pool_states,
+            head: Cached::new(HEAD_TTL.min(ttl.max(Duration::from_millis(1)))),
+            prices: Cached::new(PARAMS_TTL),
+        }
+    }
+
+    /// Finds the deployment: a devnet announces its own at `GET /devnet/deployment`; other
+    /// networks need one recorded in the configuration.
+    pub async fn connect(network: &str, node: NodeClient, ttl: Duration) -> Result<Self> {
+        if network != crate::network::DEFAULT_NETWORK {
+            return Err(Error::usage(format!(
+                "no tronpool deployment is recorded for network `{network}`: the pools are \
+                 only known on the devnet so far"
+            )));
+        }
+        let value = node
+            .get_json("devnet/deployment")
+            .await
+            .map_err(|e| match e {
+                NodeError::NotFound(_) => Error::usage(format!(
+                    "the node at {} is not a tronpool devnet (it has no /devnet/deployment); \
+                 start one with `tronpool devnet`",
+                    node.url()
+                )),
+                e if e.is_unavailable() => Error::Node(e),
+                other => Error::Failed(format!("reading the devnet's deployment: {other}")),
+            })?;
+        let deployment: Deployment = serde_json::from_value(value)
+            .map_err(|e| Error::Failed(format!("the devnet's deployment record: {e}")))?;
+        Ok(Chain::new(network.to_owned(), node, deployment, ttl))
+    }
+
+    /// The denominations, smallest first.
+    pub fn denominations(&self) -> Vec<u64> {
+        self.pool_states.keys().copied().collect()
+    }
+
+    /// The pool of a denomination (in whole USDT), or a 404 listing the ones there are.
+    pub fn pool_address(&self, denomination: u64) -> Result<Address> {
+        self.deployment
+            .pool(denomination)
+            .map(|p| p.address)
+            .ok_or_else(|| self.unknown_pool(&denomination.to_string()))
+    }
+
+    /// The error for a denomination that has no pool.
+    pub fn unknown_pool(&self, asked: &str) -> Error {
+        let known: Vec<String> = self
+            .denominations()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        Error::NotFound(format!(
+            "no {asked} USDT pool on {}; pools: {}",
+            self.network,
+            known.join(", ")
+        ))
+    }
+
+    pub(crate) fn pool_cache(&self, denomination: u64) -> Result<&Cached<PoolState>> {
+        self.pool_states
+            .get(&denomination)
+            .ok_or_else(|| self.unknown_pool(&denomination.to_string()))
+    }
+
+    /// The head block, from the cache when it is at most a second old.
+    pub async fn head(&self) -> Result<Arc<Head>> {
+        self.head
+            .get(|| async {
+                let started = Instant::now();
+                let block = self.node.get_now_block().await?;
+                Ok(Head {
+                    block,
+                    latency: started.elapsed(),
+                })
+            })
+            .await
+    }
+
+    pub async fn prices(&self) -> Result<Prices> {
+        let prices = self
+            .prices
+            .get(|| async {
+                let params = self.node.get_chain_parameters().await?;
+                Ok(Prices {
+                    energy_fee: params.energy_fee().unwrap_or(100),
+                    max_fee_limit: params.max_fee_limit().unwrap_or(15_000_000_000),
+                })
+            })
+            .await?;
+        Ok(*prices)
+    }
+
+    /// Calls a view function and decodes its answer.
+    pub async fn view<C: SolCall>(&self, contract: Address, call: C) -> Result<C::Return> {
+        let result = self
+            .simulate(contract, contract, 0, call.abi_encode())
+            .await?;
+        if result.reverted {
+            return Err(Error::Failed(format!(
+                "{} on {contract} reverted: {}",
+                C::SIGNATURE,
+                result.revert_reason().unwrap_or_else(|| "no reason".into())
+            )));
+        }
+        C::abi_decode_returns(&result.output).map_err(|e| {
+            Error::Node(NodeError::Decode {
+                endpoint: "wallet/triggerconstantcontract".into(),
+                reason: format!("{} returned something else: {e}", C::SIGNATURE),
+            })
+        })
+    }
+
+    /// Runs a call against the head state without a transaction: exactly what a broadcast
+    /// would execute now, so its revert is the one the caller would pay for.
+    pub async fn simulate(
+        &self,
+        owner: Address,
+        contract: Address,
+        call_value: i64,
+        data: Vec<u8>,
+    ) -> Result<ConstantCall> {
+        let trigger = Trigger {
+            owner,
+            contract,
+            call_value,
+            data,
+            ..Default::default()
+        };
+        Ok(self.node.trigger_constant_contract(&trigger).await?)
+    }
+}

@@ -1,0 +1,170 @@
+//! Reading what a caller typed or sent (addresses, 32-byte words, proofs, amounts) into
+//! checked values, each refusal naming the field and what was expected.
+
+use alloy_primitives::{B256, U256};
+use tron::Address;
+use zk::proof::EncodedProof;
+
+use crate::error::{Error, Result};
+
+/// USDT has 6 decimals, on TRON and on the devnet.
+pub const USDT_DECIMALS: u32 = 6;
+pub const USDT_UNIT: u64 = 1_000_000;
+
+/// A base58 (`T…`) or hex (`41…`) address.
+pub fn address(text: &str, field: &str) -> Result<Address> {
+    text.trim()
+        .parse()
+        .map_err(|e| Error::usage(format!("{field}: {e}")))
+}
+
+/// A field element as the contracts take it: `0x` and 64 hex digits, below the BN254 scalar
+/// field's modulus r (a value ≥ r would be a second name for the same element).
+pub fn word(text: &str, field: &str) -> Result<B256> {
+    let digits = text
+        .strip_prefix("0x")
+        .or_else(|| text.strip_prefix("0X"))
+        .filter(|d| d.len() == 64 && d.bytes().all(|b| b.is_ascii_hexdigit()))
+        .ok_or_else(|| {
+            Error::usage(format!(
+                "{field} must be 0x followed by 64 hex digits, got {}",
+                describe(text)
+            ))
+        })?;
+    let bytes: [u8; 32] = hex::decode(digits)
+        .expect("checked hex")
+        .try_into()
+        .expect("checked length");
+    zk::field::from_be_bytes(&bytes, field).map_err(|e| Error::usage(e.to_string()))?;
+    Ok(B256::from(bytes))
+}
+
+/// A Groth16 proof as the pool takes it: `0x` and 512 hex digits (eight words). Only the
+/// form is checked here; whether it verifies is the caller's next step.
+pub fn proof(text: &str) -> Result<EncodedProof> {
+    let digits = text
+        .strip_prefix("0x")
+        .or_else(|| text.strip_prefix("0X"))
+        .filter(|d| d.len() == 512 && d.bytes().all(|b| b.is_ascii_hexdigit()))
+        .ok_or_else(|| {
+            Error::usage(format!(
+                "proof must be 0x followed by 512 hex digits (8 words), got {}",
+                describe(text)
+            ))
+        })?;
+    let bytes = hex::decode(digits).expect("checked hex");
+    EncodedProof::from_bytes(&bytes).map_err(|e| Error::usage(format!("proof: {e}")))
+}
+
+/// A denomination as a path segment or a string field: whole USDT, digits only.
+pub fn denomination(text: &str) -> Option<u64> {
+    let text = text.trim();
+    if text.is_empty() || text.len() > 12 || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.parse().ok()
+}
+
+/// A USDT amount in whole units with up to 6 decimals (`"12.5"`, `100`), as base units.
+pub fn usdt_amount(value: &serde_json::Value, field: &str) -> Result<U256> {
+    let text = match value {
+        serde_json::Value::String(s) => s.trim().to_owned(),
+        serde_json::Value::Number(n) => n.to_string(),
+        _ => {
+            return Err(Error::usage(format!(
+                "{field} must be a number of USDT (like 100 or \"12.5\")"
+            )));
+        }
+    };
+    parse_units(&text, USDT_DECIMALS)
+        .ok_or_else(|| Error::usage(format!("{field}: `{text}` is not an amount of USDT")))
+}
+
+/// An amount in base units (USDT's 6 decimals, or sun): a non-negative integer, as a JSON
+/// number or a decimal string (for values past 2^53).
+pub fn base_units(value: &serde_json::Value, field: &str) -> Result<U256> {
+    let parsed = match value {
+        serde_json::Value::Number(n) => n.as_u64().map(U256::from),
+        serde_json::Value::String(s) if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) => {
+            s.parse::<U256>().ok()
+        }
+        _ => None,
+    };
+    parsed.ok_or_else(|| {
+        Error::usage(format!(
+            "{field} must be a whole number of base units (a number or a decimal string)"
+        ))
+    })
+}
+
+/// `"12.5"` with 6 decimals → 12500000. No sign, no exponent, no more decimals than the
+/// token has.
+pub fn parse_units(text: &str, decimals: u32) -> Option<U256> {
+    let (whole, frac) = text.split_once('.').unwrap_or((text, ""));
+    if whole.is_empty() && frac.is_empty() {
+        return None;
+    }
+    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(whole) || !digits(frac) || frac.len() > decimals as usize || whole.len() > 60 {
+        return None;
+    }
+    let whole: U256 = if whole.is_empty() {
+        U256::ZERO
+    } else {
+        whole.parse().ok()?
+    };
+    let frac_value: U256 = if frac.is_empty() {
+        U256::ZERO
+    } else {
+        format!("{frac:0<width$}", width = decimals as usize)
+            .parse()
+            .ok()?
+    };
+    whole
+        .checked_mul(U256::from(10u64).pow(U256::from(decimals)))?
+        .checked_add(frac_value)
+}
+
+/// A short, safe rendering of bad input for an error message.
+fn describe(text: &str) -> String {
+    let shown: String = text.chars().take(24).collect();
+    let more = if text.chars().count() > 24 { "…" } else { "" };
+    format!("`{shown}{more}` ({} characters)", text.chars().count())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_are_checked_for_form_and_range() {
+        let ok = format!("0x{}", "0".repeat(63) + "1");
+        assert_eq!(word(&ok, "root").unwrap(), B256::with_last_byte(1));
+        for bad in [
+            "",
+            "0x",
+            "0x12",
+            &"f".repeat(64),
+            &format!("0x{}", "g".repeat(64)),
+        ] {
+            let e = word(bad, "root").unwrap_err().to_string();
+            assert!(e.starts_with("root must be 0x"), "{e}");
+        }
+        // r itself is out of range.
+        let r = "0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001";
+        assert!(word(r, "root").unwrap_err().to_string().contains("root"));
+    }
+
+    #[test]
+    fn amounts_parse_exactly() {
+        assert_eq!(parse_units("12.5", 6), Some(U256::from(12_500_000u64)));
+        assert_eq!(parse_units("100", 6), Some(U256::from(100_000_000u64)));
+        assert_eq!(parse_units(".5", 6), Some(U256::from(500_000u64)));
+        for bad in ["", ".", "1.0000001", "-1", "1e6", "1,5", " 1"] {
+            assert_eq!(parse_units(bad, 6), None, "{bad}");
+        }
+        assert_eq!(denomination("100"), Some(100));
+        assert_eq!(denomination("1e2"), None);
+        assert_eq!(denomination("-100"), None);
+    }
+}

@@ -1,0 +1,199 @@
+//! The pools as the chain reports them: balance, root and deposit count (cached for about a
+//! block), and whether a nullifier is spent or a withdrawal could go through.
+
+use alloy_primitives::{B256, U256};
+use contracts::TronPool;
+use serde::Serialize;
+use tron::Address;
+use tron::abi::Trc20;
+
+use crate::error::Result;
+use crate::service::chain::Chain;
+use crate::service::inputs::{USDT_DECIMALS, USDT_UNIT};
+use crate::service::relayer_fees::RelayerFees;
+use crate::units::format_units;
+
+/// What the chain says about a pool (cached per pool).
+#[derive(Debug, Clone)]
+pub struct PoolState {
+    pub balance: U256,
+    pub root: B256,
+    pub deposit_count: u32,
+}
+
+/// A pool as the API and `tronpool pools` show it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Pool {
+    /// In whole USDT.
+    pub denomination: u64,
+    pub denomination_raw: String,
+    pub address: Address,
+    pub pool_balance: f64,
+    pub pool_balance_raw: String,
+    pub current_root: String,
+    pub relayer_fee: f64,
+    pub relayer_fee_raw: String,
+    pub deposit_count: u32,
+}
+
+/// `GET /api/pools/:denom/root`.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PoolRoot {
+    pub denomination: u64,
+    pub root: String,
+    pub deposit_count: u32,
+}
+
+/// `POST /api/pools/:denom/check-spent`.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SpentStatus {
+    pub nullifier_hash: String,
+    pub spent: bool,
+}
+
+/// `POST /api/pools/:denom/can-withdraw`.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Withdrawable {
+    pub can_withdraw: bool,
+    pub spent: bool,
+    pub known_root: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+/// An amount in base units of a 6-decimal token (USDT, or TRX in sun) as the API's number (whole USDT; exact up to 2^53 base units,
+/// which the `…Raw` string beside it is for).
+pub fn six_decimals(raw: U256) -> f64 {
+    let raw = u128::try_from(raw).unwrap_or(u128::MAX);
+    format_units(raw.min(i128::MAX as u128) as i128, USDT_DECIMALS)
+        .parse()
+        .unwrap_or(f64::MAX)
+}
+
+/// `0x` + 64 hex digits.
+pub fn word_hex(word: &B256) -> String {
+    format!("0x{}", hex::encode(word))
+}
+
+impl Chain {
+    /// Balance, root and deposit count, read together from the chain at most once a block.
+    pub async fn pool_state(&self, denomination: u64) -> Result<std::sync::Arc<PoolState>> {
+        let pool = self.pool_address(denomination)?;
+        let usdt = self.deployment.usdt;
+        self.pool_cache(denomination)?
+            .get(|| async move {
+                let (balance, root, count) = tokio::try_join!(
+                    self.view(usdt, Trc20::balanceOfCall { owner: pool.into() }),
+                    self.view(pool, TronPool::getLastRootCall {}),
+                    self.view(pool, TronPool::nextIndexCall {}),
+                )?;
+                Ok(PoolState {
+                    balance,
+                    root,
+                    deposit_count: count,
+                })
+            })
+            .await
+    }
+
+    /// Forgets a pool's cached state (after we sent it a transaction).
+    pub fn pool_changed(&self, denomination: u64) {
+        if let Ok(cache) = self.pool_cache(denomination) {
+            cache.invalidate();
+        }
+    }
+
+    pub async fn pool(&self, denomination: u64, fees: &RelayerFees) -> Result<Pool> {
+        let address = self.pool_address(denomination)?;
+        let state = self.pool_state(denomination).await?;
+        let fee = fees.fee(denomination);
+        Ok(Pool {
+            denomination,
+            denomination_raw: (denomination * USDT_UNIT).to_string(),
+            address,
+            pool_balance: six_decimals(state.balance),
+            pool_balance_raw: state.balance.to_string(),
+            current_root: word_hex(&state.root),
+            relayer_fee: six_decimals(U256::from(fee)),
+            relayer_fee_raw: fee.to_string(),
+            deposit_count: state.deposit_count,
+        })
+    }
+
+    /// Every pool, smallest first, read concurrently.
+    pub async fn pools(&self, fees: &RelayerFees) -> Result<Vec<Pool>> {
+        let reads = self.denominations().into_iter().map(|d| self.pool(d, fees));
+        futures_util::future::try_join_all(reads).await
+    }
+
+    pub async fn root(&self, denomination: u64) -> Result<PoolRoot> {
+        let state = self.pool_state(denomination).await?;
+        Ok(PoolRoot {
+            denomination,
+            root: word_hex(&state.root),
+            deposit_count: state.deposit_count,
+        })
+    }
+
+    /// Asked of the chain every time: a stale "unspent" could send a relayer after a note
+    /// that is gone.
+    pub async fn is_spent(&self, denomination: u64, nullifier_hash: B256) -> Result<bool> {
+        let pool = self.pool_address(denomination)?;
+        self.view(
+            pool,
+            TronPool::isSpentCall {
+                nullifierHash: nullifier_hash,
+            },
+        )
+        .await
+    }
+
+    pub async fn check_spent(
+        &self,
+        denomination: u64,
+        nullifier_hash: B256,
+    ) -> Result<SpentStatus> {
+        Ok(SpentStatus {
+            nullifier_hash: word_hex(&nullifier_hash),
+            spent: self.is_spent(denomination, nullifier_hash).await?,
+        })
+    }
+
+    pub async fn is_known_root(&self, denomination: u64, root: B256) -> Result<bool> {
+        let pool = self.pool_address(denomination)?;
+        self.view(pool, TronPool::isKnownRootCall { root }).await
+    }
+
+    pub async fn can_withdraw(
+        &self,
+        denomination: u64,
+        nullifier_hash: B256,
+        root: B256,
+    ) -> Result<Withdrawable> {
+        let (spent, known_root) = tokio::try_join!(
+            self.is_spent(denomination, nullifier_hash),
+            self.is_known_root(denomination, root),
+        )?;
+        let reason = match (spent, known_root) {
+            (true, _) => Some("the note is already spent".to_owned()),
+            (false, false) => Some(format!(
+                "the root is not one of the pool's last {ROOT_HISTORY} roots (sync the tree \
+                 and prove again)"
+            )),
+            (false, true) => None,
+        };
+        Ok(Withdrawable {
+            can_withdraw: reason.is_none(),
+            spent,
+            known_root,
+            reason,
+        })
+    }
+}
+
+/// How many recent roots a pool accepts (`ROOT_HISTORY_SIZE`).
+pub const ROOT_HISTORY: u32 = 100;
