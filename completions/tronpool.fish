@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_tronpool_global_optspecs
-    string join \n network= node= config= key-file= json y/yes v/verbose q/quiet no-color h/help V/version
+    string join \n network= node= config= key-file= json y/yes v/verbose q/quiet log-format= no-color h/help V/version
 end
 
 function __fish_tronpool_needs_command
@@ -28,6 +28,8 @@ complete -c tronpool -n "__fish_tronpool_needs_command" -l network -d 'Network: 
 complete -c tronpool -n "__fish_tronpool_needs_command" -l node -d 'TRON node URL, overriding the network\'s' -r
 complete -c tronpool -n "__fish_tronpool_needs_command" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_needs_command" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_needs_command" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+json\t''"
 complete -c tronpool -n "__fish_tronpool_needs_command" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
 complete -c tronpool -n "__fish_tronpool_needs_command" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
 complete -c tronpool -n "__fish_tronpool_needs_command" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
@@ -38,12 +40,15 @@ complete -c tronpool -n "__fish_tronpool_needs_command" -s V -l version -d 'Prin
 complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "config" -d 'Show and create the configuration'
 complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "key" -d 'Create, import and inspect the signing key'
 complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "tx" -d 'Decode, sign and broadcast raw transactions (for external signers)'
+complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "serve" -d 'Serve the REST API (on the devnet with no node configured, with its own devnet)'
 complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "devnet" -d 'Run a local TRON chain with USDT and the pools deployed (java-tron\'s HTTP API)'
 complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "generate" -d 'Write shell completions and man pages'
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and not __fish_seen_subcommand_from init show path" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and not __fish_seen_subcommand_from init show path" -l node -d 'TRON node URL, overriding the network\'s' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and not __fish_seen_subcommand_from init show path" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and not __fish_seen_subcommand_from init show path" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand config; and not __fish_seen_subcommand_from init show path" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+json\t''"
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and not __fish_seen_subcommand_from init show path" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and not __fish_seen_subcommand_from init show path" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and not __fish_seen_subcommand_from init show path" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
@@ -58,6 +63,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand config; and __fish_see
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and __fish_seen_subcommand_from init" -l node -d 'TRON node URL, overriding the network\'s' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and __fish_seen_subcommand_from init" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and __fish_seen_subcommand_from init" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand config; and __fish_seen_subcommand_from init" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+json\t''"
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and __fish_seen_subcommand_from init" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and __fish_seen_subcommand_from init" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and __fish_seen_subcommand_from init" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
@@ -69,6 +76,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand config; and __fish_see
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and __fish_seen_subcommand_from show" -l node -d 'TRON node URL, overriding the network\'s' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and __fish_seen_subcommand_from show" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and __fish_seen_subcommand_from show" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand config; and __fish_seen_subcommand_from show" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+json\t''"
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and __fish_seen_subcommand_from show" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and __fish_seen_subcommand_from show" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and __fish_seen_subcommand_from show" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
@@ -80,6 +89,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand config; and __fish_see
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and __fish_seen_subcommand_from path" -l node -d 'TRON node URL, overriding the network\'s' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and __fish_seen_subcommand_from path" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and __fish_seen_subcommand_from path" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand config; and __fish_seen_subcommand_from path" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+json\t''"
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and __fish_seen_subcommand_from path" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and __fish_seen_subcommand_from path" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and __fish_seen_subcommand_from path" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
@@ -91,6 +102,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand key; and not __fish_se
 complete -c tronpool -n "__fish_tronpool_using_subcommand key; and not __fish_seen_subcommand_from new import address" -l node -d 'TRON node URL, overriding the network\'s' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand key; and not __fish_seen_subcommand_from new import address" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand key; and not __fish_seen_subcommand_from new import address" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand key; and not __fish_seen_subcommand_from new import address" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+json\t''"
 complete -c tronpool -n "__fish_tronpool_using_subcommand key; and not __fish_seen_subcommand_from new import address" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
 complete -c tronpool -n "__fish_tronpool_using_subcommand key; and not __fish_seen_subcommand_from new import address" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
 complete -c tronpool -n "__fish_tronpool_using_subcommand key; and not __fish_seen_subcommand_from new import address" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
@@ -106,6 +119,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand key; and __fish_seen_s
 complete -c tronpool -n "__fish_tronpool_using_subcommand key; and __fish_seen_subcommand_from new" -l node -d 'TRON node URL, overriding the network\'s' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand key; and __fish_seen_subcommand_from new" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand key; and __fish_seen_subcommand_from new" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand key; and __fish_seen_subcommand_from new" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+json\t''"
 complete -c tronpool -n "__fish_tronpool_using_subcommand key; and __fish_seen_subcommand_from new" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
 complete -c tronpool -n "__fish_tronpool_using_subcommand key; and __fish_seen_subcommand_from new" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
 complete -c tronpool -n "__fish_tronpool_using_subcommand key; and __fish_seen_subcommand_from new" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
@@ -119,6 +134,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand key; and __fish_seen_s
 complete -c tronpool -n "__fish_tronpool_using_subcommand key; and __fish_seen_subcommand_from import" -l node -d 'TRON node URL, overriding the network\'s' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand key; and __fish_seen_subcommand_from import" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand key; and __fish_seen_subcommand_from import" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand key; and __fish_seen_subcommand_from import" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+json\t''"
 complete -c tronpool -n "__fish_tronpool_using_subcommand key; and __fish_seen_subcommand_from import" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
 complete -c tronpool -n "__fish_tronpool_using_subcommand key; and __fish_seen_subcommand_from import" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
 complete -c tronpool -n "__fish_tronpool_using_subcommand key; and __fish_seen_subcommand_from import" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
@@ -130,6 +147,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand key; and __fish_seen_s
 complete -c tronpool -n "__fish_tronpool_using_subcommand key; and __fish_seen_subcommand_from address" -l node -d 'TRON node URL, overriding the network\'s' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand key; and __fish_seen_subcommand_from address" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand key; and __fish_seen_subcommand_from address" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand key; and __fish_seen_subcommand_from address" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+json\t''"
 complete -c tronpool -n "__fish_tronpool_using_subcommand key; and __fish_seen_subcommand_from address" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
 complete -c tronpool -n "__fish_tronpool_using_subcommand key; and __fish_seen_subcommand_from address" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
 complete -c tronpool -n "__fish_tronpool_using_subcommand key; and __fish_seen_subcommand_from address" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
@@ -141,6 +160,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and not __fish_see
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and not __fish_seen_subcommand_from decode sign broadcast" -l node -d 'TRON node URL, overriding the network\'s' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and not __fish_seen_subcommand_from decode sign broadcast" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and not __fish_seen_subcommand_from decode sign broadcast" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and not __fish_seen_subcommand_from decode sign broadcast" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+json\t''"
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and not __fish_seen_subcommand_from decode sign broadcast" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and not __fish_seen_subcommand_from decode sign broadcast" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and not __fish_seen_subcommand_from decode sign broadcast" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
@@ -155,6 +176,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_su
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from decode" -l node -d 'TRON node URL, overriding the network\'s' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from decode" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from decode" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from decode" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+json\t''"
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from decode" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from decode" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from decode" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
@@ -167,6 +190,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_su
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from sign" -l node -d 'TRON node URL, overriding the network\'s' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from sign" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from sign" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from sign" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+json\t''"
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from sign" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from sign" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from sign" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
@@ -178,6 +203,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_su
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from broadcast" -l node -d 'TRON node URL, overriding the network\'s' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from broadcast" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from broadcast" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from broadcast" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+json\t''"
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from broadcast" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from broadcast" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from broadcast" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
@@ -185,6 +212,28 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_su
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from broadcast" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from broadcast" -s h -l help -d 'Print help'
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from broadcast" -s V -l version -d 'Print version'
+complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l listen -d 'Address and port to listen on (port 0 picks a free one)' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l rate-limit -d 'Requests per client per minute on the general endpoints' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l relayer-rate-limit -d 'Requests per client per minute on /api/relayer/*' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l trusted-proxy -d 'A reverse proxy whose X-Forwarded-For names the client (repeatable)' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l cors-origin -d 'An origin browsers may call the API from (repeatable; default: any)' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l body-limit -d 'Largest request body in bytes' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l request-timeout -d 'Longest a request may take before it is answered 504' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l cache-ttl -d 'How long pool reads are cached (about a block)' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l relayer-fee -d 'The relayer fee for a pool, in USDT (repeatable; default 1 USDT or 0.3%, the larger)' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l config -d 'Config file to read instead of the default one' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+json\t''"
+complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
+complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -s q -l quiet -d 'Print only results and errors'
+complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -s h -l help -d 'Print help'
+complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -s V -l version -d 'Print version'
 complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l host -d 'Address to listen on' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l port -d 'Port to listen on (0 picks a free one)' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l block-time -d 'Seconds without transactions before an empty block is produced (0: never). Every transaction is sealed into its own block at once either way' -r
@@ -194,6 +243,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l network -d 
 complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l node -d 'TRON node URL, overriding the network\'s' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+json\t''"
 complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
 complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
 complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
@@ -206,6 +257,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand generate" -l network -
 complete -c tronpool -n "__fish_tronpool_using_subcommand generate" -l node -d 'TRON node URL, overriding the network\'s' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand generate" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand generate" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand generate" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+json\t''"
 complete -c tronpool -n "__fish_tronpool_using_subcommand generate" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
 complete -c tronpool -n "__fish_tronpool_using_subcommand generate" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
 complete -c tronpool -n "__fish_tronpool_using_subcommand generate" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'

@@ -18,3 +18,5 @@ pub const PRIVATE_KEY: &str = "TRONPOOL_PRIVATE_KEY";
 pub const JSON: &str = "TRONPOOL_JSON";
 /// Log filter directives (overrides -v/-q).
 pub const LOG: &str = "TRONPOOL_LOG";
+/// Log line format: text or json (like --log-format).
+pub const LOG_FORMAT: &str = "TRONPOOL_LOG_FORMAT";

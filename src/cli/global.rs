@@ -47,9 +47,21 @@ pub struct GlobalArgs {
     #[arg(short, long, global = true, action = ArgAction::Count, help_heading = HEADING)]
     pub quiet: u8,
 
+    /// Log lines as text or as JSON objects (for a log collector)
+    #[arg(long, global = true, env = env_vars::LOG_FORMAT, hide_env_values = true, value_enum,
+          default_value_t = LogFormat::Text, help_heading = HEADING)]
+    pub log_format: LogFormat,
+
     /// Never color the output (NO_COLOR is honoured too)
     #[arg(long, global = true, help_heading = HEADING)]
     pub no_color: bool,
+}
+
+/// How log lines on stderr are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum LogFormat {
+    Text,
+    Json,
 }
 
 fn source_of(matches: &ArgMatches, id: &str, var: &'static str) -> Source {

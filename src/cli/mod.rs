@@ -8,6 +8,7 @@ pub mod global;
 pub mod input;
 pub mod key;
 pub mod output;
+pub mod serve;
 pub mod tx;
 
 use std::process::ExitCode;
@@ -39,6 +40,7 @@ Environment:
   TRONPOOL_PRIVATE_KEY  private key as hex (for CI; never pass a key as an argument)
   TRONPOOL_JSON         print JSON (like --json)
   TRONPOOL_LOG          log filter, e.g. tronpool=debug (overrides -v/-q)
+  TRONPOOL_LOG_FORMAT   text or json (like --log-format)
   NO_COLOR              no colors
 
 Precedence: flags > environment > config file > defaults; `tronpool config show` says
@@ -71,6 +73,8 @@ pub enum Command {
     /// Decode, sign and broadcast raw transactions (for external signers)
     #[command(subcommand)]
     Tx(tx::TxCommand),
+    /// Serve the REST API (on the devnet with no node configured, with its own devnet)
+    Serve(serve::ServeArgs),
     /// Run a local TRON chain with USDT and the pools deployed (java-tron's HTTP API)
     Devnet(devnet::DevnetArgs),
     /// Write shell completions and man pages
@@ -112,6 +116,7 @@ impl Command {
             Command::Config(cmd) => cmd.run(ctx),
             Command::Key(cmd) => cmd.run(ctx),
             Command::Tx(cmd) => cmd.run(ctx).await,
+            Command::Serve(args) => args.run(ctx).await,
             Command::Devnet(args) => args.run(ctx).await,
             Command::Generate(args) => args.run(ctx),
         }
@@ -144,7 +149,9 @@ pub fn main() -> ExitCode {
         Err(e) => return usage_error(e),
     };
     let out = Output::new(&cli.global);
-    if let Err(e) = init_logging(&cli.global) {
+    // The daemons report what they do at info level; the other commands only warn.
+    let daemon = matches!(cli.command, Command::Devnet(_) | Command::Serve(_));
+    if let Err(e) = init_logging(&cli.global, daemon) {
         out.error(&e);
         return ExitCode::from(e.exit_code());
     }
@@ -165,11 +172,10 @@ pub fn main() -> ExitCode {
             return ExitCode::from(e.exit_code());
         }
     };
-    // The devnet stops on Ctrl-C itself, cleanly (it saves its state); everything else is
-    // interrupted.
-    let handles_signals = matches!(cli.command, Command::Devnet(_));
+    // The daemons stop on Ctrl-C themselves, cleanly (the devnet saves its state, the server
+    // finishes its requests); everything else is interrupted.
     let result = runtime.block_on(async {
-        if handles_signals {
+        if daemon {
             return cli.command.run(&ctx).await;
         }
         tokio::select! {
@@ -248,10 +254,11 @@ fn redact_keys(text: &str) -> String {
     out
 }
 
-fn init_logging(global: &GlobalArgs) -> Result<()> {
+fn init_logging(global: &GlobalArgs, daemon: bool) -> Result<()> {
     use tracing_subscriber::EnvFilter;
     let default = match (global.quiet, global.verbose) {
         (q, _) if q > 0 => "error",
+        (_, 0) if daemon => "tronpool=info,devnet=info,warn",
         (_, 0) => "warn",
         (_, 1) => "tronpool=info,tron=info,warn",
         (_, 2) => "tronpool=debug,tron=debug,info",
@@ -265,13 +272,23 @@ fn init_logging(global: &GlobalArgs) -> Result<()> {
     let ansi = !global.no_color
         && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
         && std::io::IsTerminal::is_terminal(&std::io::stderr());
-    tracing_subscriber::fmt()
+    let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .with_ansi(ansi)
-        .with_target(global.verbose > 1)
-        .without_time()
-        .init();
+        .with_writer(std::io::stderr);
+    match global.log_format {
+        // A collector wants every field and the time.
+        global::LogFormat::Json => builder.json().with_current_span(false).init(),
+        // A daemon's lines carry the time; a command's are read as they appear.
+        global::LogFormat::Text if daemon => builder
+            .with_ansi(ansi)
+            .with_target(global.verbose > 1)
+            .init(),
+        global::LogFormat::Text => builder
+            .with_ansi(ansi)
+            .with_target(global.verbose > 1)
+            .without_time()
+            .init(),
+    }
     Ok(())
 }
 

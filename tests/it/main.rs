@@ -1,5 +1,6 @@
 //! End-to-end tests of the `tronpool` binary, in one test binary to keep linking cheap.
 
+mod api;
 mod cli_config;
 mod cli_devnet;
 mod cli_key;

@@ -1,0 +1,133 @@
+//! Every failure as the envelope with its status: service errors through the one table in
+//! `crate::error`, and the HTTP layer's own (bad JSON, wrong method, oversized body, unknown
+//! route, timeouts, panics) here.
+
+use axum::Json;
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{FromRequest, Request};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde::de::DeserializeOwned;
+
+use crate::envelope;
+use crate::error::Error;
+
+/// A failure on its way to the client.
+#[derive(Debug)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub message: String,
+}
+
+impl ApiError {
+    pub fn new(status: StatusCode, message: impl Into<String>) -> Self {
+        ApiError {
+            status,
+            message: message.into(),
+        }
+    }
+}
+
+impl From<Error> for ApiError {
+    fn from(e: Error) -> Self {
+        let status =
+            StatusCode::from_u16(e.http_status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        if status.is_server_error() {
+            tracing::warn!(status = status.as_u16(), error = %e, "request failed");
+        }
+        ApiError::new(status, e.to_string())
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status, Json(envelope::error(&self.message))).into_response()
+    }
+}
+
+/// What every handler returns.
+pub type ApiResult<T> = Result<T, ApiError>;
+
+/// A JSON request body whose every rejection is the envelope: 415 without a JSON content
+/// type, 413 past the body limit, 400 for bad JSON or a body of the wrong shape.
+pub struct Body<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Body<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        match Json::<T>::from_request(req, state).await {
+            Ok(Json(value)) => Ok(Body(value)),
+            Err(rejection) => Err(rejection_error(rejection)),
+        }
+    }
+}
+
+fn rejection_error(rejection: JsonRejection) -> ApiError {
+    match rejection {
+        JsonRejection::MissingJsonContentType(_) => ApiError::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "the body must be JSON, sent with content-type: application/json",
+        ),
+        JsonRejection::JsonSyntaxError(e) => ApiError::new(
+            StatusCode::BAD_REQUEST,
+            format!("bad JSON: {}", source_text(&e)),
+        ),
+        JsonRejection::JsonDataError(e) => ApiError::new(
+            StatusCode::BAD_REQUEST,
+            format!("bad request body: {}", source_text(&e)),
+        ),
+        JsonRejection::BytesRejection(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+            ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "the request body is too large",
+            )
+        }
+        other => ApiError::new(other.status(), other.body_text()),
+    }
+}
+
+/// serde's own words ("missing field `from` at line 1 column 2"), without axum's preamble.
+fn source_text(e: &dyn std::error::Error) -> String {
+    let mut deepest = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        deepest = s.to_string();
+        source = s.source();
+    }
+    deepest
+}
+
+/// Unknown paths.
+pub async fn not_found(req: Request) -> ApiError {
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        format!(
+            "no such endpoint: {} (see /api/openapi.json)",
+            req.uri().path()
+        ),
+    )
+}
+
+/// Known paths asked with the wrong method.
+pub async fn method_not_allowed(req: Request) -> ApiError {
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        format!("{} is not allowed on {}", req.method(), req.uri().path()),
+    )
+}
+
+/// A handler that panicked: the client gets the envelope, the log gets the details.
+pub fn panicked(payload: Box<dyn std::any::Any + Send + 'static>) -> Response {
+    let what = payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_default();
+    tracing::error!(panic = %what, "a request handler panicked (a bug in tronpool)");
+    ApiError::new(
+        StatusCode::INTERNAL_SERVER_ERROR,
+        "internal error (a bug in tronpool; the server logged it)",
+    )
+    .into_response()
+}

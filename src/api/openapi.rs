@@ -1,0 +1,244 @@
+//! `/api/openapi.json`: the API described in OpenAPI 3.1, written alongside the handlers
+//! and checked against the router's endpoint list by a test.
+
+use std::sync::OnceLock;
+
+use axum::Json;
+use serde_json::{Value, json};
+
+/// The document, built once.
+pub fn spec() -> &'static Value {
+    static SPEC: OnceLock<Value> = OnceLock::new();
+    SPEC.get_or_init(build)
+}
+
+pub async fn document() -> Json<Value> {
+    Json(spec().clone())
+}
+
+fn schema_ref(name: &str) -> Value {
+    json!({ "$ref": format!("#/components/schemas/{name}") })
+}
+
+/// A success answer whose `data` is the named schema.
+fn ok(data: Value) -> Value {
+    json!({
+        "description": "Success",
+        "content": { "application/json": { "schema": {
+            "type": "object",
+            "required": ["ok", "data"],
+            "properties": { "ok": { "const": true }, "data": data }
+        }}}
+    })
+}
+
+fn failure(description: &str) -> Value {
+    json!({
+        "description": description,
+        "content": { "application/json": { "schema": schema_ref("Error") } }
+    })
+}
+
+fn responses(data: Value, errors: &[(&str, &str)]) -> Value {
+    let mut map = serde_json::Map::new();
+    map.insert("200".into(), ok(data));
+    for (status, why) in errors {
+        map.insert((*status).into(), failure(why));
+    }
+    map.insert(
+        "429".into(),
+        failure("Rate limited; see the retry-after header"),
+    );
+    map.insert("502".into(), failure("The TRON node failed"));
+    map.insert(
+        "504".into(),
+        failure("The TRON node or the request timed out"),
+    );
+    Value::Object(map)
+}
+
+fn body(schema: &str) -> Value {
+    json!({
+        "required": true,
+        "content": { "application/json": { "schema": schema_ref(schema) } }
+    })
+}
+
+fn param(name: &str, description: &str) -> Value {
+    json!({ "name": name, "in": "path", "required": true, "description": description,
+            "schema": { "type": "string" } })
+}
+
+fn denom() -> Value {
+    param(
+        "denom",
+        "A pool's denomination in whole USDT: 100, 500, 1000, 3000, 5000 or 10000",
+    )
+}
+
+fn build() -> Value {
+    let word = json!({ "type": "string", "pattern": "^0x[0-9a-fA-F]{64}$",
+                       "description": "0x + 64 hex digits, below the BN254 field modulus" });
+    let address = json!({ "type": "string", "description": "A TRON address, base58 (T…)" });
+    let amount = json!({ "type": "number", "description": "In whole units (6 decimals)" });
+    let raw = json!({ "type": "string", "pattern": "^[0-9]+$",
+                      "description": "In base units, as a decimal string" });
+    let units = json!({ "oneOf": [{ "type": "integer", "minimum": 0 },
+                                  { "type": "string", "pattern": "^[0-9]+$" }] });
+    let denomination = json!({ "oneOf": [{ "type": "integer" }, { "type": "string" }],
+                               "description": "Pool size in whole USDT" });
+    let bad = [("400", "Malformed input"), ("404", "Unknown pool")];
+    let builder_errors = [
+        ("400", "Malformed input"),
+        ("404", "Unknown pool"),
+        ("409", "Nullifier already spent"),
+        ("413", "Body too large"),
+        ("415", "Not JSON"),
+        (
+            "422",
+            "The chain or the proof says no; the reason is in `error`",
+        ),
+    ];
+    json!({
+        "openapi": "3.1.0",
+        "info": {
+            "title": "tronpool",
+            "version": env!("CARGO_PKG_VERSION"),
+            "description": "A privacy pool for TRC-20 USDT on TRON. Every answer is \
+                {ok: true, data} or {ok: false, error}. Amounts are a number in whole units \
+                plus a …Raw decimal string in base units. Rate limits per client: see the \
+                ratelimit-limit, ratelimit-remaining and ratelimit-reset headers."
+        },
+        "paths": {
+            "/api/pools": { "get": { "summary": "Every pool",
+                "responses": responses(json!({ "type": "object", "properties": {
+                    "pools": { "type": "array", "items": schema_ref("Pool") } } }), &[]) } },
+            "/api/pools/{denom}": { "get": { "summary": "One pool", "parameters": [denom()],
+                "responses": responses(schema_ref("Pool"), &bad) } },
+            "/api/pools/{denom}/root": { "get": { "summary": "A pool's current root",
+                "parameters": [denom()],
+                "responses": responses(schema_ref("PoolRoot"), &bad) } },
+            "/api/pools/{denom}/check-spent": { "post": {
+                "summary": "Whether a nullifier hash is spent", "parameters": [denom()],
+                "requestBody": body("CheckSpentRequest"),
+                "responses": responses(schema_ref("SpentStatus"), &bad) } },
+            "/api/pools/{denom}/can-withdraw": { "post": {
+                "summary": "Whether a withdrawal could go through", "parameters": [denom()],
+                "requestBody": body("CanWithdrawRequest"),
+                "responses": responses(schema_ref("Withdrawable"), &bad) } },
+            "/api/balance/{address}": { "get": { "summary": "USDT and TRX held by an address",
+                "parameters": [param("address", "A TRON address")],
+                "responses": responses(schema_ref("Balance"), &[("400", "Bad address")]) } },
+            "/api/allowance/{address}/{denom}": { "get": {
+                "summary": "USDT an address allows a pool to take",
+                "parameters": [param("address", "A TRON address"), denom()],
+                "responses": responses(schema_ref("Allowance"), &bad) } },
+            "/api/tx/approve": { "post": { "summary": "Unsigned USDT approval for a pool",
+                "requestBody": body("ApproveRequest"),
+                "responses": responses(schema_ref("Unsigned"), &builder_errors) } },
+            "/api/tx/deposit": { "post": { "summary": "Unsigned deposit of a commitment",
+                "description": "Checks balance, allowance, that the commitment is new, and \
+                    simulates the call; a deposit that would fail is answered 422.",
+                "requestBody": body("DepositRequest"),
+                "responses": responses(schema_ref("Unsigned"), &builder_errors) } },
+            "/api/tx/withdraw": { "post": { "summary": "Unsigned withdrawal",
+                "description": "Checks the nullifier is unspent, the root known, verifies \
+                    the proof off-chain and simulates the call before answering.",
+                "requestBody": body("WithdrawRequest"),
+                "responses": responses(schema_ref("Unsigned"), &builder_errors) } },
+            "/api/health": { "get": { "summary": "Server and node health",
+                "responses": {
+                    "200": ok(schema_ref("Health")),
+                    "503": { "description": "The node is unreachable: {ok: false, error, \
+                        data: Health}",
+                        "content": { "application/json": { "schema": schema_ref("Error") } } }
+                } } },
+            "/api/openapi.json": { "get": { "summary": "This document",
+                "responses": { "200": { "description": "OpenAPI 3.1" } } } }
+        },
+        "components": { "schemas": {
+            "Error": { "type": "object", "required": ["ok", "error"], "properties": {
+                "ok": { "const": false }, "error": { "type": "string" } } },
+            "Pool": { "type": "object", "properties": {
+                "denomination": { "type": "integer" }, "denominationRaw": raw,
+                "address": address, "poolBalance": amount, "poolBalanceRaw": raw,
+                "currentRoot": word, "relayerFee": amount, "relayerFeeRaw": raw,
+                "depositCount": { "type": "integer" } } },
+            "PoolRoot": { "type": "object", "properties": {
+                "denomination": { "type": "integer" }, "root": word,
+                "depositCount": { "type": "integer" } } },
+            "CheckSpentRequest": { "type": "object", "required": ["nullifierHash"],
+                "additionalProperties": false, "properties": { "nullifierHash": word } },
+            "CanWithdrawRequest": { "type": "object", "required": ["nullifierHash", "root"],
+                "additionalProperties": false,
+                "properties": { "nullifierHash": word, "root": word } },
+            "SpentStatus": { "type": "object", "properties": {
+                "nullifierHash": word, "spent": { "type": "boolean" } } },
+            "Withdrawable": { "type": "object", "properties": {
+                "canWithdraw": { "type": "boolean" }, "spent": { "type": "boolean" },
+                "knownRoot": { "type": "boolean" }, "reason": { "type": "string" } } },
+            "Balance": { "type": "object", "properties": {
+                "address": address, "balance": amount, "balanceRaw": raw,
+                "trx": amount, "trxRaw": raw } },
+            "Allowance": { "type": "object", "properties": {
+                "address": address, "denomination": { "type": "integer" }, "pool": address,
+                "allowance": amount, "allowanceRaw": raw,
+                "sufficient": { "type": "boolean", "description": "Enough for one deposit" } } },
+            "ApproveRequest": { "type": "object", "required": ["from", "denomination"],
+                "additionalProperties": false, "properties": {
+                "from": address, "denomination": denomination,
+                "amount": { "oneOf": [{ "type": "number" }, { "type": "string" }],
+                    "description": "USDT to allow (like 100 or \"12.5\"); one deposit's worth \
+                        when absent" } } },
+            "DepositRequest": { "type": "object",
+                "required": ["from", "denomination", "commitment"],
+                "additionalProperties": false, "properties": {
+                "from": address, "denomination": denomination, "commitment": word } },
+            "WithdrawRequest": { "type": "object",
+                "required": ["from", "denomination", "proof", "root", "nullifierHash", "recipient"],
+                "additionalProperties": false, "properties": {
+                "from": address, "denomination": denomination,
+                "proof": { "type": "string", "pattern": "^0x[0-9a-fA-F]{512}$" },
+                "root": word, "nullifierHash": word, "recipient": address, "relayer": address,
+                "fee": { "allOf": [units.clone()], "description": "USDT base units paid to the relayer (default 0)" },
+                "refund": { "allOf": [units], "description": "Sun sent from `from` to the recipient (default 0)" } } },
+            "Unsigned": { "type": "object", "properties": { "transaction": {
+                "type": "object",
+                "description": "An unsigned TRON transaction in java-tron's JSON; sign it as is \
+                    (TronWeb trx.sign, TronLink, tronpool tx sign)",
+                "required": ["txID", "raw_data", "raw_data_hex", "visible"] } } },
+            "Health": { "type": "object", "properties": {
+                "status": { "enum": ["ok", "unavailable"] }, "version": { "type": "string" },
+                "network": { "type": "string" },
+                "node": { "type": "object", "properties": {
+                    "reachable": { "type": "boolean" },
+                    "blockNumber": { "type": ["integer", "null"] },
+                    "latencyMs": { "type": ["integer", "null"] },
+                    "error": { "type": "string" } } } } }
+        } }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_endpoint_is_described() {
+        let paths = spec()["paths"].as_object().expect("paths");
+        for (method, path, _) in crate::api::ENDPOINTS {
+            let operation = &paths
+                .get(*path)
+                .unwrap_or_else(|| panic!("{path} is not in the document"))[method.to_lowercase()];
+            assert!(operation.is_object(), "{method} {path} is not described");
+        }
+        assert_eq!(paths.len(), crate::api::ENDPOINTS.len(), "no stale paths");
+        // Every reference resolves.
+        let text = spec().to_string();
+        let schemas = spec()["components"]["schemas"].as_object().unwrap();
+        for piece in text.split("#/components/schemas/").skip(1) {
+            let name: String = piece.chars().take_while(|c| c.is_alphanumeric()).collect();
+            assert!(schemas.contains_key(&name), "missing schema {name}");
+        }
+    }
+}

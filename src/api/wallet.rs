@@ -1,0 +1,31 @@
+//! `/api/balance` and `/api/allowance`: what an address holds and has allowed a pool.
+
+use std::sync::Arc;
+
+use axum::Json;
+use axum::extract::{Path, State};
+use serde_json::Value;
+
+use super::App;
+use super::errors::ApiResult;
+use crate::envelope;
+use crate::service::inputs;
+
+pub async fn balance(
+    State(app): State<Arc<App>>,
+    Path(address): Path<String>,
+) -> ApiResult<Json<Value>> {
+    let address = inputs::address(&address, "address")?;
+    Ok(Json(envelope::ok(&app.chain.balance(address).await?)))
+}
+
+pub async fn allowance(
+    State(app): State<Arc<App>>,
+    Path((address, denom)): Path<(String, String)>,
+) -> ApiResult<Json<Value>> {
+    let address = inputs::address(&address, "address")?;
+    let denomination = app.denomination(&denom)?;
+    Ok(Json(envelope::ok(
+        &app.chain.allowance(address, denomination).await?,
+    )))
+}

@@ -1,0 +1,164 @@
+//! `tronpool serve`: the REST API (and, later, the relayer) as a long-running daemon.
+
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::http::HeaderValue;
+use clap::Args;
+use serde::Serialize;
+
+use crate::api::{self, ApiConfig, App};
+use crate::error::{Error, Result};
+use crate::service::chain::Chain;
+use crate::service::relayer_fees::RelayerFees;
+use crate::settings::Source;
+use crate::shutdown::Shutdown;
+
+use super::Context;
+
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Address and port to listen on (port 0 picks a free one)
+    #[arg(
+        long,
+        env = "TRONPOOL_LISTEN",
+        default_value = "127.0.0.1:8787",
+        value_name = "ADDR"
+    )]
+    listen: SocketAddr,
+    /// Requests per client per minute on the general endpoints
+    #[arg(long, env = "TRONPOOL_RATE_LIMIT", default_value_t = 120, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(1..))]
+    rate_limit: u32,
+    /// Requests per client per minute on /api/relayer/*
+    #[arg(long, env = "TRONPOOL_RELAYER_RATE_LIMIT", default_value_t = 5, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(1..))]
+    relayer_rate_limit: u32,
+    /// A reverse proxy whose X-Forwarded-For names the client (repeatable)
+    #[arg(long = "trusted-proxy", value_name = "IP")]
+    trusted_proxies: Vec<IpAddr>,
+    /// An origin browsers may call the API from (repeatable; default: any)
+    #[arg(long = "cors-origin", value_name = "ORIGIN")]
+    cors_origins: Vec<String>,
+    /// Largest request body in bytes
+    #[arg(long, default_value_t = 64 * 1024, value_name = "BYTES")]
+    body_limit: usize,
+    /// Longest a request may take before it is answered 504
+    #[arg(long, default_value = "30s", value_name = "DURATION", value_parser = humantime::parse_duration)]
+    request_timeout: Duration,
+    /// How long pool reads are cached (about a block)
+    #[arg(long, default_value = "3s", value_name = "DURATION", value_parser = humantime::parse_duration)]
+    cache_ttl: Duration,
+    /// The relayer fee for a pool, in USDT (repeatable; default 1 USDT or 0.3%, the larger)
+    #[arg(long = "relayer-fee", value_name = "DENOM=USDT")]
+    relayer_fees: Vec<String>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Started {
+    url: String,
+    network: String,
+    node: String,
+    /// Whether `serve` started its own devnet.
+    in_process_devnet: bool,
+    pools: Vec<u64>,
+}
+
+impl ServeArgs {
+    pub async fn run(self, ctx: &Context) -> Result<()> {
+        let shutdown = Shutdown::register()
+            .map_err(|e| Error::Failed(format!("cannot listen for Ctrl-C: {e}")))?;
+        let settings = ctx.settings()?;
+        let fees = RelayerFees::parse(&self.relayer_fees)?;
+        let cors_origins = self
+            .cors_origins
+            .iter()
+            .map(|o| {
+                HeaderValue::from_str(o.trim_end_matches('/'))
+                    .map_err(|_| Error::usage(format!("--cors-origin `{o}` is not an origin")))
+            })
+            .collect::<Result<Vec<_>>>()?;
+
+        // The devnet with no node configured: run one here, as DESIGN.md promises.
+        let network = settings.network.value.clone();
+        let own_devnet = network == crate::network::DEFAULT_NETWORK
+            && matches!(settings.node.source, Source::Preset(_) | Source::Default);
+        let devnet = if own_devnet {
+            let handle = devnet::spawn(devnet::DevnetConfig::ephemeral())
+                .await
+                .map_err(|e| Error::Failed(format!("starting the in-process devnet: {e}")))?;
+            tracing::info!(
+                url = %handle.url(),
+                "no node configured for the devnet: started an in-process devnet"
+            );
+            Some(handle)
+        } else {
+            None
+        };
+        let mut node_config = settings.node_config();
+        if let Some(handle) = &devnet {
+            node_config.url = handle
+                .url()
+                .parse()
+                .map_err(|e| Error::Failed(format!("the devnet's URL: {e}")))?;
+            node_config.events_url = None;
+        }
+        // A server answers its own clients within its timeout: fewer retries than the CLI.
+        node_config.retries = 1;
+        let node_url = node_config.url.to_string();
+        let node = tron::NodeClient::new(node_config)?;
+        let chain = Chain::connect(&network, node, self.cache_ttl).await?;
+        let config = ApiConfig {
+            rate_limit: self.rate_limit,
+            relayer_rate_limit: self.relayer_rate_limit,
+            trusted_proxies: self.trusted_proxies,
+            cors_origins,
+            body_limit: self.body_limit,
+            request_timeout: self.request_timeout,
+        };
+        let app = Arc::new(App::new(chain, fees, config));
+
+        let listener = tokio::net::TcpListener::bind(self.listen)
+            .await
+            .map_err(|e| Error::usage(format!("cannot listen on {}: {e}", self.listen)))?;
+        let addr = listener
+            .local_addr()
+            .map_err(|e| Error::Failed(format!("the listening socket: {e}")))?;
+        let started = Started {
+            url: format!("http://{addr}"),
+            network,
+            node: node_url,
+            in_process_devnet: devnet.is_some(),
+            pools: app.chain.denominations(),
+        };
+        tracing::info!(url = %started.url, network = %started.network, node = %started.node, "serving the API");
+        ctx.out.result(&started, || {
+            format!(
+                "tronpool API on {} (network {}, node {}{})\nOpenAPI: {}/api/openapi.json",
+                started.url,
+                started.network,
+                started.node,
+                if started.in_process_devnet {
+                    ", in-process devnet"
+                } else {
+                    ""
+                },
+                started.url
+            )
+        })?;
+
+        api::serve(listener, app, shutdown.wait())
+            .await
+            .map_err(|e| Error::Failed(format!("the server stopped: {e}")))?;
+        tracing::info!("stopped: requests in flight were finished");
+        if let Some(handle) = devnet {
+            handle
+                .shutdown()
+                .await
+                .map_err(|e| Error::Failed(e.to_string()))?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,659 @@
+//! The REST API over a real socket, against a devnet: every endpoint's shape, every error
+//! class as the envelope with its status, the rate limits, a node that goes away, and the
+//! unsigned transactions signed by unmodified TronWeb and executed on the chain.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::time::Duration;
+
+use alloy_primitives::U256;
+use alloy_sol_types::SolCall;
+use ark_ff::PrimeField;
+use devnet::{DevnetConfig, DevnetHandle};
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+use tron::abi::Trc20;
+use tron::{Action, Address, NodeClient, NodeConfig, PrivateKey, Transaction};
+use tronpool::api::{self, ApiConfig, App, ServerHandle};
+use tronpool::service::chain::Chain;
+use tronpool::service::relayer_fees::RelayerFees;
+use zk::circuit::PublicInputs;
+use zk::keys::Keys;
+use zk::note::{Note, NoteMeta};
+use zk::proof::{EncodedProof, Witness, prove};
+use zk::tree::MerkleTree;
+
+const INSTALL_HINT: &str =
+    "the interop tools are not installed: run `bash tests/interop/install.sh` (CI does)";
+
+/// A devnet and the API in front of it.
+struct Served {
+    devnet: Option<DevnetHandle>,
+    server: ServerHandle,
+    http: reqwest::Client,
+}
+
+impl Served {
+    async fn start(config: ApiConfig, cache_ttl: Duration) -> Served {
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let devnet = devnet::spawn(DevnetConfig::ephemeral())
+            .await
+            .expect("a devnet");
+        let mut node = NodeConfig::new(devnet.url().parse().unwrap());
+        node.retries = 0;
+        node.timeout = Duration::from_secs(5);
+        let chain = Chain::connect("devnet", NodeClient::new(node).unwrap(), cache_ttl)
+            .await
+            .expect("the devnet's deployment");
+        let app = Arc::new(App::new(chain, RelayerFees::default(), config));
+        let server = api::spawn("127.0.0.1:0".parse::<SocketAddr>().unwrap(), app)
+            .await
+            .expect("the API listens");
+        Served {
+            devnet: Some(devnet),
+            server,
+            http: reqwest::Client::new(),
+        }
+    }
+
+    fn devnet(&self) -> &DevnetHandle {
+        self.devnet.as_ref().expect("running")
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.server.url())
+    }
+
+    async fn get(&self, path: &str) -> (StatusCode, Value) {
+        let response = self.http.get(self.url(path)).send().await.expect("answer");
+        envelope(response).await
+    }
+
+    async fn post(&self, path: &str, body: Value) -> (StatusCode, Value) {
+        let response = self
+            .http
+            .post(self.url(path))
+            .json(&body)
+            .send()
+            .await
+            .expect("answer");
+        envelope(response).await
+    }
+
+    /// The `data` of a successful answer.
+    async fn ok(&self, path: &str, body: Option<Value>) -> Value {
+        let (status, value) = match body {
+            Some(body) => self.post(path, body).await,
+            None => self.get(path).await,
+        };
+        assert_eq!(status, StatusCode::OK, "{path}: {value}");
+        assert_eq!(value["ok"], true, "{value}");
+        value["data"].clone()
+    }
+
+    /// The `error` of a failed answer, after checking its status.
+    async fn fails(&self, path: &str, body: Option<Value>, expected: u16) -> String {
+        let (status, value) = match body {
+            Some(body) => self.post(path, body).await,
+            None => self.get(path).await,
+        };
+        assert_eq!(status.as_u16(), expected, "{path}: {value}");
+        assert_eq!(value["ok"], false, "{value}");
+        value["error"]
+            .as_str()
+            .expect("an error message")
+            .to_owned()
+    }
+}
+
+/// Every answer, of every status, is the envelope.
+async fn envelope(response: reqwest::Response) -> (StatusCode, Value) {
+    let status = response.status();
+    let kind = response
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_owned();
+    let text = response.text().await.expect("a body");
+    assert!(
+        kind.starts_with("application/json"),
+        "{status}: {kind}: {text}"
+    );
+    let value: Value = serde_json::from_str(&text).expect("JSON");
+    (status, value)
+}
+
+fn hex32(f: &ark_bn254::Fr) -> String {
+    format!("0x{}", hex::encode(zk::field::to_be_bytes(f)))
+}
+
+fn random_word() -> String {
+    hex32(&ark_bn254::Fr::from_be_bytes_mod_order(
+        &rand_core::RngCore::next_u64(&mut rand_core::OsRng).to_be_bytes(),
+    ))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_endpoint_answers_with_its_shape() {
+    let served = Served::start(ApiConfig::default(), Duration::from_secs(3)).await;
+    let deployment = served.devnet().deployment().clone();
+    let owner = served.devnet().accounts()[0].address();
+    let pool100 = deployment.pool(100).unwrap().address;
+
+    let pools = served.ok("/api/pools", None).await;
+    let pools = pools["pools"].as_array().expect("pools");
+    let denominations: Vec<u64> = pools
+        .iter()
+        .map(|p| p["denomination"].as_u64().unwrap())
+        .collect();
+    assert_eq!(denominations, [100, 500, 1000, 3000, 5000, 10000]);
+    let empty_root = hex32(&zk::tree::empty_root());
+    let pool = served.ok("/api/pools/100", None).await;
+    assert_eq!(pool, pools[0]);
+    assert_eq!(
+        pool,
+        json!({
+            "denomination": 100, "denominationRaw": "100000000",
+            "address": pool100.to_base58(),
+            "poolBalance": 0.0, "poolBalanceRaw": "0",
+            "currentRoot": empty_root,
+            "relayerFee": 1.0, "relayerFeeRaw": "1000000",
+            "depositCount": 0,
+        })
+    );
+    assert_eq!(
+        served.ok("/api/pools/100/root", None).await,
+        json!({ "denomination": 100, "root": empty_root, "depositCount": 0 })
+    );
+
+    let nullifier_hash = random_word();
+    assert_eq!(
+        served
+            .ok(
+                "/api/pools/100/check-spent",
+                Some(json!({ "nullifierHash": nullifier_hash }))
+            )
+            .await,
+        json!({ "nullifierHash": nullifier_hash, "spent": false })
+    );
+    assert_eq!(
+        served
+            .ok(
+                "/api/pools/500/can-withdraw",
+                Some(json!({ "nullifierHash": nullifier_hash, "root": empty_root }))
+            )
+            .await,
+        json!({ "canWithdraw": true, "spent": false, "knownRoot": true })
+    );
+    let unknown = served
+        .ok(
+            "/api/pools/500/can-withdraw",
+            Some(json!({ "nullifierHash": nullifier_hash, "root": random_word() })),
+        )
+        .await;
+    assert_eq!(unknown["canWithdraw"], false);
+    assert_eq!(unknown["knownRoot"], false);
+    assert!(
+        unknown["reason"]
+            .as_str()
+            .unwrap()
+            .contains("last 100 roots")
+    );
+
+    let balance = served
+        .ok(&format!("/api/balance/{}", owner.to_base58()), None)
+        .await;
+    assert_eq!(
+        balance,
+        json!({
+            "address": owner.to_base58(),
+            "balance": 1_000_000.0, "balanceRaw": "1000000000000",
+            "trx": 1_000_000.0, "trxRaw": "1000000000000",
+        })
+    );
+    // Either address form is accepted; the answer is base58.
+    let hex_form = served
+        .ok(&format!("/api/balance/{}", owner.to_hex()), None)
+        .await;
+    assert_eq!(hex_form["address"], owner.to_base58());
+    assert_eq!(
+        served
+            .ok(&format!("/api/allowance/{}/100", owner.to_base58()), None)
+            .await,
+        json!({
+            "address": owner.to_base58(), "denomination": 100, "pool": pool100.to_base58(),
+            "allowance": 0.0, "allowanceRaw": "0", "sufficient": false,
+        })
+    );
+
+    // approve: the exact call, on a recent block, with a fee limit and a long expiry.
+    let data = served
+        .ok(
+            "/api/tx/approve",
+            Some(json!({ "from": owner.to_base58(), "denomination": 100 })),
+        )
+        .await;
+    let tx_json = &data["transaction"];
+    assert_eq!(tx_json["visible"], false);
+    for field in ["txID", "raw_data", "raw_data_hex"] {
+        assert!(!tx_json[field].is_null(), "{field} in {tx_json}");
+    }
+    let tx = Transaction::from_json(tx_json).expect("java-tron's JSON");
+    assert!(tx.signatures().is_empty());
+    let Action::Trigger(call) = tx.action().unwrap() else {
+        panic!("a contract call");
+    };
+    assert_eq!((call.owner, call.contract), (owner, deployment.usdt));
+    let approve = Trc20::approveCall::abi_decode(&call.data).unwrap();
+    assert_eq!(Address::from(approve.spender), pool100);
+    assert_eq!(approve.value, U256::from(100_000_000u64));
+    assert!(tx.fee_limit() >= 1_000_000 && tx.fee_limit() <= 15_000_000_000);
+    let head = served.devnet().with_chain(|c| c.head().timestamp);
+    assert!(tx.expiration() >= head + 9 * 60 * 1000, "time to sign");
+    // An amount in USDT, with decimals.
+    let data = served
+        .ok(
+            "/api/tx/approve",
+            Some(json!({ "from": owner.to_base58(), "denomination": "500", "amount": "12.5" })),
+        )
+        .await;
+    let tx = Transaction::from_json(&data["transaction"]).unwrap();
+    let Action::Trigger(call) = tx.action().unwrap() else {
+        panic!("a contract call");
+    };
+    assert_eq!(
+        Trc20::approveCall::abi_decode(&call.data).unwrap().value,
+        U256::from(12_500_000u64)
+    );
+
+    // deposit before approving: the builder says why instead of handing out a failure.
+    let note = Note::generate(NoteMeta::usdt(100, "devnet").unwrap());
+    let error = served
+        .fails(
+            "/api/tx/deposit",
+            Some(json!({
+                "from": owner.to_base58(), "denomination": 100,
+                "commitment": hex32(&note.commitment()),
+            })),
+            422,
+        )
+        .await;
+    assert!(error.contains("insufficient allowance"), "{error}");
+    // A fresh account has no USDT.
+    let stranger = PrivateKey::generate().address();
+    let error = served
+        .fails(
+            "/api/tx/deposit",
+            Some(json!({
+                "from": stranger.to_base58(), "denomination": 100,
+                "commitment": hex32(&note.commitment()),
+            })),
+            422,
+        )
+        .await;
+    assert!(error.contains("holds 0 USDT"), "{error}");
+
+    let health = served.ok("/api/health", None).await;
+    assert_eq!(health["status"], "ok");
+    assert_eq!(health["network"], "devnet");
+    assert_eq!(health["version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(health["node"]["reachable"], true);
+    assert!(health["node"]["blockNumber"].as_i64().unwrap() >= 1);
+    assert!(health["node"]["latencyMs"].is_u64());
+
+    let response = served
+        .http
+        .get(served.url("/api/openapi.json"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let openapi: Value = response.json().await.unwrap();
+    assert_eq!(openapi["openapi"], "3.1.0");
+    assert!(openapi["paths"]["/api/tx/withdraw"]["post"].is_object());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_error_is_the_envelope_with_its_status() {
+    let served = Served::start(ApiConfig::default(), Duration::from_secs(3)).await;
+    let owner = served.devnet().accounts()[0].address().to_base58();
+    let word = random_word();
+
+    // Transport-level failures.
+    let response = served
+        .http
+        .post(served.url("/api/pools/100/check-spent"))
+        .header("content-type", "application/json")
+        .body("{\"nullifierHash\": ")
+        .send()
+        .await
+        .unwrap();
+    let (status, value) = envelope(response).await;
+    assert_eq!(status, 400, "bad JSON: {value}");
+    assert!(value["error"].as_str().unwrap().starts_with("bad JSON"));
+    let response = served
+        .http
+        .post(served.url("/api/pools/100/check-spent"))
+        .header("content-type", "text/plain")
+        .body(json!({ "nullifierHash": word }).to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(envelope(response).await.0, 415, "not JSON");
+    let response = served
+        .http
+        .post(served.url("/api/tx/withdraw"))
+        .json(&json!({ "proof": "0".repeat(100_000) }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(envelope(response).await.0, 413, "too large");
+    let error = served.fails("/api/nowhere", None, 404).await;
+    assert!(error.contains("/api/nowhere"), "{error}");
+    let error = served.fails("/api/tx/approve", None, 405).await;
+    assert!(error.contains("GET is not allowed"), "{error}");
+    let response = served
+        .http
+        .delete(served.url("/api/pools"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(envelope(response).await.0, 405);
+
+    // Input the service refuses.
+    let error = served.fails("/api/pools/7", None, 404).await;
+    assert!(
+        error.contains("pools: 100, 500, 1000, 3000, 5000, 10000"),
+        "{error}"
+    );
+    served.fails("/api/pools/1e2/root", None, 404).await;
+    let error = served.fails("/api/balance/TNotAnAddress", None, 400).await;
+    assert!(error.starts_with("address:"), "{error}");
+    served
+        .fails(&format!("/api/allowance/{owner}/42"), None, 404)
+        .await;
+    let error = served
+        .fails(
+            "/api/pools/100/check-spent",
+            Some(json!({ "nullifierHash": "0x1234" })),
+            400,
+        )
+        .await;
+    assert!(error.contains("nullifierHash must be 0x"), "{error}");
+    let r = "0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001";
+    let error = served
+        .fails(
+            "/api/pools/100/can-withdraw",
+            Some(json!({ "nullifierHash": word, "root": r })),
+            400,
+        )
+        .await;
+    assert!(
+        error.contains("root is not below the field modulus"),
+        "{error}"
+    );
+    let error = served
+        .fails("/api/pools/100/check-spent", Some(json!({})), 400)
+        .await;
+    assert!(error.contains("missing field `nullifierHash`"), "{error}");
+    let error = served
+        .fails(
+            "/api/pools/100/check-spent",
+            Some(json!({ "nullifierHash": word, "nullifier": word })),
+            400,
+        )
+        .await;
+    assert!(error.contains("unknown field `nullifier`"), "{error}");
+    let error = served
+        .fails(
+            "/api/tx/approve",
+            Some(json!({ "from": owner, "denomination": 100, "amount": "-5" })),
+            400,
+        )
+        .await;
+    assert!(error.contains("amount"), "{error}");
+    let error = served
+        .fails(
+            "/api/tx/approve",
+            Some(json!({ "from": owner, "denomination": true })),
+            400,
+        )
+        .await;
+    assert!(error.contains("denomination"), "{error}");
+    let withdraw = json!({
+        "from": owner, "denomination": 100, "proof": "0x12", "root": word,
+        "nullifierHash": word, "recipient": owner,
+    });
+    let error = served.fails("/api/tx/withdraw", Some(withdraw), 400).await;
+    assert!(error.contains("512 hex digits"), "{error}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rate_limits_answer_429_with_retry_after() {
+    let served = Served::start(ApiConfig::default(), Duration::from_secs(3)).await;
+    for i in 0..120 {
+        let response = served
+            .http
+            .get(served.url("/api/health"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200, "request {}", i + 1);
+        let remaining = response.headers()["ratelimit-remaining"].to_str().unwrap();
+        assert_eq!(remaining, (119 - i).to_string());
+        assert_eq!(response.headers()["ratelimit-limit"], "120");
+    }
+    let response = served
+        .http
+        .get(served.url("/api/pools"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 429);
+    let retry: u64 = response.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=60).contains(&retry), "{retry}");
+    assert_eq!(response.headers()["ratelimit-remaining"], "0");
+    let (_, value) = envelope(response).await;
+    assert!(value["error"].as_str().unwrap().contains("rate limited"));
+
+    // The relayer's budget is separate, and smaller.
+    for _ in 0..5 {
+        let response = served
+            .http
+            .get(served.url("/api/relayer/status"))
+            .send()
+            .await
+            .unwrap();
+        assert_ne!(response.status(), 429);
+        assert_eq!(response.headers()["ratelimit-limit"], "5");
+    }
+    let response = served
+        .http
+        .get(served.url("/api/relayer/status"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 429);
+    assert!(response.headers().contains_key("retry-after"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_that_goes_away_is_502_and_health_503() {
+    let mut served = Served::start(ApiConfig::default(), Duration::ZERO).await;
+    served.ok("/api/pools/100", None).await;
+    served.devnet.take().unwrap().shutdown().await.unwrap();
+    let error = served.fails("/api/pools/100", None, 502).await;
+    assert!(error.contains("127.0.0.1"), "names the node: {error}");
+    served
+        .fails("/api/balance/TNPeeaaFB7K9cmo4uQpcU32zGK8G1NYqeL", None, 502)
+        .await;
+    let (status, value) = served.get("/api/health").await;
+    assert_eq!(status, 503, "{value}");
+    assert_eq!(value["ok"], false);
+    assert_eq!(value["data"]["status"], "unavailable");
+    assert_eq!(value["data"]["node"]["reachable"], false);
+    assert!(value["error"].as_str().unwrap().contains("unreachable"));
+}
+
+fn interop_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/interop")
+}
+
+/// Has TronWeb sign the API's transactions with `key` and broadcast them to the devnet.
+fn tronweb_sign_and_send(node: &str, key: &PrivateKey, transactions: &[Value]) -> Vec<Value> {
+    use std::io::Write;
+    assert!(
+        interop_dir().join("node_modules/tronweb").exists(),
+        "{INSTALL_HINT}"
+    );
+    let mut child = Command::new("node")
+        .arg(interop_dir().join("api_tronweb.js"))
+        .env("TRONPOOL_TEST_KEY", key.to_hex().as_str())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{INSTALL_HINT}: cannot run node: {e}"));
+    let input = json!({ "node": node, "transactions": transactions });
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.to_string().as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(
+        output.status.success(),
+        "TronWeb failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let value: Value = serde_json::from_slice(&output.stdout).expect("one JSON document");
+    value["results"].as_array().expect("results").clone()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tronweb_signs_what_the_api_builds_and_the_chain_runs_it() {
+    let served = Served::start(ApiConfig::default(), Duration::ZERO).await;
+    let node = served.devnet().url();
+    let key = served.devnet().accounts()[2].clone();
+    let from = key.address().to_base58();
+
+    // approve → signed by TronWeb → executed.
+    let approve = served
+        .ok(
+            "/api/tx/approve",
+            Some(json!({ "from": from, "denomination": 100 })),
+        )
+        .await;
+    let results = tronweb_sign_and_send(&node, &key, &[approve["transaction"].clone()]);
+    assert_eq!(results[0]["broadcast"]["result"], true, "{}", results[0]);
+    assert_eq!(results[0]["receipt"], "SUCCESS", "{}", results[0]);
+    let allowance = served.ok(&format!("/api/allowance/{from}/100"), None).await;
+    assert_eq!(allowance["sufficient"], true);
+
+    // deposit a note.
+    let note = Note::generate(NoteMeta::usdt(100, "devnet").unwrap());
+    let commitment = hex32(&note.commitment());
+    let deposit = served
+        .ok(
+            "/api/tx/deposit",
+            Some(json!({ "from": from, "denomination": 100, "commitment": commitment })),
+        )
+        .await;
+    let results = tronweb_sign_and_send(&node, &key, &[deposit["transaction"].clone()]);
+    assert_eq!(results[0]["receipt"], "SUCCESS", "{}", results[0]);
+    let energy = results[0]["info"]["receipt"]["energy_usage_total"]
+        .as_i64()
+        .unwrap();
+    let limit = Transaction::from_json(&deposit["transaction"])
+        .unwrap()
+        .fee_limit();
+    assert!(energy * 100 < limit, "the fee limit covers the energy used");
+    let pool = served.ok("/api/pools/100", None).await;
+    assert_eq!(pool["depositCount"], 1);
+    assert_eq!(pool["poolBalanceRaw"], "100000000");
+    let mut tree = MerkleTree::new();
+    tree.insert(note.commitment()).unwrap();
+    assert_eq!(pool["currentRoot"], hex32(&tree.root()));
+    // The same commitment twice is refused before anyone pays.
+    let error = served
+        .fails(
+            "/api/tx/deposit",
+            Some(json!({ "from": from, "denomination": 100, "commitment": commitment })),
+            422,
+        )
+        .await;
+    assert!(error.contains("already in the 100 USDT pool"), "{error}");
+
+    // withdraw with a real proof to a fresh address, self-submitted with a TRX refund.
+    let recipient = PrivateKey::generate().address();
+    let refund = 3_000_000u64;
+    let public = PublicInputs {
+        root: tree.root(),
+        nullifier_hash: note.nullifier_hash(),
+        recipient: zk::field::from_address(&recipient.evm_bytes()),
+        relayer: ark_bn254::Fr::from(0u64),
+        fee: ark_bn254::Fr::from(0u64),
+        refund: ark_bn254::Fr::from(refund),
+    };
+    let witness = Witness::new(&note, &tree.path(0).unwrap()).unwrap();
+    let proof = prove(
+        Keys::insecure_dev(),
+        &public,
+        &witness,
+        &mut rand_core::OsRng,
+    )
+    .unwrap();
+    let proof_hex = EncodedProof::from_proof(&proof).to_hex();
+    let body = json!({
+        "from": from, "denomination": 100, "proof": proof_hex,
+        "root": hex32(&tree.root()), "nullifierHash": hex32(&note.nullifier_hash()),
+        "recipient": recipient.to_base58(), "refund": refund,
+    });
+
+    // A proof for other inputs (another refund) is caught off-chain: 422, nothing built.
+    let mut other_refund = body.clone();
+    other_refund["refund"] = json!(refund + 1);
+    let error = served
+        .fails("/api/tx/withdraw", Some(other_refund), 422)
+        .await;
+    assert!(error.contains("does not verify"), "{error}");
+    let mut unknown_root = body.clone();
+    unknown_root["root"] = json!(random_word());
+    let error = served
+        .fails("/api/tx/withdraw", Some(unknown_root), 422)
+        .await;
+    assert!(error.contains("last 100 roots"), "{error}");
+    let mut fee_without_relayer = body.clone();
+    fee_without_relayer["fee"] = json!("1000000");
+    served
+        .fails("/api/tx/withdraw", Some(fee_without_relayer), 400)
+        .await;
+
+    let withdraw = served.ok("/api/tx/withdraw", Some(body.clone())).await;
+    let results = tronweb_sign_and_send(&node, &key, &[withdraw["transaction"].clone()]);
+    assert_eq!(results[0]["receipt"], "SUCCESS", "{}", results[0]);
+    let balance = served
+        .ok(&format!("/api/balance/{}", recipient.to_base58()), None)
+        .await;
+    assert_eq!(balance["balanceRaw"], "100000000");
+    assert_eq!(balance["trxRaw"], refund.to_string());
+
+    // Spent now: 409 from the builder, and check-spent agrees.
+    let error = served.fails("/api/tx/withdraw", Some(body), 409).await;
+    assert!(error.contains("already spent"), "{error}");
+    let spent = served
+        .ok(
+            "/api/pools/100/check-spent",
+            Some(json!({ "nullifierHash": hex32(&note.nullifier_hash()) })),
+        )
+        .await;
+    assert_eq!(spent["spent"], true);
+}
