@@ -65,8 +65,8 @@ pub struct Withdrawable {
     pub reason: Option<String>,
 }
 
-/// An amount in base units of a 6-decimal token (USDT, or TRX in sun) as the API's number (whole USDT; exact up to 2^53 base units,
-/// which the `…Raw` string beside it is for).
+/// An amount in base units of a 6-decimal token (USDT, or TRX in sun) as the API's number
+/// in whole units; exact up to 2^53 base units, past which the `…Raw` string is the truth.
 pub fn six_decimals(raw: U256) -> f64 {
     let raw = u128::try_from(raw).unwrap_or(u128::MAX);
     format_units(raw.min(i128::MAX as u128) as i128, USDT_DECIMALS)

@@ -657,3 +657,64 @@ async fn tronweb_signs_what_the_api_builds_and_the_chain_runs_it() {
         .await;
     assert_eq!(spent["spent"], true);
 }
+
+/// A node that takes its time over `getnowblock`, so a request is surely in flight.
+async fn slow_node(delay: Duration) -> SocketAddr {
+    use axum::routing::post;
+    let app = axum::Router::new().route(
+        "/wallet/getnowblock",
+        post(move || async move {
+            tokio::time::sleep(delay).await;
+            axum::Json(json!({
+                "blockID": format!("{:064x}", 7),
+                "block_header": { "raw_data": { "number": 7, "timestamp": 1_700_000_000_000i64 } }
+            }))
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    addr
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shutdown_finishes_the_requests_in_flight() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let devnet = devnet::spawn(DevnetConfig::ephemeral()).await.unwrap();
+    let node = slow_node(Duration::from_millis(800)).await;
+    let client = NodeClient::new(NodeConfig::new(format!("http://{node}").parse().unwrap()));
+    let chain = Chain::new(
+        "devnet".into(),
+        client.unwrap(),
+        devnet.deployment().clone(),
+        Duration::ZERO,
+    );
+    let app = Arc::new(App::new(
+        chain,
+        RelayerFees::default(),
+        ApiConfig::default(),
+    ));
+    let server = api::spawn("127.0.0.1:0".parse().unwrap(), app)
+        .await
+        .unwrap();
+    let url = server.url();
+    let in_flight = tokio::spawn(async move {
+        reqwest::get(format!("{url}/api/health"))
+            .await
+            .expect("answered, not cut off")
+            .json::<Value>()
+            .await
+            .unwrap()
+    });
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let addr = server.addr();
+    let stopped = tokio::spawn(server.shutdown());
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert!(
+        tokio::net::TcpStream::connect(addr).await.is_err(),
+        "no new connections once stopping"
+    );
+    let health = in_flight.await.unwrap();
+    assert_eq!(health["data"]["node"]["blockNumber"], 7, "{health}");
+    stopped.await.unwrap().expect("a clean stop");
+}

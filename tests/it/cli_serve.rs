@@ -1,0 +1,88 @@
+//! `tronpool serve` as a process: with the devnet network and no node configured it runs its
+//! own devnet (and says so first), announces where it listens, serves the API, and stops
+//! cleanly on SIGTERM or SIGINT.
+#![cfg(unix)]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+
+use crate::support::TestEnv;
+
+fn get(url: &str, path: &str) -> (u16, Value) {
+    let addr = url.trim_start_matches("http://");
+    let mut stream = std::net::TcpStream::connect(addr).expect("connect");
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .expect("request");
+    let mut response = String::new();
+    stream.read_to_string(&mut response).expect("response");
+    let status = response[9..12].parse().expect("a status");
+    let body = response.split("\r\n\r\n").nth(1).expect("a body");
+    (status, serde_json::from_str(body).expect("JSON"))
+}
+
+#[test]
+fn serves_with_its_own_devnet_and_stops_on_a_signal() {
+    let env = TestEnv::new();
+    for signal in ["TERM", "INT"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tronpool"))
+            .env("TRONPOOL_HOME", env.home())
+            .args([
+                "--json",
+                "--log-format",
+                "json",
+                "serve",
+                "--listen",
+                "127.0.0.1:0",
+            ])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("tronpool serve starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .expect("an announcement");
+        let announced: Value = serde_json::from_str(&line).expect("the envelope");
+        assert_eq!(announced["ok"], true, "{announced}");
+        let data = &announced["data"];
+        assert_eq!(data["network"], "devnet");
+        assert_eq!(data["inProcessDevnet"], true);
+        assert_eq!(data["pools"].as_array().unwrap().len(), 6);
+        let url = data["url"].as_str().unwrap();
+
+        let (status, health) = get(url, "/api/health");
+        assert_eq!(status, 200, "{health}");
+        assert_eq!(health["data"]["node"]["reachable"], true);
+        let (status, pool) = get(url, "/api/pools/100");
+        assert_eq!(status, 200, "{pool}");
+
+        let killed = Command::new("kill")
+            .args([format!("-{signal}"), child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let output = child.wait_with_output().unwrap();
+        assert!(output.status.success(), "SIG{signal} is a clean stop");
+        let log = String::from_utf8_lossy(&output.stderr);
+        let lines: Vec<Value> = log
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap_or_else(|_| panic!("a JSON log line: {l}")))
+            .collect();
+        let first = lines[0]["fields"]["message"].as_str().unwrap();
+        assert!(
+            first.contains("in-process devnet"),
+            "first log line: {first}"
+        );
+        assert!(
+            lines
+                .iter()
+                .any(|l| l["fields"]["path"] == "/api/pools/100" && l["fields"]["status"] == 200),
+            "an access log line per request: {log}"
+        );
+    }
+}
