@@ -207,49 +207,107 @@ impl Chain {
         data: Vec<u8>,
         what: &str,
     ) -> Result<Transaction> {
-        let (simulated, prices, head, trx, resources) = tokio::try_join!(
+        let call = self.prepare_call(owner, contract, call_value, data).await?;
+        call.check_succeeds(what)?;
+        if let Some(shortfall) = call.shortfall(what) {
+            return Err(Error::Refused(shortfall));
+        }
+        self.transaction(call, EXPIRATION_MS).await
+    }
+
+    /// Everything needed to decide on a call: what it would do, what it would cost, and
+    /// what its owner holds, fetched together.
+    pub async fn prepare_call(
+        &self,
+        owner: Address,
+        contract: Address,
+        call_value: i64,
+        data: Vec<u8>,
+    ) -> Result<PreparedCall> {
+        let (simulated, prices, trx, resources) = tokio::try_join!(
             self.simulate(owner, contract, call_value, data.clone()),
             self.prices(),
-            self.head(),
             self.trx_balance(owner),
             async { Ok(self.node.get_account_resource(&owner).await?) },
         )?;
-        if simulated.reverted {
-            return Err(Error::Refused(format!(
-                "{what} would fail: {}",
+        let energy = simulated.energy_used.max(0);
+        let burned = (energy - resources.energy_available()).max(0) * prices.energy_fee;
+        Ok(PreparedCall {
+            trigger: Trigger {
+                owner,
+                contract,
+                call_value,
+                data,
+                ..Default::default()
+            },
+            revert: simulated.reverted.then(|| {
                 simulated
                     .revert_reason()
                     .unwrap_or_else(|| "it reverts without a reason".into())
-            )));
+            }),
+            energy,
+            burned,
+            owner_trx: trx,
+            fee_limit: fee_limit(energy, prices.energy_fee).min(prices.max_fee_limit),
+        })
+    }
+
+    /// The transaction for a prepared call, on the head block, valid for `expiration_ms`.
+    pub async fn transaction(&self, call: PreparedCall, expiration_ms: i64) -> Result<Transaction> {
+        let reference = self.head().await?.block.ref_block();
+        Ok(
+            TransactionBuilder::new(Action::Trigger(call.trigger), reference)
+                .expiration(reference.timestamp + expiration_ms)
+                .fee_limit(call.fee_limit)
+                .build(),
+        )
+    }
+}
+
+/// A call simulated and priced, not yet built.
+#[derive(Debug, Clone)]
+pub struct PreparedCall {
+    pub trigger: Trigger,
+    /// Why the simulation reverted, if it did.
+    pub revert: Option<String>,
+    pub energy: i64,
+    /// Sun the energy would burn beyond the owner's staked energy.
+    pub burned: i64,
+    pub owner_trx: i64,
+    pub fee_limit: i64,
+}
+
+impl PreparedCall {
+    /// TRX the owner needs: the burn plus what is sent along.
+    pub fn cost(&self) -> i64 {
+        self.burned.saturating_add(self.trigger.call_value)
+    }
+
+    pub fn check_succeeds(&self, what: &str) -> Result<()> {
+        match &self.revert {
+            Some(reason) => Err(Error::Refused(format!("{what} would fail: {reason}"))),
+            None => Ok(()),
         }
-        let energy = simulated.energy_used.max(0);
-        let burned = (energy - resources.energy_available()).max(0) * prices.energy_fee;
-        if trx < call_value.saturating_add(burned) {
-            return Err(Error::Refused(format!(
-                "{owner} holds {} TRX; {what} needs about {} TRX ({} for {energy} energy{})",
-                format_units(trx.into(), 6),
-                format_units(call_value.saturating_add(burned).into(), 6),
-                format_units(burned.into(), 6),
+    }
+
+    /// Why the owner cannot pay, if they cannot.
+    pub fn shortfall(&self, what: &str) -> Option<String> {
+        let call_value = self.trigger.call_value;
+        (self.owner_trx < self.cost()).then(|| {
+            format!(
+                "{} holds {} TRX; {what} needs about {} TRX ({} for {} energy{})",
+                self.trigger.owner,
+                format_units(self.owner_trx.into(), 6),
+                format_units(self.cost().into(), 6),
+                format_units(self.burned.into(), 6),
+                self.energy,
                 if call_value > 0 {
                     format!(" and {} sent along", format_units(call_value.into(), 6))
                 } else {
                     String::new()
                 }
-            )));
-        }
-        let fee_limit = fee_limit(energy, prices.energy_fee).min(prices.max_fee_limit);
-        let trigger = Trigger {
-            owner,
-            contract,
-            call_value,
-            data,
-            ..Default::default()
-        };
-        let reference = head.block.ref_block();
-        Ok(TransactionBuilder::new(Action::Trigger(trigger), reference)
-            .expiration(reference.timestamp + EXPIRATION_MS)
-            .fee_limit(fee_limit)
-            .build())
+            )
+        })
     }
 }
 

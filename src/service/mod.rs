@@ -7,5 +7,6 @@ pub mod chain;
 pub mod health;
 pub mod inputs;
 pub mod pools;
+pub mod relayer;
 pub mod relayer_fees;
 pub mod tx;

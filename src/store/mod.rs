@@ -2,5 +2,6 @@
 
 pub mod config;
 pub mod fs;
+pub mod jobs;
 pub mod keystore;
 pub mod paths;
