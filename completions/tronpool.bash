@@ -478,7 +478,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__serve)
-            opts="-y -v -q -h -V --listen --rate-limit --relayer-rate-limit --trusted-proxy --cors-origin --body-limit --request-timeout --cache-ttl --relayer-fee --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            opts="-y -v -q -h -V --listen --rate-limit --relayer-rate-limit --trusted-proxy --cors-origin --body-limit --request-timeout --cache-ttl --relayer-fee --no-relayer --relayer-key-file --relayer-min-trx --relayer-max-refund --relayer-poll --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -517,6 +517,22 @@ _tronpool() {
                     return 0
                     ;;
                 --relayer-fee)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --relayer-key-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --relayer-min-trx)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --relayer-max-refund)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --relayer-poll)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -221,12 +221,17 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l body-limit -
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l request-timeout -d 'Longest a request may take before it is answered 504' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l cache-ttl -d 'How long pool reads are cached (about a block)' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l relayer-fee -d 'The relayer fee for a pool, in USDT (repeatable; default 1 USDT or 0.3%, the larger)' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l relayer-key-file -d 'The relayer\'s private key file (else TRONPOOL_RELAYER_PRIVATE_KEY; on the devnet, dev account 1)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l relayer-min-trx -d 'Refuse relaying below this TRX balance' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l relayer-max-refund -d 'The most TRX the relayer forwards to a recipient as a refund' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l relayer-poll -d 'How often the relayer checks its unfinished jobs' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l node -d 'TRON node URL, overriding the network\'s' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
 json\t''"
+complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l no-relayer -d 'Do not relay withdrawals, even with a relayer key'
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'

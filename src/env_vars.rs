@@ -20,3 +20,7 @@ pub const JSON: &str = "TRONPOOL_JSON";
 pub const LOG: &str = "TRONPOOL_LOG";
 /// Log line format: text or json (like --log-format).
 pub const LOG_FORMAT: &str = "TRONPOOL_LOG_FORMAT";
+/// The relayer's private key file (like `serve --relayer-key-file`).
+pub const RELAYER_KEY_FILE: &str = "TRONPOOL_RELAYER_KEY_FILE";
+/// The relayer's private key as hex. For containers; prefer a key file.
+pub const RELAYER_PRIVATE_KEY: &str = "TRONPOOL_RELAYER_PRIVATE_KEY";

@@ -8,6 +8,7 @@ pub mod health;
 pub mod limits;
 pub mod openapi;
 pub mod pools;
+pub mod relayer;
 pub mod tx;
 pub mod wallet;
 
@@ -28,6 +29,7 @@ use tower_http::cors::{AllowOrigin, CorsLayer};
 use crate::error::{Error, Result};
 use crate::service::chain::Chain;
 use crate::service::inputs;
+use crate::service::relayer::Relayer;
 use crate::service::relayer_fees::RelayerFees;
 use errors::ApiError;
 use limits::RateLimiter;
@@ -64,8 +66,10 @@ impl Default for ApiConfig {
 
 /// What the handlers share.
 pub struct App {
-    pub chain: Chain,
+    pub chain: Arc<Chain>,
     pub fees: RelayerFees,
+    /// `None`: relaying is off (503 on withdraw, `enabled: false` in the status).
+    pub relayer: Option<Arc<Relayer>>,
     pub config: ApiConfig,
     general_limit: RateLimiter,
     relayer_limit: RateLimiter,
@@ -76,10 +80,17 @@ impl App {
         App {
             general_limit: RateLimiter::new(config.rate_limit),
             relayer_limit: RateLimiter::new(config.relayer_rate_limit),
-            chain,
+            chain: Arc::new(chain),
+            relayer: None,
             fees,
             config,
         }
+    }
+
+    /// Relays withdrawals with this relayer.
+    pub fn with_relayer(mut self, relayer: Relayer) -> Self {
+        self.relayer = Some(Arc::new(relayer));
+        self
     }
 
     /// A denomination from a path segment, or 404 naming the pools there are.
@@ -137,6 +148,16 @@ pub const ENDPOINTS: &[(&str, &str, &str)] = &[
     ("GET", "/api/health", "Server and node health"),
     (
         "GET",
+        "/api/relayer/status",
+        "The relayer's address, balance and fees",
+    ),
+    (
+        "POST",
+        "/api/relayer/withdraw",
+        "Have the relayer submit a withdrawal",
+    ),
+    (
+        "GET",
         "/api/openapi.json",
         "This API's OpenAPI 3.1 document",
     ),
@@ -157,6 +178,8 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/tx/deposit", post(tx::deposit))
         .route("/api/tx/withdraw", post(tx::withdraw))
         .route("/api/health", get(health::health))
+        .route("/api/relayer/status", get(relayer::status))
+        .route("/api/relayer/withdraw", post(relayer::withdraw))
         .route("/api/openapi.json", get(openapi::document))
         .fallback(errors::not_found)
         .method_not_allowed_fallback(errors::method_not_allowed)
@@ -252,18 +275,27 @@ impl ServerHandle {
 }
 
 /// Serves `app` on `listener` until `shutdown` resolves, then finishes the requests in
-/// flight.
+/// flight. The relayer's watcher runs alongside and stops with the server; jobs it has not
+/// finished are picked up by the next start.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     app: Arc<App>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(
+    let watcher = app
+        .relayer
+        .clone()
+        .map(|relayer| tokio::spawn(relayer.watch(app.chain.clone())));
+    let served = axum::serve(
         listener,
         router(app).into_make_service_with_connect_info::<SocketAddr>(),
     )
     .with_graceful_shutdown(shutdown)
-    .await
+    .await;
+    if let Some(watcher) = watcher {
+        watcher.abort();
+    }
+    served
 }
 
 /// Binds `addr` and serves in the background.

@@ -153,6 +153,23 @@ fn build() -> Value {
                         data: Health}",
                         "content": { "application/json": { "schema": schema_ref("Error") } } }
                 } } },
+            "/api/relayer/status": { "get": {
+                "summary": "The relayer's address, balance, energy and fees",
+                "responses": responses(schema_ref("RelayerStatus"), &[]) } },
+            "/api/relayer/withdraw": { "post": {
+                "summary": "Have the relayer submit a withdrawal and pay its energy",
+                "description": "The proof must be made with relayer = this relayer's address \
+                    and fee = its fee (or the fee given). Checked in order: not in flight or \
+                    relayed (409), not spent (409), root known (422), proof valid off-chain \
+                    (422), fee (422), the relayer can pay (503), simulation (422). Limited \
+                    to 5 requests a minute per client.",
+                "requestBody": body("RelayRequest"),
+                "responses": responses(json!({ "type": "object", "properties": {
+                    "txid": { "type": "string", "pattern": "^[0-9a-f]{64}$" } } }),
+                    &[("400", "Malformed input"), ("404", "Unknown pool"),
+                      ("409", "Nullifier spent or already being relayed"),
+                      ("422", "Unknown root, invalid proof, fee too low, or it would revert"),
+                      ("503", "Relaying is off, or the relayer cannot pay")]) } },
             "/api/openapi.json": { "get": { "summary": "This document",
                 "responses": { "200": { "description": "OpenAPI 3.1" } } } }
         },
@@ -207,6 +224,23 @@ fn build() -> Value {
                 "description": "An unsigned TRON transaction in java-tron's JSON; sign it as is \
                     (TronWeb trx.sign, TronLink, tronpool tx sign)",
                 "required": ["txID", "raw_data", "raw_data_hex", "visible"] } } },
+            "RelayRequest": { "type": "object",
+                "required": ["denomination", "proof", "root", "nullifierHash", "recipient"],
+                "additionalProperties": false, "properties": {
+                "denomination": denomination,
+                "proof": { "type": "string", "pattern": "^0x[0-9a-fA-F]{512}$" },
+                "root": word, "nullifierHash": word, "recipient": address,
+                "fee": { "description": "USDT base units; the advertised fee when absent" },
+                "refund": { "description": "Sun forwarded to the recipient; 0 when absent" } } },
+            "RelayerStatus": { "type": "object", "properties": {
+                "enabled": { "type": "boolean" }, "address": { "type": ["string", "null"] },
+                "network": { "type": "string" },
+                "balanceTrx": { "type": ["number", "null"] },
+                "energyAvailable": { "type": ["integer", "null"] },
+                "fees": { "type": "array", "items": { "type": "object", "properties": {
+                    "denomination": { "type": "integer" }, "relayerFee": amount,
+                    "relayerFeeRaw": raw } } },
+                "pending": { "type": "integer" }, "version": { "type": "string" } } },
             "Health": { "type": "object", "properties": {
                 "status": { "enum": ["ok", "unavailable"] }, "version": { "type": "string" },
                 "network": { "type": "string" },

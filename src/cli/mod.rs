@@ -38,6 +38,8 @@ Environment:
   TRONPOOL_API_KEY      TronGrid API key, sent as TRON-PRO-API-KEY
   TRONPOOL_KEY_FILE     private key file (like --key-file)
   TRONPOOL_PRIVATE_KEY  private key as hex (for CI; never pass a key as an argument)
+  TRONPOOL_RELAYER_KEY_FILE, TRONPOOL_RELAYER_PRIVATE_KEY
+                        the relayer's key for `serve` (a file, or hex)
   TRONPOOL_JSON         print JSON (like --json)
   TRONPOOL_LOG          log filter, e.g. tronpool=debug (overrides -v/-q)
   TRONPOOL_LOG_FORMAT   text or json (like --log-format)

@@ -1,6 +1,7 @@
 //! `tronpool serve`: the REST API (and, later, the relayer) as a long-running daemon.
 
 use std::net::{IpAddr, SocketAddr};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -11,9 +12,12 @@ use serde::Serialize;
 use crate::api::{self, ApiConfig, App};
 use crate::error::{Error, Result};
 use crate::service::chain::Chain;
+use crate::service::inputs::parse_units;
+use crate::service::relayer::{Relayer, RelayerConfig};
 use crate::service::relayer_fees::RelayerFees;
 use crate::settings::Source;
 use crate::shutdown::Shutdown;
+use crate::store::jobs::JobStore;
 
 use super::Context;
 
@@ -53,6 +57,22 @@ pub struct ServeArgs {
     /// The relayer fee for a pool, in USDT (repeatable; default 1 USDT or 0.3%, the larger)
     #[arg(long = "relayer-fee", value_name = "DENOM=USDT")]
     relayer_fees: Vec<String>,
+    /// Do not relay withdrawals, even with a relayer key
+    #[arg(long)]
+    no_relayer: bool,
+    /// The relayer's private key file (else TRONPOOL_RELAYER_PRIVATE_KEY; on the devnet, dev
+    /// account 1)
+    #[arg(long, env = crate::env_vars::RELAYER_KEY_FILE, hide_env_values = true, value_name = "PATH")]
+    relayer_key_file: Option<PathBuf>,
+    /// Refuse relaying below this TRX balance
+    #[arg(long, default_value = "100", value_name = "TRX")]
+    relayer_min_trx: String,
+    /// The most TRX the relayer forwards to a recipient as a refund
+    #[arg(long, default_value = "10", value_name = "TRX")]
+    relayer_max_refund: String,
+    /// How often the relayer checks its unfinished jobs
+    #[arg(long, default_value = "1s", value_name = "DURATION", value_parser = humantime::parse_duration)]
+    relayer_poll: Duration,
 }
 
 #[derive(Serialize)]
@@ -64,6 +84,8 @@ struct Started {
     /// Whether `serve` started its own devnet.
     in_process_devnet: bool,
     pools: Vec<u64>,
+    /// The relayer's address, when relaying is on.
+    relayer: Option<tron::Address>,
 }
 
 impl ServeArgs {
@@ -110,6 +132,7 @@ impl ServeArgs {
         let node_url = node_config.url.to_string();
         let node = tron::NodeClient::new(node_config)?;
         let chain = Chain::connect(&network, node, self.cache_ttl).await?;
+        let relayer = self.relayer(settings, devnet.is_some())?;
         let config = ApiConfig {
             rate_limit: self.rate_limit,
             relayer_rate_limit: self.relayer_rate_limit,
@@ -118,7 +141,11 @@ impl ServeArgs {
             body_limit: self.body_limit,
             request_timeout: self.request_timeout,
         };
-        let app = Arc::new(App::new(chain, fees, config));
+        let mut app = App::new(chain, fees, config);
+        if let Some(relayer) = relayer {
+            app = app.with_relayer(relayer);
+        }
+        let app = Arc::new(app);
 
         let listener = tokio::net::TcpListener::bind(self.listen)
             .await
@@ -132,8 +159,13 @@ impl ServeArgs {
             node: node_url,
             in_process_devnet: devnet.is_some(),
             pools: app.chain.denominations(),
+            relayer: app.relayer.as_ref().map(|r| r.address()),
         };
         tracing::info!(url = %started.url, network = %started.network, node = %started.node, "serving the API");
+        match started.relayer {
+            Some(address) => tracing::info!(%address, "relaying withdrawals"),
+            None => tracing::info!("not relaying withdrawals (no relayer key)"),
+        }
         ctx.out.result(&started, || {
             format!(
                 "tronpool API on {} (network {}, node {}{})\nOpenAPI: {}/api/openapi.json",
@@ -160,5 +192,55 @@ impl ServeArgs {
                 .map_err(|e| Error::Failed(e.to_string()))?;
         }
         Ok(())
+    }
+}
+
+impl ServeArgs {
+    /// The relayer, if it is on: a key from `--relayer-key-file`, the environment, or (on
+    /// the devnet) dev account 1. Jobs go to the network's database in the data folder; an
+    /// in-process devnet's chain dies with the process, and so do its jobs.
+    fn relayer(
+        &self,
+        settings: &crate::settings::Settings,
+        in_process_devnet: bool,
+    ) -> Result<Option<Relayer>> {
+        if self.no_relayer {
+            return Ok(None);
+        }
+        let network = &settings.network.value;
+        let key = if let Some(path) = &self.relayer_key_file {
+            crate::store::keystore::read_key_file(path)?
+        } else if let Some(hex) = std::env::var_os(crate::env_vars::RELAYER_PRIVATE_KEY) {
+            let hex = zeroize::Zeroizing::new(hex.to_string_lossy().into_owned());
+            tron::PrivateKey::from_hex(&hex).map_err(|e| {
+                Error::usage(format!("{}: {e}", crate::env_vars::RELAYER_PRIVATE_KEY))
+            })?
+        } else if network == crate::network::DEFAULT_NETWORK {
+            devnet::genesis::dev_key(1)
+        } else {
+            return Ok(None);
+        };
+        let trx = |text: &str, flag: &str| {
+            parse_units(text, 6)
+                .and_then(|v| i64::try_from(v).ok())
+                .ok_or_else(|| Error::usage(format!("{flag} `{text}` is not an amount of TRX")))
+        };
+        let config = RelayerConfig {
+            min_balance: trx(&self.relayer_min_trx, "--relayer-min-trx")?,
+            max_refund: trx(&self.relayer_max_refund, "--relayer-max-refund")?,
+            poll: self.relayer_poll,
+        };
+        let jobs = if in_process_devnet {
+            JobStore::in_memory()?
+        } else {
+            JobStore::open(
+                &settings
+                    .dirs
+                    .data_dir
+                    .join(network)
+                    .join("tronpool.sqlite3"),
+            )?
+        };
+        Ok(Some(Relayer::new(key, config, jobs)))
     }
 }

@@ -18,7 +18,9 @@ use tron::abi::Trc20;
 use tron::{Action, Address, NodeClient, NodeConfig, PrivateKey, Transaction};
 use tronpool::api::{self, ApiConfig, App, ServerHandle};
 use tronpool::service::chain::Chain;
+use tronpool::service::relayer::{Relayer, RelayerConfig};
 use tronpool::service::relayer_fees::RelayerFees;
+use tronpool::store::jobs::JobStore;
 use zk::circuit::PublicInputs;
 use zk::keys::Keys;
 use zk::note::{Note, NoteMeta};
@@ -29,14 +31,28 @@ const INSTALL_HINT: &str =
     "the interop tools are not installed: run `bash tests/interop/install.sh` (CI does)";
 
 /// A devnet and the API in front of it.
-struct Served {
-    devnet: Option<DevnetHandle>,
-    server: ServerHandle,
-    http: reqwest::Client,
+pub struct Served {
+    pub devnet: Option<DevnetHandle>,
+    pub server: ServerHandle,
+    pub http: reqwest::Client,
+    pub app: Arc<App>,
 }
 
 impl Served {
-    async fn start(config: ApiConfig, cache_ttl: Duration) -> Served {
+    pub async fn start(config: ApiConfig, cache_ttl: Duration) -> Served {
+        Self::launch(config, cache_ttl, None).await
+    }
+
+    /// With the devnet's relayer (dev account 1) relaying, its jobs in memory.
+    pub async fn with_relayer(config: ApiConfig, relayer: RelayerConfig) -> Served {
+        Self::launch(config, Duration::ZERO, Some(relayer)).await
+    }
+
+    async fn launch(
+        config: ApiConfig,
+        cache_ttl: Duration,
+        relayer: Option<RelayerConfig>,
+    ) -> Served {
         let _ = rustls::crypto::ring::default_provider().install_default();
         let devnet = devnet::spawn(DevnetConfig::ephemeral())
             .await
@@ -47,31 +63,37 @@ impl Served {
         let chain = Chain::connect("devnet", NodeClient::new(node).unwrap(), cache_ttl)
             .await
             .expect("the devnet's deployment");
-        let app = Arc::new(App::new(chain, RelayerFees::default(), config));
-        let server = api::spawn("127.0.0.1:0".parse::<SocketAddr>().unwrap(), app)
+        let mut app = App::new(chain, RelayerFees::default(), config);
+        if let Some(relayer) = relayer {
+            let jobs = JobStore::in_memory().unwrap();
+            app = app.with_relayer(Relayer::new(devnet::genesis::dev_key(1), relayer, jobs));
+        }
+        let app = Arc::new(app);
+        let server = api::spawn("127.0.0.1:0".parse::<SocketAddr>().unwrap(), app.clone())
             .await
             .expect("the API listens");
         Served {
             devnet: Some(devnet),
             server,
             http: reqwest::Client::new(),
+            app,
         }
     }
 
-    fn devnet(&self) -> &DevnetHandle {
+    pub fn devnet(&self) -> &DevnetHandle {
         self.devnet.as_ref().expect("running")
     }
 
-    fn url(&self, path: &str) -> String {
+    pub fn url(&self, path: &str) -> String {
         format!("{}{path}", self.server.url())
     }
 
-    async fn get(&self, path: &str) -> (StatusCode, Value) {
+    pub async fn get(&self, path: &str) -> (StatusCode, Value) {
         let response = self.http.get(self.url(path)).send().await.expect("answer");
         envelope(response).await
     }
 
-    async fn post(&self, path: &str, body: Value) -> (StatusCode, Value) {
+    pub async fn post(&self, path: &str, body: Value) -> (StatusCode, Value) {
         let response = self
             .http
             .post(self.url(path))
@@ -83,7 +105,7 @@ impl Served {
     }
 
     /// The `data` of a successful answer.
-    async fn ok(&self, path: &str, body: Option<Value>) -> Value {
+    pub async fn ok(&self, path: &str, body: Option<Value>) -> Value {
         let (status, value) = match body {
             Some(body) => self.post(path, body).await,
             None => self.get(path).await,
@@ -94,7 +116,7 @@ impl Served {
     }
 
     /// The `error` of a failed answer, after checking its status.
-    async fn fails(&self, path: &str, body: Option<Value>, expected: u16) -> String {
+    pub async fn fails(&self, path: &str, body: Option<Value>, expected: u16) -> String {
         let (status, value) = match body {
             Some(body) => self.post(path, body).await,
             None => self.get(path).await,
@@ -109,7 +131,7 @@ impl Served {
 }
 
 /// Every answer, of every status, is the envelope.
-async fn envelope(response: reqwest::Response) -> (StatusCode, Value) {
+pub async fn envelope(response: reqwest::Response) -> (StatusCode, Value) {
     let status = response.status();
     let kind = response
         .headers()
@@ -126,11 +148,11 @@ async fn envelope(response: reqwest::Response) -> (StatusCode, Value) {
     (status, value)
 }
 
-fn hex32(f: &ark_bn254::Fr) -> String {
+pub fn hex32(f: &ark_bn254::Fr) -> String {
     format!("0x{}", hex::encode(zk::field::to_be_bytes(f)))
 }
 
-fn random_word() -> String {
+pub fn random_word() -> String {
     hex32(&ark_bn254::Fr::from_be_bytes_mod_order(
         &rand_core::RngCore::next_u64(&mut rand_core::OsRng).to_be_bytes(),
     ))

@@ -8,4 +8,5 @@ mod cli_serve;
 mod cli_tx;
 mod generated;
 mod interop;
+mod relayer;
 mod support;

@@ -1,0 +1,223 @@
+//! The REST API under load: `GET /api/pools/100` and `GET /api/health` against a devnet, with
+//! the rate limits raised out of the way, from a load generator in the same process (so it
+//! shares the two cores with the server, like a load generator on the same machine).
+//!
+//! Two measurements per endpoint:
+//! - criterion (`api/pool_100`, `api/health`): one iteration is one request, spread over
+//!   `CONNECTIONS` keep-alive connections, so `1e9 / median_ns` is requests per second;
+//! - a fixed-length load run that times every request and prints one JSON line per endpoint
+//!   with requests/s and p50/p99/max latency:
+//!   `{"bench":"api_load/pool_100","connections":32,"requests":…,"rps":…,"p50_ms":…,"p99_ms":…}`
+//!
+//! Target on the 2-core reference machine: ≥ 10,000 requests/s with p99 ≤ 10 ms. See
+//! BENCHMARKS.md.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::net::TcpStream;
+use tron::client::{NodeClient, NodeConfig};
+use tronpool::api::{self, ApiConfig, App, ServerHandle};
+use tronpool::service::chain::Chain;
+use tronpool::service::relayer_fees::RelayerFees;
+
+const CONNECTIONS: usize = 32;
+const LOAD_SECONDS: u64 = 5;
+const ENDPOINTS: [(&str, &str); 2] = [("pool_100", "/api/pools/100"), ("health", "/api/health")];
+
+/// One keep-alive HTTP/1.1 connection that sends GETs and reads whole answers.
+struct Connection {
+    stream: BufReader<TcpStream>,
+    request: Vec<u8>,
+    body: Vec<u8>,
+}
+
+impl Connection {
+    async fn open(addr: SocketAddr, path: &str) -> Connection {
+        let stream = TcpStream::connect(addr).await.expect("connect");
+        stream.set_nodelay(true).expect("nodelay");
+        Connection {
+            stream: BufReader::new(stream),
+            request: format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\n\r\n").into_bytes(),
+            body: Vec::new(),
+        }
+    }
+
+    /// One request; panics unless the answer is 200 (a benchmark of errors measures nothing).
+    async fn get(&mut self) {
+        self.stream
+            .get_mut()
+            .write_all(&self.request)
+            .await
+            .expect("send");
+        let mut line = String::new();
+        let mut length = 0usize;
+        let mut first = true;
+        loop {
+            line.clear();
+            self.stream.read_line(&mut line).await.expect("headers");
+            if first {
+                assert!(line.starts_with("HTTP/1.1 200"), "{line}");
+                first = false;
+            }
+            if line == "\r\n" {
+                break;
+            }
+            if let Some(value) = line
+                .strip_prefix("content-length:")
+                .or_else(|| line.strip_prefix("Content-Length:"))
+            {
+                length = value.trim().parse().expect("a length");
+            }
+        }
+        self.body.resize(length, 0);
+        self.stream
+            .read_exact(&mut self.body)
+            .await
+            .expect("the body");
+    }
+}
+
+struct Bench {
+    server: ServerHandle,
+    _devnet: devnet::DevnetHandle,
+}
+
+impl Bench {
+    async fn start() -> Bench {
+        let devnet = devnet::spawn(devnet::DevnetConfig::ephemeral())
+            .await
+            .expect("devnet");
+        let node =
+            NodeClient::new(NodeConfig::new(devnet.url().parse().expect("url"))).expect("client");
+        let chain = Chain::connect("devnet", node, Duration::from_secs(3))
+            .await
+            .expect("deployment");
+        let config = ApiConfig {
+            rate_limit: u32::MAX,
+            relayer_rate_limit: u32::MAX,
+            ..ApiConfig::default()
+        };
+        let app = Arc::new(App::new(chain, RelayerFees::default(), config));
+        let server = api::spawn("127.0.0.1:0".parse().expect("addr"), app)
+            .await
+            .expect("server");
+        Bench {
+            server,
+            _devnet: devnet,
+        }
+    }
+
+    async fn connections(&self, path: &str) -> Vec<Connection> {
+        let mut out = Vec::new();
+        for _ in 0..CONNECTIONS {
+            let mut c = Connection::open(self.server.addr(), path).await;
+            c.get().await; // warm: the cache holds the pool, the connection is up
+            out.push(c);
+        }
+        out
+    }
+}
+
+/// `total` requests over the connections, all at once; returns the connections.
+async fn burst(connections: Vec<Connection>, total: u64) -> Vec<Connection> {
+    let per = total.div_ceil(CONNECTIONS as u64);
+    let tasks: Vec<_> = connections
+        .into_iter()
+        .map(|mut c| {
+            tokio::spawn(async move {
+                for _ in 0..per {
+                    c.get().await;
+                }
+                c
+            })
+        })
+        .collect();
+    let mut back = Vec::new();
+    for t in tasks {
+        back.push(t.await.expect("a client"));
+    }
+    back
+}
+
+/// Every connection sends for `seconds`, timing each request.
+async fn load(connections: Vec<Connection>, seconds: u64) -> (Vec<Duration>, Duration) {
+    let started = Instant::now();
+    let until = started + Duration::from_secs(seconds);
+    let tasks: Vec<_> = connections
+        .into_iter()
+        .map(|mut c| {
+            tokio::spawn(async move {
+                let mut times = Vec::new();
+                while Instant::now() < until {
+                    let t = Instant::now();
+                    c.get().await;
+                    times.push(t.elapsed());
+                }
+                times
+            })
+        })
+        .collect();
+    let mut all = Vec::new();
+    for t in tasks {
+        all.extend(t.await.expect("a client"));
+    }
+    (all, started.elapsed())
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> f64 {
+    let i = ((sorted.len() as f64 * p).ceil() as usize).clamp(1, sorted.len()) - 1;
+    sorted[i].as_secs_f64() * 1000.0
+}
+
+fn api(c: &mut Criterion) {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let bench = runtime.block_on(Bench::start());
+    let mut group = c.benchmark_group("api");
+    group.sample_size(20);
+    group.measurement_time(Duration::from_secs(8));
+    for (name, path) in ENDPOINTS {
+        let mut pool = Some(runtime.block_on(bench.connections(path)));
+        group.bench_function(name, |b| {
+            b.iter_custom(|iters| {
+                let connections = pool.take().expect("connections");
+                let started = Instant::now();
+                let back = runtime.block_on(burst(connections, iters.max(CONNECTIONS as u64)));
+                let elapsed = started.elapsed();
+                pool = Some(back);
+                // Per request, counting the requests actually sent.
+                let sent =
+                    iters.max(CONNECTIONS as u64).div_ceil(CONNECTIONS as u64) * CONNECTIONS as u64;
+                elapsed.mul_f64(iters as f64 / sent as f64)
+            })
+        });
+    }
+    group.finish();
+
+    for (name, path) in ENDPOINTS {
+        let connections = runtime.block_on(bench.connections(path));
+        let (mut times, elapsed) = runtime.block_on(load(connections, LOAD_SECONDS));
+        times.sort();
+        let line = serde_json::json!({
+            "bench": format!("api_load/{name}"),
+            "connections": CONNECTIONS,
+            "seconds": elapsed.as_secs_f64(),
+            "requests": times.len(),
+            "rps": (times.len() as f64 / elapsed.as_secs_f64()).round(),
+            "p50_ms": (percentile(&times, 0.50) * 1000.0).round() / 1000.0,
+            "p99_ms": (percentile(&times, 0.99) * 1000.0).round() / 1000.0,
+            "max_ms": (percentile(&times, 1.0) * 1000.0).round() / 1000.0,
+        });
+        println!("{line}");
+    }
+}
+
+criterion_group!(benches, api);
+criterion_main!(benches);
