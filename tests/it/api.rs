@@ -152,6 +152,37 @@ pub fn hex32(f: &ark_bn254::Fr) -> String {
     format!("0x{}", hex::encode(zk::field::to_be_bytes(f)))
 }
 
+/// A real withdrawal proof for leaf `index` of `tree`, as the API takes it.
+pub fn prove_withdrawal(
+    note: &Note,
+    tree: &MerkleTree,
+    index: u32,
+    recipient: Address,
+    relayer: Option<Address>,
+    fee: u64,
+    refund: u64,
+) -> String {
+    let public = PublicInputs {
+        root: tree.root(),
+        nullifier_hash: note.nullifier_hash(),
+        recipient: zk::field::from_address(&recipient.evm_bytes()),
+        relayer: relayer.map_or(ark_bn254::Fr::from(0u64), |r| {
+            zk::field::from_address(&r.evm_bytes())
+        }),
+        fee: ark_bn254::Fr::from(fee),
+        refund: ark_bn254::Fr::from(refund),
+    };
+    let witness = Witness::new(note, &tree.path(index).unwrap()).unwrap();
+    let proof = prove(
+        Keys::insecure_dev(),
+        &public,
+        &witness,
+        &mut rand_core::OsRng,
+    )
+    .unwrap();
+    EncodedProof::from_proof(&proof).to_hex()
+}
+
 pub fn random_word() -> String {
     hex32(&ark_bn254::Fr::from_be_bytes_mod_order(
         &rand_core::RngCore::next_u64(&mut rand_core::OsRng).to_be_bytes(),
@@ -617,23 +648,7 @@ async fn tronweb_signs_what_the_api_builds_and_the_chain_runs_it() {
     // withdraw with a real proof to a fresh address, self-submitted with a TRX refund.
     let recipient = PrivateKey::generate().address();
     let refund = 3_000_000u64;
-    let public = PublicInputs {
-        root: tree.root(),
-        nullifier_hash: note.nullifier_hash(),
-        recipient: zk::field::from_address(&recipient.evm_bytes()),
-        relayer: ark_bn254::Fr::from(0u64),
-        fee: ark_bn254::Fr::from(0u64),
-        refund: ark_bn254::Fr::from(refund),
-    };
-    let witness = Witness::new(&note, &tree.path(0).unwrap()).unwrap();
-    let proof = prove(
-        Keys::insecure_dev(),
-        &public,
-        &witness,
-        &mut rand_core::OsRng,
-    )
-    .unwrap();
-    let proof_hex = EncodedProof::from_proof(&proof).to_hex();
+    let proof_hex = prove_withdrawal(&note, &tree, 0, recipient, None, 0, refund);
     let body = json!({
         "from": from, "denomination": 100, "proof": proof_hex,
         "root": hex32(&tree.root()), "nullifierHash": hex32(&note.nullifier_hash()),

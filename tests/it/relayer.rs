@@ -8,20 +8,16 @@ use std::time::Duration;
 
 use alloy_primitives::U256;
 use alloy_sol_types::SolCall;
-use ark_bn254::Fr;
 use serde_json::{Value, json};
 use tron::abi::Trc20;
 use tron::{Address, NodeClient, NodeConfig, PrivateKey, Transaction};
 use tronpool::api::ApiConfig;
 use tronpool::service::relayer::RelayerConfig;
 use tronpool::store::jobs::JobState;
-use zk::circuit::PublicInputs;
-use zk::keys::Keys;
 use zk::note::{Note, NoteMeta};
-use zk::proof::{EncodedProof, Witness, prove};
 use zk::tree::MerkleTree;
 
-use crate::api::{Served, hex32, random_word};
+use crate::api::{Served, hex32, prove_withdrawal, random_word};
 
 const FEE: u64 = 1_000_000; // the 100 pool's default relayer fee
 const DENOMINATION: u64 = 100_000_000;
@@ -93,25 +89,9 @@ fn request(
     fee: u64,
     refund: u64,
 ) -> Value {
-    let public = PublicInputs {
-        root: tree.root(),
-        nullifier_hash: note.nullifier_hash(),
-        recipient: zk::field::from_address(&recipient.evm_bytes()),
-        relayer: zk::field::from_address(&relayer.evm_bytes()),
-        fee: Fr::from(fee),
-        refund: Fr::from(refund),
-    };
-    let witness = Witness::new(note, &tree.path(index).unwrap()).unwrap();
-    let proof = prove(
-        Keys::insecure_dev(),
-        &public,
-        &witness,
-        &mut rand_core::OsRng,
-    )
-    .unwrap();
     json!({
         "denomination": "100",
-        "proof": EncodedProof::from_proof(&proof).to_hex(),
+        "proof": prove_withdrawal(note, tree, index, recipient, Some(relayer), fee, refund),
         "root": hex32(&tree.root()),
         "nullifierHash": hex32(&note.nullifier_hash()),
         "recipient": recipient.to_base58(),
