@@ -18,6 +18,7 @@ use zk::proof::EncodedProof;
 use crate::error::{Error, Result};
 use crate::service::chain::Chain;
 use crate::service::inputs::USDT_UNIT;
+use crate::service::pools::six_decimals_text;
 use crate::units::format_units;
 
 /// How long an unsigned transaction stays valid after its reference block: time for a person
@@ -108,14 +109,14 @@ impl Chain {
         if balance < needed {
             return Err(Error::Refused(format!(
                 "{from} holds {} USDT; the deposit needs {denomination}",
-                usdt(balance)
+                six_decimals_text(balance)
             )));
         }
         if allowance < needed {
             return Err(Error::Refused(format!(
                 "insufficient allowance: {from} allows the pool {pool} {} USDT, the deposit \
                  needs {denomination}; approve first (POST /api/tx/approve)",
-                usdt(allowance)
+                six_decimals_text(allowance)
             )));
         }
         let data = TronPool::depositCall { commitment }.abi_encode();
@@ -315,13 +316,6 @@ impl PreparedCall {
 fn fee_limit(energy: i64, energy_fee: i64) -> i64 {
     let sun = energy.saturating_mul(energy_fee) * (100 + FEE_LIMIT_MARGIN_PERCENT) / 100;
     ((sun + 999_999) / 1_000_000).max(1) * 1_000_000
-}
-
-fn usdt(raw: U256) -> String {
-    let raw = u128::try_from(raw)
-        .unwrap_or(u128::MAX)
-        .min(i128::MAX as u128);
-    format_units(raw as i128, 6)
 }
 
 /// The six public inputs a proof for this request must have been made for.

@@ -242,20 +242,21 @@ const SELECT: &str = "SELECT txid, pool, denomination, nullifier_hash, recipient
 fn row_to_job(row: &rusqlite::Row<'_>) -> rusqlite::Result<Result<Job>> {
     let state: String = row.get(6)?;
     let denomination: i64 = row.get(2)?;
-    Ok(JobState::parse(&state).map(|state| Job {
-        txid: row.get(0).unwrap_or_default(),
-        pool: row.get(1).unwrap_or_default(),
+    let job = Job {
+        txid: row.get(0)?,
+        pool: row.get(1)?,
         denomination: denomination as u64,
-        nullifier_hash: row.get(3).unwrap_or_default(),
-        recipient: row.get(4).unwrap_or_default(),
-        fee: row.get(5).unwrap_or_default(),
-        state,
-        signed_hex: row.get(7).unwrap_or_default(),
-        expiration: row.get(8).unwrap_or_default(),
-        created_at: row.get(9).unwrap_or_default(),
-        updated_at: row.get(10).unwrap_or_default(),
-        error: row.get(11).unwrap_or_default(),
-    }))
+        nullifier_hash: row.get(3)?,
+        recipient: row.get(4)?,
+        fee: row.get(5)?,
+        state: JobState::Signed,
+        signed_hex: row.get(7)?,
+        expiration: row.get(8)?,
+        created_at: row.get(9)?,
+        updated_at: row.get(10)?,
+        error: row.get(11)?,
+    };
+    Ok(JobState::parse(&state).map(|state| Job { state, ..job }))
 }
 
 #[cfg(test)]
