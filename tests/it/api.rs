@@ -755,3 +755,69 @@ async fn shutdown_finishes_the_requests_in_flight() {
     assert_eq!(health["data"]["node"]["blockNumber"], 7, "{health}");
     stopped.await.unwrap().expect("a clean stop");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_past_its_timeout_is_504_and_browsers_get_cors() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let devnet = devnet::spawn(DevnetConfig::ephemeral()).await.unwrap();
+    let node = slow_node(Duration::from_secs(5)).await;
+    let client = NodeClient::new(NodeConfig::new(format!("http://{node}").parse().unwrap()));
+    let chain = Chain::new(
+        "devnet".into(),
+        client.unwrap(),
+        devnet.deployment().clone(),
+        Duration::ZERO,
+    );
+    let config = ApiConfig {
+        request_timeout: Duration::from_millis(300),
+        cors_origins: vec!["https://app.example".parse().unwrap()],
+        ..ApiConfig::default()
+    };
+    let app = Arc::new(App::new(chain, RelayerFees::default(), config));
+    let server = api::spawn("127.0.0.1:0".parse().unwrap(), app)
+        .await
+        .unwrap();
+    let http = reqwest::Client::new();
+
+    let response = http
+        .get(format!("{}/api/health", server.url()))
+        .send()
+        .await
+        .unwrap();
+    let (status, value) = envelope(response).await;
+    assert_eq!(status, 504, "{value}");
+    assert!(
+        value["error"]
+            .as_str()
+            .unwrap()
+            .contains("longer than 0.3 s")
+    );
+
+    // A preflight from an allowed origin is answered, and does not spend the budget.
+    let preflight = http
+        .request(
+            reqwest::Method::OPTIONS,
+            format!("{}/api/tx/deposit", server.url()),
+        )
+        .header("origin", "https://app.example")
+        .header("access-control-request-method", "POST")
+        .header("access-control-request-headers", "content-type")
+        .send()
+        .await
+        .unwrap();
+    assert!(preflight.status().is_success(), "{}", preflight.status());
+    assert_eq!(
+        preflight.headers()["access-control-allow-origin"],
+        "https://app.example"
+    );
+    assert!(!preflight.headers().contains_key("ratelimit-remaining"));
+    let other = http
+        .get(format!("{}/api/openapi.json", server.url()))
+        .header("origin", "https://evil.example")
+        .send()
+        .await
+        .unwrap();
+    assert!(!other.headers().contains_key("access-control-allow-origin"));
+    assert_eq!(other.headers()["ratelimit-remaining"], "118");
+    server.shutdown().await.unwrap();
+}
