@@ -178,18 +178,27 @@ fn roots_match_the_client_tree_after_every_deposit() {
     let mut p = Pool::new();
     let empty: B256 = p.pool_view(TronPool::getLastRootCall {});
     assert_eq!(empty, word(&zk::tree::empty_root()));
-    for i in 0..40 {
+    // Past leaf 256, so that every level up to 8 has had its frontier word stored, read as a
+    // right node's sibling and stored again (`_insert` stores a left node only once complete).
+    const DEPOSITS: u32 = 300;
+    for i in 0..DEPOSITS {
         let (_, out) = p.deposit(ALICE);
         out.expect_success("deposit");
         let root: B256 = p.pool_view(TronPool::getLastRootCall {});
         assert_eq!(root, word(&p.tree.root()), "after deposit {i}");
     }
     let next: u32 = p.pool_view(TronPool::nextIndexCall {});
-    assert_eq!(next, 40);
+    assert_eq!(next, DEPOSITS);
     for i in 0..=20u64 {
         let z: B256 = p.pool_view(TronPool::zerosCall { i: U256::from(i) });
         assert_eq!(z, word(&zk::tree::zeros()[i as usize]), "zeros({i})");
     }
+    let beyond = p.chain.view(
+        ALICE,
+        p.pool,
+        &TronPool::zerosCall { i: U256::from(21) }.abi_encode(),
+    );
+    assert!(!beyond.is_success(), "zeros(21) must revert");
 }
 
 #[test]
