@@ -4,11 +4,12 @@ pragma solidity 0.8.30;
 import {IHasher} from "./IHasher.sol";
 
 /// @title An append-only Merkle tree of depth 20 that remembers its last 100 roots.
-/// @notice Tornado's frontier algorithm: only the latest left node of each level
-/// (`filledSubtrees`) is stored, so an insert hashes 20 times and writes 21 words. Nodes are
-/// Poseidon(left, right) as circomlib and `crates/zk` define it; the empty subtrees are
-/// `zeros(i)`, with `zeros(0) = keccak256("tronpool") mod r`, the same table as
-/// `zk::tree::zeros()` (a test compares them).
+/// @notice Tornado's frontier algorithm: only a left node of each level (`filledSubtrees`) is
+/// stored, here the latest *complete* one, so an insert hashes 20 times and writes at most
+/// one frontier word and the root (see `_insert`). Nodes are Poseidon(left, right) as
+/// circomlib and `crates/zk` define it; the empty subtrees are `zeros(i)`, with
+/// `zeros(0) = keccak256("tronpool") mod r`, the same table as `zk::tree::zeros()` (a test
+/// compares them).
 /// @dev Unlike Tornado, the ring starts at the true empty root `zeros(20)`, and
 /// `filledSubtrees` starts at the zero table so every later write changes a non-zero word.
 abstract contract MerkleTreeWithHistory {
@@ -65,15 +66,29 @@ abstract contract MerkleTreeWithHistory {
         }
     }
 
+    /// Appends `leaf` and records the new root; returns the leaf's index.
+    /// @dev At level i the new leaf's ancestor is a left node (bit i of the index is 0: its
+    /// right sibling is still empty, so it is hashed with `zeros(i)`) or a right node (bit i is
+    /// 1: its left sibling is complete, read from `filledSubtrees[i]`). A left node is final
+    /// only once its subtree is complete, when all the index's bits below i are 1 (this leaf
+    /// is the subtree's last), so only the lowest level with a 0 bit is stored: at most one
+    /// word per insert, where Tornado stores every left node on the path (up to 20 words,
+    /// 100k energy on TRON). The word stored at level i is read by the next `2^i` inserts,
+    /// whose ancestors at level i are its right sibling, and replaced `2^(i+1)` leaves later.
+    /// The roots are Tornado's (`crates/contracts/tests/frontier.rs` checks the two rules).
     function _insert(bytes32 leaf) internal returns (uint32 index) {
         uint32 next = nextIndex;
         require(next < uint32(1) << LEVELS, "tree: full");
         bytes memory z = ZEROS;
-        uint32 position = next;
+        uint256 position = next;
         bytes32 node = leaf;
+        bool complete = true;
         for (uint256 i = 0; i < LEVELS; i++) {
             if (position & 1 == 0) {
-                filledSubtrees[i] = node;
+                if (complete) {
+                    filledSubtrees[i] = node;
+                    complete = false;
+                }
                 node = _hash(node, _zero(z, i));
             } else {
                 node = _hash(filledSubtrees[i], node);
