@@ -13,6 +13,7 @@ use tron::transaction::now_ms;
 use super::events::{decode, event_abis};
 use super::{json, json_status, render};
 use crate::Shared;
+use crate::chain::EventRef;
 
 /// TronGrid's page size cap.
 const MAX_LIMIT: usize = 200;
@@ -127,11 +128,27 @@ fn events_page(
 
     let chain = shared.lock();
     let mut items: Vec<(Position, Value)> = Vec::new();
+    let mut more = false;
     // Every event here is solidified: the devnet's solid head is its head.
     if !only_unconfirmed && let Some(stored) = chain.contract(&contract) {
         let abi = stored.abi.clone().unwrap_or_default();
         let abis = event_abis(&abi);
-        for (mined, log, log_index) in chain.events(&contract) {
+        // The references are in chain order: the page starts by binary search after the
+        // fingerprint and walks only as far as it needs, so paging through a contract with
+        // many events costs each page its own size, not the whole history.
+        let refs = chain.event_refs(&contract);
+        let walk: Box<dyn Iterator<Item = &EventRef>> = match (ascending, after) {
+            (true, None) => Box::new(refs.iter()),
+            (true, Some(a)) => Box::new(refs[refs.partition_point(|r| r.position() <= a)..].iter()),
+            (false, None) => Box::new(refs.iter().rev()),
+            (false, Some(a)) => {
+                Box::new(refs[..refs.partition_point(|r| r.position() < a)].iter().rev())
+            }
+        };
+        for r in walk {
+            let Some((mined, log, log_index)) = chain.event(r) else {
+                continue;
+            };
             let info = &mined.info;
             if block_number.is_some_and(|n| n != info.block_number as i64)
                 || min_ts.is_some_and(|t| info.block_timestamp < t)
@@ -145,12 +162,12 @@ fn events_page(
             if name.is_some_and(|n| n != event.name) {
                 continue;
             }
-            let position = chain
-                .block(info.block_number)
-                .and_then(|b| b.txs.iter().position(|id| *id == info.id))
-                .unwrap_or(0);
+            if items.len() == limit {
+                more = true;
+                break;
+            }
             items.push((
-                (info.block_number, position, log_index),
+                r.position(),
                 json!({
                     "block_number": info.block_number,
                     "block_timestamp": info.block_timestamp,
@@ -167,15 +184,6 @@ fn events_page(
         }
     }
     drop(chain);
-    items.sort_by_key(|(p, _)| *p);
-    if !ascending {
-        items.reverse();
-    }
-    if let Some(after) = after {
-        items.retain(|(p, _)| if ascending { *p > after } else { *p < after });
-    }
-    let more = items.len() > limit;
-    items.truncate(limit);
     let mut meta = serde_json::Map::new();
     meta.insert("at".into(), now_ms().into());
     meta.insert("page_size".into(), items.len().into());

@@ -111,11 +111,22 @@ pub struct Mined {
     pub info: TxInfo,
 }
 
-/// Where to find one event: the transaction and the log's position in it.
+/// Where to find one event: the transaction and the log's position in it, and where it
+/// sits in the chain, so a page of events is found by binary search instead of a scan.
 #[derive(Clone, Copy, Debug)]
 pub struct EventRef {
     pub txid: TxId,
     pub log_index: usize,
+    pub block: u64,
+    /// The transaction's position in its block.
+    pub tx_position: usize,
+}
+
+impl EventRef {
+    /// Block, transaction position, log position: the chain's order of events.
+    pub fn position(&self) -> (u64, usize, usize) {
+        (self.block, self.tx_position, self.log_index)
+    }
 }
 
 /// An account as the node reports it.
@@ -254,18 +265,21 @@ impl Chain {
 
     /// Logs emitted by `contract`, oldest first, with their transactions.
     pub fn events(&self, contract: &Address) -> Vec<(&Mined, &LogEntry, usize)> {
-        self.data
-            .events
-            .get(contract)
-            .map(|refs| {
-                refs.iter()
-                    .filter_map(|r| {
-                        let mined = self.data.txs.get(&r.txid)?;
-                        Some((mined, mined.info.logs.get(r.log_index)?, r.log_index))
-                    })
-                    .collect()
-            })
-            .unwrap_or_default()
+        self.event_refs(contract)
+            .iter()
+            .filter_map(|r| self.event(r))
+            .collect()
+    }
+
+    /// A contract's events in chain order, as references.
+    pub fn event_refs(&self, contract: &Address) -> &[EventRef] {
+        self.data.events.get(contract).map_or(&[], Vec::as_slice)
+    }
+
+    /// The transaction and log an event reference points at.
+    pub fn event(&self, r: &EventRef) -> Option<(&Mined, &LogEntry, usize)> {
+        let mined = self.data.txs.get(&r.txid)?;
+        Some((mined, mined.info.logs.get(r.log_index)?, r.log_index))
     }
 
     /// The time the next block would get: the clock (plus any offset), and always after the head.
@@ -472,17 +486,17 @@ impl Chain {
         let ids = pending.iter().map(|m| m.info.id).collect();
         let parent = self.head().id;
         let block = Block::seal(number, timestamp, parent, ids, &hashes, &self.witness);
-        for mut mined in pending {
+        for (tx_position, mut mined) in pending.into_iter().enumerate() {
             mined.info.block_number = number;
             mined.info.block_timestamp = timestamp;
-            self.index(&mined);
+            self.index(&mined, tx_position);
             self.data.txs.insert(mined.info.id, mined);
         }
         self.push_block(block);
         number
     }
 
-    fn index(&mut self, mined: &Mined) {
+    fn index(&mut self, mined: &Mined, tx_position: usize) {
         for (log_index, log) in mined.info.logs.iter().enumerate() {
             self.data
                 .events
@@ -491,6 +505,8 @@ impl Chain {
                 .push(EventRef {
                     txid: mined.info.id,
                     log_index,
+                    block: mined.info.block_number,
+                    tx_position,
                 });
         }
     }

@@ -11,7 +11,7 @@ use revm::bytecode::Bytecode;
 use revm::state::AccountInfo;
 use serde::{Deserialize, Serialize};
 use tron::proto::SmartContract;
-use tron::{Address, PrivateKey, Transaction};
+use tron::{Address, PrivateKey, Transaction, TxId};
 
 use super::block::Block;
 use super::evm::Db;
@@ -238,6 +238,11 @@ impl Chain {
                 .insert(U256::from(block.number), B256::from(block.id));
         }
 
+        let positions: HashMap<TxId, usize> = file
+            .blocks
+            .iter()
+            .flat_map(|b| b.txs.iter().enumerate().map(|(i, id)| (*id, i)))
+            .collect();
         let mut txs = HashMap::new();
         let mut events: HashMap<Address, Vec<EventRef>> = HashMap::new();
         for saved in file.txs {
@@ -249,6 +254,8 @@ impl Chain {
                     .push(EventRef {
                         txid: saved.info.id,
                         log_index,
+                        block: saved.info.block_number,
+                        tx_position: positions.get(&saved.info.id).copied().unwrap_or(0),
                     });
             }
             txs.insert(
@@ -258,6 +265,9 @@ impl Chain {
                     info: saved.info,
                 },
             );
+        }
+        for refs in events.values_mut() {
+            refs.sort_by_key(EventRef::position);
         }
         let mut contracts = HashMap::new();
         for bytes in &file.contracts {
