@@ -42,6 +42,7 @@ impl Tree {
     }
 
     /// Tornado's `_insert`: every left node on the path is stored.
+    #[allow(clippy::needless_range_loop)] // the Solidity loop, line for line
     fn insert_tornado(&mut self, leaf: B256, zeros: &[B256]) -> B256 {
         assert!(self.next < 1 << LEVELS, "full");
         let (mut position, mut node) = (self.next, leaf);
@@ -61,6 +62,7 @@ impl Tree {
     }
 
     /// tronpool's `_insert`: only the lowest left node, whose subtree this leaf completes.
+    #[allow(clippy::needless_range_loop)] // the Solidity loop, line for line
     fn insert_tronpool(&mut self, leaf: B256, zeros: &[B256]) -> B256 {
         assert!(self.next < 1 << LEVELS, "full");
         let (mut position, mut node) = (self.next, leaf);
