@@ -1130,5 +1130,4 @@ mod tests {
             Err(TreeError::BadMagic)
         );
     }
-
 }

@@ -141,9 +141,11 @@ fn events_page(
             (true, None) => Box::new(refs.iter()),
             (true, Some(a)) => Box::new(refs[refs.partition_point(|r| r.position() <= a)..].iter()),
             (false, None) => Box::new(refs.iter().rev()),
-            (false, Some(a)) => {
-                Box::new(refs[..refs.partition_point(|r| r.position() < a)].iter().rev())
-            }
+            (false, Some(a)) => Box::new(
+                refs[..refs.partition_point(|r| r.position() < a)]
+                    .iter()
+                    .rev(),
+            ),
         };
         for r in walk {
             let Some((mined, log, log_index)) = chain.event(r) else {
