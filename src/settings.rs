@@ -78,6 +78,8 @@ pub struct Settings {
     pub usdt: Setting<Option<Address>>,
     pub api_key: Setting<Option<String>>,
     pub key_file: Setting<Option<PathBuf>>,
+    /// The relayer `tronpool relay` uses by default (none: on the devnet, its dev relayer).
+    pub relayer: Setting<Option<Url>>,
 }
 
 impl Settings {
@@ -163,7 +165,12 @@ impl Settings {
             (None, Some(path)) => Setting::new(Some(expand_tilde(path)), from_file.clone()),
             (None, None) => Setting::new(None, Source::Default),
         };
+        let relayer = match &table.relayer {
+            Some(url) => Setting::new(Some(url.clone()), from_file.clone()),
+            None => Setting::new(None, Source::Default),
+        };
         Ok(Settings {
+            relayer,
             dirs,
             config_file,
             config_loaded,
@@ -184,6 +191,11 @@ impl Settings {
         }
         config.api_key = self.api_key.value.clone();
         config
+    }
+
+    /// The network's database: notes, tree caches, relayer jobs.
+    pub fn database(&self) -> PathBuf {
+        crate::store::db::path(&self.dirs.data_dir, &self.network.value)
     }
 
     pub fn node_client(&self) -> Result<tron::NodeClient> {

@@ -152,12 +152,15 @@ fn read_import(ctx: &Context, from: Option<PathBuf>) -> Result<PrivateKey> {
     )))
 }
 
-/// The key to sign with: key file, `TRONPOOL_PRIVATE_KEY`, the stored key, or a hidden prompt
-/// when a person is at the terminal.
+/// The key to sign with: key file, `TRONPOOL_PRIVATE_KEY`, the stored key, on the devnet its
+/// dev account 0, or a hidden prompt when a person is at the terminal.
 pub fn signing_key(ctx: &Context) -> Result<(PrivateKey, KeyOrigin)> {
     let settings = ctx.settings()?;
     if let Some(found) = load_signing_key(settings)? {
         return Ok(found);
+    }
+    if settings.network.value == crate::network::DEFAULT_NETWORK {
+        return Ok((devnet::genesis::dev_key(0), KeyOrigin::DevAccount));
     }
     if interactive(ctx) {
         let text = hidden("Private key to sign with (64 hex digits, hidden)")?;

@@ -233,13 +233,7 @@ impl ServeArgs {
         let jobs = if in_process_devnet {
             JobStore::in_memory()?
         } else {
-            JobStore::open(
-                &settings
-                    .dirs
-                    .data_dir
-                    .join(network)
-                    .join("tronpool.sqlite3"),
-            )?
+            JobStore::open(&crate::store::db::path(&settings.dirs.data_dir, network))?
         };
         Ok(Some(Relayer::new(key, config, jobs)))
     }

@@ -37,6 +37,8 @@ pub struct NetworkFile {
     /// The USDT (TRC-20) contract.
     pub usdt: Option<Address>,
     pub api_key: Option<String>,
+    /// The relayer `tronpool relay` uses when `--relayer` is not given (its base URL).
+    pub relayer: Option<Url>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -127,6 +129,7 @@ pub fn template(network: Option<&str>) -> String {
 # node = "https://nile.trongrid.io"
 # events = "https://nile.trongrid.io"
 # api_key = "..."
+# relayer = "https://relayer.example.org"   # for `tronpool relay` without --relayer
 
 # ...or define your own network.
 # [networks.private]

@@ -107,38 +107,17 @@ fn db_error(e: rusqlite::Error) -> Error {
 }
 
 impl JobStore {
-    /// Opens (creating) the database at `path`, in a private folder, with a private file.
+    /// Opens (creating) the network's database at `path`.
     pub fn open(path: &Path) -> Result<Self> {
-        if let Some(dir) = path.parent() {
-            crate::store::fs::create_private_dir(dir)?;
-        }
-        let conn = Connection::open(path).map_err(|e| {
-            Error::Failed(format!(
-                "cannot open the relayer's jobs at {}: {e}",
-                path.display()
-            ))
-        })?;
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            let _ = std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600));
-        }
-        Self::init(conn)
+        Self::init(crate::store::db::open(path, "the relayer's jobs")?)
     }
 
     /// A database that lives as long as the process (a throwaway in-process devnet).
     pub fn in_memory() -> Result<Self> {
-        Self::init(Connection::open_in_memory().map_err(db_error)?)
+        Self::init(crate::store::db::in_memory("the relayer's jobs")?)
     }
 
     fn init(conn: Connection) -> Result<Self> {
-        // WAL: a crash never leaves a half-written row; FULL sync: an answered job is on disk.
-        conn.pragma_update(None, "journal_mode", "WAL")
-            .map_err(db_error)?;
-        conn.pragma_update(None, "synchronous", "FULL")
-            .map_err(db_error)?;
-        conn.busy_timeout(std::time::Duration::from_secs(5))
-            .map_err(db_error)?;
         conn.execute_batch(SCHEMA).map_err(db_error)?;
         Ok(JobStore {
             db: Mutex::new(conn),

@@ -22,6 +22,8 @@ pub enum KeyOrigin {
     Stored(PathBuf),
     /// Typed at a hidden prompt.
     Prompt,
+    /// The devnet's well-known dev account 0, when nothing else is configured (devnet only).
+    DevAccount,
 }
 
 impl std::fmt::Display for KeyOrigin {
@@ -33,6 +35,7 @@ impl std::fmt::Display for KeyOrigin {
             KeyOrigin::Env => write!(f, "env {}", env_vars::PRIVATE_KEY),
             KeyOrigin::Stored(path) => write!(f, "stored key {}", path.display()),
             KeyOrigin::Prompt => f.write_str("prompt"),
+            KeyOrigin::DevAccount => f.write_str("devnet dev account 0, a well-known key"),
         }
     }
 }

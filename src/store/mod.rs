@@ -1,7 +1,10 @@
 //! The user's directories: where tronpool keeps its configuration and its secrets.
 
 pub mod config;
+pub mod db;
 pub mod fs;
 pub mod jobs;
 pub mod keystore;
+pub mod notes;
 pub mod paths;
+pub mod trees;

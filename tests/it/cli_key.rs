@@ -172,10 +172,17 @@ fn address_follows_key_precedence() {
 fn no_key_without_a_terminal_is_a_usage_error() {
     let env = TestEnv::new();
     env.cmd()
-        .args(["key", "address"])
+        .args(["--network", "nile", "key", "address"])
         .assert()
         .code(2)
         .stderr(predicate::str::contains("no signing key"));
+    // The devnet's default key is its well-known dev account 0.
+    let (code, out) = json_run(env.cmd().args(["key", "address"]));
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(
+        out["data"]["address"],
+        devnet::genesis::dev_key(0).address().to_base58()
+    );
     env.cmd()
         .args(["--key-file", "/nonexistent/key", "key", "address"])
         .assert()
