@@ -65,6 +65,9 @@ pub enum Error {
     BadProof(String),
     #[error("{0}")]
     Disabled(String),
+    /// A service other than the node (a remote relayer) could not be reached.
+    #[error("{0}")]
+    Unavailable(String),
     #[error("interrupted")]
     Interrupted,
     /// One failure handed to every caller that waited on the same fetch (see
@@ -100,6 +103,7 @@ impl Error {
             Error::Conflict(_) => Kind::Conflict,
             Error::BadProof(_) => Kind::BadNote,
             Error::Disabled(_) => Kind::Disabled,
+            Error::Unavailable(_) => Kind::Unavailable,
             Error::Interrupted => Kind::Interrupted,
             Error::Shared(inner) => inner.kind(),
         }

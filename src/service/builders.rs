@@ -37,7 +37,7 @@ pub struct Unsigned {
 }
 
 impl Unsigned {
-    fn new(tx: &Transaction) -> Self {
+    pub fn new(tx: &Transaction) -> Self {
         Unsigned {
             transaction: tx.to_json(false),
         }
@@ -68,6 +68,18 @@ impl Chain {
         denomination: u64,
         amount: Option<U256>,
     ) -> Result<Unsigned> {
+        Ok(Unsigned::new(
+            &self.approve_transaction(from, denomination, amount).await?,
+        ))
+    }
+
+    /// The unsigned approval itself, for a caller that signs here.
+    pub async fn approve_transaction(
+        &self,
+        from: Address,
+        denomination: u64,
+        amount: Option<U256>,
+    ) -> Result<Transaction> {
         let pool = self.pool_address(denomination)?;
         let amount = amount.unwrap_or(U256::from(denomination * USDT_UNIT));
         let data = Trc20::approveCall {
@@ -75,10 +87,8 @@ impl Chain {
             value: amount,
         }
         .abi_encode();
-        let tx = self
-            .build_call(from, self.deployment.usdt, 0, data, "the approval")
-            .await?;
-        Ok(Unsigned::new(&tx))
+        self.build_call(from, self.deployment.usdt, 0, data, "the approval")
+            .await
     }
 
     /// `deposit(commitment)` into the pool of `denomination`.
@@ -88,6 +98,20 @@ impl Chain {
         denomination: u64,
         commitment: B256,
     ) -> Result<Unsigned> {
+        Ok(Unsigned::new(
+            &self
+                .deposit_transaction(from, denomination, commitment)
+                .await?,
+        ))
+    }
+
+    /// The unsigned deposit itself, for a caller that signs here.
+    pub async fn deposit_transaction(
+        &self,
+        from: Address,
+        denomination: u64,
+        commitment: B256,
+    ) -> Result<Transaction> {
         let pool = self.pool_address(denomination)?;
         if commitment.is_zero() {
             return Err(Error::usage(
@@ -120,20 +144,22 @@ impl Chain {
             )));
         }
         let data = TronPool::depositCall { commitment }.abi_encode();
-        let tx = self.build_call(from, pool, 0, data, "the deposit").await?;
-        Ok(Unsigned::new(&tx))
+        self.build_call(from, pool, 0, data, "the deposit").await
     }
 
     /// `withdraw(...)`, after checking the note is unspent, the root known and the proof
     /// valid for exactly these inputs.
     pub async fn build_withdraw(&self, request: &WithdrawRequest) -> Result<Unsigned> {
+        Ok(Unsigned::new(&self.withdraw_transaction(request).await?))
+    }
+
+    /// The unsigned withdrawal itself, for a caller that signs here.
+    pub async fn withdraw_transaction(&self, request: &WithdrawRequest) -> Result<Transaction> {
         let pool = self.pool_address(request.denomination)?;
         let refund = self.check_withdrawal(request).await?;
         let data = withdraw_calldata(request);
-        let tx = self
-            .build_call(request.from, pool, refund, data, "the withdrawal")
-            .await?;
-        Ok(Unsigned::new(&tx))
+        self.build_call(request.from, pool, refund, data, "the withdrawal")
+            .await
     }
 
     /// Everything about a withdrawal that can be known without running it: the amounts, the

@@ -1,0 +1,287 @@
+//! Notes against the chain: reading one, finding its deposit, asking whether it is spent,
+//! and proving a withdrawal with it.
+
+use alloy_primitives::{B256, U256};
+use alloy_sol_types::SolEvent;
+use contracts::TronPool;
+use serde::Serialize;
+use tron::client::TransactionInfo;
+use tron::{Address, TxId};
+use zk::note::Note;
+use zk::proof::{EncodedProof, Witness};
+
+use crate::error::{Error, Result};
+use crate::service::builders::{WithdrawRequest, public_inputs};
+use crate::service::chain::Chain;
+use crate::service::pools::word_hex;
+use crate::service::submit::Outcome;
+use crate::service::sync::SyncedTree;
+use crate::store::notes::{NoteRecord, NoteState, NoteStore};
+use crate::store::trees::TreeCache;
+
+/// Reads a note's text; a malformed or mistyped note is exit 5, and the message never
+/// repeats the secret.
+pub fn parse_note(text: &str) -> Result<Note> {
+    Note::parse(text.trim()).map_err(|e| Error::BadProof(format!("bad note: {e}")))
+}
+
+pub fn commitment_of(note: &Note) -> B256 {
+    B256::from(zk::field::to_be_bytes(&note.commitment()))
+}
+
+pub fn nullifier_hash_of(note: &Note) -> B256 {
+    B256::from(zk::field::to_be_bytes(&note.nullifier_hash()))
+}
+
+/// The leaf index a deposit's receipt reports for `commitment` in `pool`.
+pub fn deposit_leaf_index(info: &TransactionInfo, pool: Address, commitment: B256) -> Option<u32> {
+    info.log.iter().find_map(|log| {
+        if log.address != pool {
+            return None;
+        }
+        let topics: Vec<B256> = log.topics.iter().map(|t| B256::from(*t)).collect();
+        let event = TronPool::Deposit::decode_raw_log(topics, &log.data).ok()?;
+        (event.commitment == commitment).then_some(event.leafIndex)
+    })
+}
+
+/// What `notes check` found out about a note.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NoteCheck {
+    pub id: i64,
+    pub denomination: u64,
+    pub state: NoteState,
+    /// The state before this check, when it changed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub was: Option<NoteState>,
+    pub deposited: bool,
+    pub spent: bool,
+    pub withdrawable: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub leaf_index: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+}
+
+impl Chain {
+    /// Settles a stored note against the chain: a deposit that landed unseen becomes
+    /// `deposited` (with its leaf), one that expired unincluded `failed`, a spent note
+    /// `withdrawn`. Asks the chain each time; the store only remembers the answers.
+    pub async fn check_note(
+        &self,
+        store: &NoteStore,
+        trees: &TreeCache,
+        record: &NoteRecord,
+    ) -> Result<NoteCheck> {
+        let note = parse_note(&store.text(record.id)?)?;
+        let denomination = record.denomination;
+        let pool = self.pool_address(denomination)?;
+        let commitment = commitment_of(&note);
+        let nullifier_hash = nullifier_hash_of(&note);
+        let (deposited, spent) = tokio::try_join!(
+            self.view(pool, TronPool::commitmentsCall(commitment)),
+            self.is_spent(denomination, nullifier_hash),
+        )?;
+        let mut detail = None;
+        let mut leaf_index = record.leaf_index;
+        if deposited && leaf_index.is_none() {
+            leaf_index = self.find_leaf(record, pool, commitment, trees).await?;
+        }
+        let state = match (deposited, spent, record.state) {
+            (_, true, NoteState::Withdrawn) => NoteState::Withdrawn,
+            (_, true, _) => {
+                store.mark_withdrawn(record.id, None, None)?;
+                detail = Some("spent: withdrawn by a transaction not made here".into());
+                NoteState::Withdrawn
+            }
+            (true, false, NoteState::Deposited) => NoteState::Deposited,
+            (true, false, _) => {
+                let index = leaf_index.ok_or_else(|| {
+                    Error::Failed(format!(
+                        "note {}'s commitment is in the {denomination} USDT pool, but no \
+                         Deposit event names it",
+                        record.id
+                    ))
+                })?;
+                store.mark_deposited(record.id, index, None)?;
+                NoteState::Deposited
+            }
+            (false, false, NoteState::Created) => match self.undecided_deposit(record).await? {
+                Some(reason) => {
+                    store.mark_failed(record.id, &reason)?;
+                    detail = Some(reason);
+                    NoteState::Failed
+                }
+                None => {
+                    detail = Some(match &record.deposit_txid {
+                        Some(txid) => format!("deposit {txid} is not in a block yet"),
+                        None => "never deposited".into(),
+                    });
+                    NoteState::Created
+                }
+            },
+            (false, false, state) => state,
+        };
+        Ok(NoteCheck {
+            id: record.id,
+            denomination,
+            was: (state != record.state).then_some(record.state),
+            state,
+            deposited,
+            spent,
+            withdrawable: deposited && !spent,
+            leaf_index,
+            detail,
+        })
+    }
+
+    /// The leaf of a deposited commitment: from the deposit's receipt when we know its txid,
+    /// else from the pool's synced tree.
+    async fn find_leaf(
+        &self,
+        record: &NoteRecord,
+        pool: Address,
+        commitment: B256,
+        trees: &TreeCache,
+    ) -> Result<Option<u32>> {
+        if let Some(txid) = record
+            .deposit_txid
+            .as_deref()
+            .and_then(|t| t.parse::<TxId>().ok())
+            && let Some(info) = self.node.get_transaction_info(&txid).await?
+            && let Some(index) = deposit_leaf_index(&info, pool, commitment)
+        {
+            return Ok(Some(index));
+        }
+        let synced = self.sync_tree(record.denomination, trees, &|_| {}).await?;
+        let leaf = zk::field::from_be_bytes(&commitment.0, "commitment")
+            .map_err(|e| Error::Failed(e.to_string()))?;
+        Ok(synced.tree.index_of(&leaf))
+    }
+
+    /// For a note whose commitment is not on chain: why its deposit can no longer land, or
+    /// `None` while it still might.
+    async fn undecided_deposit(&self, record: &NoteRecord) -> Result<Option<String>> {
+        let (Some(txid), Some(expiration)) = (&record.deposit_txid, record.deposit_expiration)
+        else {
+            return Ok(None);
+        };
+        let Ok(id) = txid.parse::<TxId>() else {
+            return Ok(None);
+        };
+        if let Some(info) = self.node.get_transaction_info(&id).await? {
+            return Ok((!info.succeeded()).then(|| {
+                format!(
+                    "deposit {txid} failed: {}",
+                    info.failure_reason().unwrap_or_else(|| "no reason".into())
+                )
+            }));
+        }
+        let head = self.head().await?;
+        Ok((head.block.timestamp() > expiration)
+            .then(|| format!("deposit {txid} expired before it was included in a block")))
+    }
+
+    /// Records how a deposit we sent ended.
+    pub fn record_deposit(
+        &self,
+        store: &NoteStore,
+        id: i64,
+        pool: Address,
+        commitment: B256,
+        txid: &TxId,
+        outcome: &Outcome,
+    ) -> Result<u32> {
+        match outcome {
+            Outcome::Included(info) if info.succeeded() => {
+                let index = deposit_leaf_index(info, pool, commitment).ok_or_else(|| {
+                    Error::Failed(format!(
+                        "deposit {txid} succeeded but its receipt has no Deposit event for the \
+                         note; run `tronpool notes check {id}`"
+                    ))
+                })?;
+                store.mark_deposited(id, index, Some(&txid.to_hex()))?;
+                Ok(index)
+            }
+            Outcome::Included(info) => {
+                let reason = format!(
+                    "deposit {txid} failed on chain: {}",
+                    info.failure_reason().unwrap_or_else(|| "no reason".into())
+                );
+                store.mark_failed(id, &reason)?;
+                Err(Error::Refused(reason))
+            }
+            Outcome::Expired => {
+                let reason = format!("deposit {txid} expired before it was included in a block");
+                store.mark_failed(id, &reason)?;
+                Err(Error::Refused(reason))
+            }
+        }
+    }
+}
+
+/// A withdrawal proof and the public inputs it was made for.
+pub struct Proved {
+    pub request: WithdrawRequest,
+    pub leaf_index: u32,
+}
+
+/// Who gets what from a withdrawal.
+pub struct Payout {
+    pub from: Address,
+    pub recipient: Address,
+    pub relayer: Option<Address>,
+    pub fee: U256,
+    pub refund: U256,
+}
+
+/// Proves that `note` is a leaf of the synced tree, for exactly this payout. Runs on a
+/// blocking thread (about 200 ms); the proof is verified before it is returned.
+pub async fn prove_withdrawal(
+    chain: &Chain,
+    synced: &SyncedTree,
+    note: &Note,
+    payout: Payout,
+) -> Result<Proved> {
+    let denomination = synced.denomination;
+    let leaf = note.commitment();
+    let index = synced.tree.index_of(&leaf).ok_or_else(|| {
+        Error::Refused(format!(
+            "the note's commitment {} is not among the {} deposits of the {denomination} USDT \
+             pool: it was never deposited, or the deposit has not landed yet",
+            word_hex(&commitment_of(note)),
+            synced.tree.len()
+        ))
+    })?;
+    let path = synced
+        .tree
+        .path(index)
+        .map_err(|e| Error::Failed(e.to_string()))?;
+    let witness = Witness::new(note, &path).map_err(|e| Error::BadProof(e.to_string()))?;
+    let mut request = WithdrawRequest {
+        from: payout.from,
+        denomination,
+        // Replaced by the real proof below; the public inputs are computed first.
+        proof: EncodedProof([U256::ZERO; 8]),
+        root: synced.root,
+        nullifier_hash: nullifier_hash_of(note),
+        recipient: payout.recipient,
+        relayer: payout.relayer,
+        fee: payout.fee,
+        refund: payout.refund,
+    };
+    let public = public_inputs(&request)?;
+    let keys = chain.verifying_keys()?;
+    let proof = tokio::task::spawn_blocking(move || {
+        zk::proof::prove(keys, &public, &witness, &mut rand_core::OsRng)
+    })
+    .await
+    .map_err(|e| Error::Failed(format!("proving stopped: {e}")))?
+    .map_err(|e| Error::BadProof(format!("cannot prove the withdrawal: {e}")))?;
+    request.proof = EncodedProof::from_proof(&proof);
+    Ok(Proved {
+        request,
+        leaf_index: index,
+    })
+}

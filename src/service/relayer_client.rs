@@ -1,0 +1,158 @@
+//! A remote relayer, spoken to through its REST API (`/api/relayer/*`), read with the same
+//! envelope and statuses this crate's own server answers with.
+
+use std::time::Duration;
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+use tron::Address;
+use url::Url;
+
+use crate::error::{Error, Result};
+use crate::service::relayer::RelayRequest;
+
+/// Proving takes a fraction of a second, but a relayer checks, simulates and broadcasts.
+const TIMEOUT: Duration = Duration::from_secs(60);
+
+pub struct RelayerClient {
+    http: reqwest::Client,
+    base: Url,
+}
+
+/// What a relayer says about itself (`GET /api/relayer/status`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RemoteStatus {
+    pub enabled: bool,
+    pub address: Option<Address>,
+    pub network: String,
+    #[serde(default)]
+    pub fees: Vec<RemoteFee>,
+    #[serde(flatten)]
+    pub rest: serde_json::Map<String, Value>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RemoteFee {
+    pub denomination: u64,
+    pub relayer_fee_raw: String,
+}
+
+impl RemoteStatus {
+    /// The fee in USDT base units for a denomination, as advertised.
+    pub fn fee(&self, denomination: u64) -> Result<u64> {
+        let quote = self
+            .fees
+            .iter()
+            .find(|f| f.denomination == denomination)
+            .ok_or_else(|| {
+                Error::Refused(format!(
+                    "the relayer quotes no fee for the {denomination} USDT pool"
+                ))
+            })?;
+        quote.relayer_fee_raw.parse().map_err(|_| {
+            Error::Failed(format!(
+                "the relayer's fee `{}` is not a number",
+                quote.relayer_fee_raw
+            ))
+        })
+    }
+}
+
+impl RelayerClient {
+    pub fn new(base: Url) -> Result<Self> {
+        let http = reqwest::Client::builder()
+            .timeout(TIMEOUT)
+            .build()
+            .map_err(|e| Error::Failed(format!("cannot make an HTTP client: {e}")))?;
+        Ok(RelayerClient { http, base })
+    }
+
+    pub fn url(&self) -> &Url {
+        &self.base
+    }
+
+    pub async fn status(&self) -> Result<(RemoteStatus, Value)> {
+        let data = self
+            .call(reqwest::Method::GET, "api/relayer/status", None)
+            .await?;
+        let status = serde_json::from_value(data.clone()).map_err(|e| {
+            Error::Failed(format!(
+                "the relayer at {} sent an unreadable status: {e}",
+                self.base
+            ))
+        })?;
+        Ok((status, data))
+    }
+
+    /// Submits a withdrawal; answers with the relayer's txid.
+    pub async fn withdraw(&self, request: &RelayRequest) -> Result<String> {
+        let body = json!({
+            "denomination": request.denomination.to_string(),
+            "proof": request.proof.to_hex(),
+            "root": format!("0x{}", hex::encode(request.root)),
+            "nullifierHash": format!("0x{}", hex::encode(request.nullifier_hash)),
+            "recipient": request.recipient.to_base58(),
+            "fee": request.fee.map(|f| f.to_string()),
+            "refund": request.refund.map(|r| r.to_string()),
+        });
+        let data = self
+            .call(reqwest::Method::POST, "api/relayer/withdraw", Some(body))
+            .await?;
+        data.get("txid")
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+            .ok_or_else(|| Error::Failed(format!("the relayer at {} sent no txid", self.base)))
+    }
+
+    async fn call(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        body: Option<Value>,
+    ) -> Result<Value> {
+        let url = self
+            .base
+            .join(path)
+            .map_err(|e| Error::usage(format!("relayer URL {}: {e}", self.base)))?;
+        let mut request = self.http.request(method, url);
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        let response = request.send().await.map_err(|e| {
+            Error::Unavailable(format!("cannot reach the relayer at {}: {e}", self.base))
+        })?;
+        let status = response.status().as_u16();
+        let text = response.text().await.map_err(|e| {
+            Error::Unavailable(format!(
+                "the relayer at {} stopped answering: {e}",
+                self.base
+            ))
+        })?;
+        let envelope: Value = serde_json::from_str(&text).map_err(|_| {
+            Error::Failed(format!(
+                "the relayer at {} answered HTTP {status} without the JSON envelope (is it a \
+                 tronpool server?)",
+                self.base
+            ))
+        })?;
+        if envelope.get("ok").and_then(Value::as_bool) == Some(true) {
+            return Ok(envelope.get("data").cloned().unwrap_or(Value::Null));
+        }
+        let message = envelope
+            .get("error")
+            .and_then(Value::as_str)
+            .unwrap_or("no reason given");
+        let message = format!("the relayer said: {message}");
+        Err(match status {
+            400 => Error::usage(message),
+            404 => Error::NotFound(message),
+            409 => Error::Conflict(message),
+            422 | 429 => Error::Refused(message),
+            503 => Error::Disabled(message),
+            502 | 504 => Error::Unavailable(message),
+            _ => Error::Failed(message),
+        })
+    }
+}
