@@ -1,15 +1,23 @@
 //! The command line: one file per subcommand, each parsing its arguments and calling the
 //! service layer; `output` renders results.
 
+pub mod approve;
+pub mod balance;
 pub mod config;
+pub mod deposit;
 pub mod devnet;
 pub mod generate;
 pub mod global;
 pub mod input;
 pub mod key;
+pub mod notes;
 pub mod output;
+pub mod pools;
+pub mod relay;
 pub mod serve;
+pub mod session;
 pub mod tx;
+pub mod withdraw;
 
 use std::process::ExitCode;
 
@@ -66,6 +74,22 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// The pools of the network: balance, deposits, root and relayer fee
+    Pools(pools::PoolsArgs),
+    /// USDT and TRX of an account (default: yours), and what the pools may take
+    Balance(balance::BalanceArgs),
+    /// Let a pool take USDT for deposits
+    Approve(approve::ApproveArgs),
+    /// Deposit into a pool: makes a note per deposit and stores it before sending anything
+    Deposit(deposit::DepositArgs),
+    /// Withdraw a note to an address, signed and paid for by your key (links the two)
+    Withdraw(withdraw::WithdrawArgs),
+    /// Withdraw through a relayer that pays the energy (the private way), or ask its terms
+    #[command(subcommand)]
+    Relay(relay::RelayCommand),
+    /// Your notes: list, show, export, import, check against the chain
+    #[command(subcommand)]
+    Notes(notes::NotesCommand),
     /// Show and create the configuration
     #[command(subcommand)]
     Config(config::ConfigCommand),
@@ -115,6 +139,13 @@ impl Context {
 impl Command {
     async fn run(self, ctx: &Context) -> Result<()> {
         match self {
+            Command::Pools(args) => args.run(ctx).await,
+            Command::Balance(args) => args.run(ctx).await,
+            Command::Approve(args) => args.run(ctx).await,
+            Command::Deposit(args) => args.run(ctx).await,
+            Command::Withdraw(args) => args.run(ctx).await,
+            Command::Relay(cmd) => cmd.run(ctx).await,
+            Command::Notes(cmd) => cmd.run(ctx).await,
             Command::Config(cmd) => cmd.run(ctx),
             Command::Key(cmd) => cmd.run(ctx),
             Command::Tx(cmd) => cmd.run(ctx).await,

@@ -1,0 +1,134 @@
+//! `tronpool approve --denom N [--amount X | --unlimited]`: let a pool take USDT for deposits.
+
+use alloy_primitives::U256;
+use clap::Args;
+use serde::Serialize;
+use tron::{Address, Transaction, TxId};
+
+use crate::error::{Error, Result};
+use crate::service::builders::Unsigned;
+use crate::service::inputs::{USDT_DECIMALS, USDT_UNIT, parse_units};
+use crate::service::pools::six_decimals_text;
+
+use super::Context;
+use super::input::confirm;
+use super::session::{connect, key, owner};
+
+#[derive(Debug, Args)]
+pub struct ApproveArgs {
+    /// The pool: its denomination in USDT (100, 500, 1000, 3000, 5000, 10000)
+    #[arg(long, value_name = "N")]
+    denom: u64,
+    /// How many deposits to allow (the default amount is exactly what they need)
+    #[arg(long, value_name = "K", default_value_t = 1, conflicts_with_all = ["amount", "unlimited"])]
+    count: u64,
+    /// Allow this much USDT instead (e.g. 250.5)
+    #[arg(long, value_name = "USDT", conflicts_with = "unlimited")]
+    amount: Option<String>,
+    /// Allow any amount (the largest uint256), so later deposits need no approval
+    #[arg(long)]
+    unlimited: bool,
+    /// Print the unsigned transaction (the API's JSON) for an external signer instead
+    #[arg(long)]
+    unsigned: bool,
+    /// With --unsigned: the address that will sign (default: the signing key's)
+    #[arg(long, value_name = "ADDRESS", requires = "unsigned")]
+    from: Option<Address>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Approved {
+    txid: TxId,
+    owner: Address,
+    spender: Address,
+    denomination: u64,
+    amount_raw: String,
+}
+
+impl ApproveArgs {
+    pub async fn run(self, ctx: &Context) -> Result<()> {
+        let amount = if self.unlimited {
+            U256::MAX
+        } else if let Some(text) = &self.amount {
+            parse_units(text, USDT_DECIMALS).ok_or_else(|| {
+                Error::usage(format!("--amount `{text}` is not an amount of USDT"))
+            })?
+        } else {
+            U256::from(self.count)
+                .checked_mul(U256::from(self.denom * USDT_UNIT))
+                .ok_or_else(|| Error::usage("--count is too large"))?
+        };
+        let chain = connect(ctx).await?;
+        let pool = chain.pool_address(self.denom)?;
+        if self.unsigned {
+            let from = owner(ctx, self.from)?;
+            let tx = chain
+                .approve_transaction(from, self.denom, Some(amount))
+                .await?;
+            return print_unsigned(ctx, &tx);
+        }
+        let key = key(ctx)?;
+        let tx = chain
+            .approve_transaction(key.address(), self.denom, Some(amount))
+            .await?;
+        confirm(
+            ctx,
+            "approve",
+            &format!(
+                "Allow the {} USDT pool {pool} to take {} USDT from {} on {}?",
+                self.denom,
+                describe_amount(amount),
+                key.address(),
+                chain.network
+            ),
+        )?;
+        let txid = sign_and_confirm(&chain, tx, &key, "the approval").await?;
+        let out = Approved {
+            txid,
+            owner: key.address(),
+            spender: pool,
+            denomination: self.denom,
+            amount_raw: amount.to_string(),
+        };
+        ctx.out.result(&out, || {
+            format!(
+                "approved {} USDT for the {} USDT pool: {txid}",
+                describe_amount(amount),
+                self.denom
+            )
+        })
+    }
+}
+
+pub fn describe_amount(amount: U256) -> String {
+    if amount == U256::MAX {
+        "unlimited".into()
+    } else {
+        six_decimals_text(amount)
+    }
+}
+
+/// Signs a built transaction, broadcasts it and waits until it is in a block.
+pub async fn sign_and_confirm(
+    chain: &crate::service::chain::Chain,
+    mut tx: Transaction,
+    key: &tron::PrivateKey,
+    what: &str,
+) -> Result<TxId> {
+    tx.sign(key)?;
+    let info = chain.send_and_confirm(&tx, what).await?;
+    Ok(info.id)
+}
+
+/// `--unsigned`: the API's `{transaction}` object, as the result.
+pub fn print_unsigned(ctx: &Context, tx: &Transaction) -> Result<()> {
+    let unsigned = Unsigned::new(tx);
+    ctx.out.note(format!(
+        "unsigned {}; sign it with `tronpool tx sign` or your wallet, then `tronpool tx broadcast`",
+        tx.txid()
+    ));
+    ctx.out.result(&unsigned, || {
+        serde_json::to_string_pretty(&unsigned.transaction).expect("JSON values serialize")
+    })
+}

@@ -1,0 +1,69 @@
+//! `tronpool balance [ADDRESS] [--allowance]`: USDT and TRX, and what each pool may take.
+
+use clap::Args;
+use serde::Serialize;
+use tron::Address;
+
+use crate::error::Result;
+use crate::service::balances::{Allowance, Balance};
+
+use super::Context;
+use super::output::rows;
+use super::session::{connect, owner};
+
+#[derive(Debug, Args)]
+pub struct BalanceArgs {
+    /// The account (default: the signing key's address)
+    #[arg(value_name = "ADDRESS")]
+    address: Option<Address>,
+    /// Also show the allowance each pool has from this account
+    #[arg(long)]
+    allowance: bool,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Out {
+    #[serde(flatten)]
+    balance: Balance,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    allowances: Option<Vec<Allowance>>,
+}
+
+impl BalanceArgs {
+    pub async fn run(self, ctx: &Context) -> Result<()> {
+        let address = owner(ctx, self.address)?;
+        let chain = connect(ctx).await?;
+        let balance = chain.balance(address).await?;
+        let allowances = if self.allowance {
+            let reads = chain
+                .denominations()
+                .into_iter()
+                .map(|d| chain.allowance(address, d));
+            Some(futures_util::future::try_join_all(reads).await?)
+        } else {
+            None
+        };
+        let out = Out {
+            balance,
+            allowances,
+        };
+        ctx.out.result(&out, || {
+            let mut lines = vec![
+                ("address", out.balance.address.to_base58()),
+                ("USDT", out.balance.balance.to_string()),
+                ("TRX", out.balance.trx.to_string()),
+            ];
+            let labels: Vec<String> = out
+                .allowances
+                .iter()
+                .flatten()
+                .map(|a| format!("allowance {} pool", a.denomination))
+                .collect();
+            for (label, a) in labels.iter().zip(out.allowances.iter().flatten()) {
+                lines.push((label.as_str(), format!("{} USDT", a.allowance)));
+            }
+            rows(&lines)
+        })
+    }
+}

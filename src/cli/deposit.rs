@@ -1,0 +1,310 @@
+//! `tronpool deposit --denom N [--count K]`: make notes and deposit them.
+//!
+//! Each note is stored (synced to disk) before its deposit is signed, and the deposit's txid
+//! is stored before it is broadcast: whatever stops this command (Ctrl-C, a crash, the node),
+//! the note is on disk and `tronpool notes check` can settle it against the chain.
+
+use alloy_primitives::U256;
+use clap::Args;
+use serde::Serialize;
+use tron::{Address, TxId};
+use zk::note::{Note, NoteMeta};
+
+use crate::error::{Error, Result};
+use crate::service::builders::Unsigned;
+use crate::service::chain::Chain;
+use crate::service::inputs::USDT_UNIT;
+use crate::service::notes::{commitment_of, nullifier_hash_of};
+use crate::service::pools::{six_decimals_text, word_hex};
+use crate::store::notes::{NewNote, NoteStore};
+
+use super::Context;
+use super::approve::sign_and_confirm;
+use super::input::confirm;
+use super::session::{connect, key, notes, owner};
+
+/// One command deposits at most this many notes: each is a transaction to wait for.
+const MAX_COUNT: u64 = 100;
+
+#[derive(Debug, Args)]
+pub struct DepositArgs {
+    /// The pool: its denomination in USDT (100, 500, 1000, 3000, 5000, 10000)
+    #[arg(long, value_name = "N")]
+    denom: u64,
+    /// How many deposits (one note each)
+    #[arg(long, value_name = "K", default_value_t = 1)]
+    count: u64,
+    /// Store the notes and print unsigned deposits (the API's JSON) for an external signer;
+    /// `tronpool notes check` settles them once they are broadcast
+    #[arg(long)]
+    unsigned: bool,
+    /// With --unsigned: the address that will sign (default: the signing key's)
+    #[arg(long, value_name = "ADDRESS", requires = "unsigned")]
+    from: Option<Address>,
+}
+
+/// A deposited (or, with `--unsigned`, prepared) note.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Deposited {
+    id: i64,
+    /// The secret: the only way to withdraw.
+    note: String,
+    denomination: u64,
+    pool: Address,
+    commitment: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    leaf_index: Option<u32>,
+    txid: TxId,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    transaction: Option<serde_json::Value>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Out {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    approve_txid: Option<TxId>,
+    notes: Vec<Deposited>,
+}
+
+impl DepositArgs {
+    pub async fn run(self, ctx: &Context) -> Result<()> {
+        if !(1..=MAX_COUNT).contains(&self.count) {
+            return Err(Error::usage(format!("--count must be 1 to {MAX_COUNT}")));
+        }
+        let chain = connect(ctx).await?;
+        let pool = chain.pool_address(self.denom)?;
+        let store = notes(ctx)?;
+        if self.unsigned {
+            return self.unsigned(ctx, &chain, &store, pool).await;
+        }
+        let key = key(ctx)?;
+        let from = key.address();
+        let needed = U256::from(self.count * self.denom * USDT_UNIT);
+        let (balance, allowance) =
+            tokio::try_join!(chain.usdt_balance(from), chain.usdt_allowance(from, pool))?;
+        if balance < needed {
+            return Err(Error::Refused(format!(
+                "{from} holds {} USDT; {} deposit(s) of {} need {}",
+                six_decimals_text(balance),
+                self.count,
+                self.denom,
+                six_decimals_text(needed)
+            )));
+        }
+        let mut approve_txid = None;
+        if allowance < needed {
+            let tx = chain
+                .approve_transaction(from, self.denom, Some(needed))
+                .await?;
+            confirm(
+                ctx,
+                "deposit",
+                &format!(
+                    "The pool may take {} USDT from {from}; approve exactly {} USDT first?",
+                    six_decimals_text(allowance),
+                    six_decimals_text(needed)
+                ),
+            )?;
+            let txid = sign_and_confirm(&chain, tx, &key, "the approval").await?;
+            ctx.out.note(format!(
+                "approved {} USDT: {txid}",
+                six_decimals_text(needed)
+            ));
+            approve_txid = Some(txid);
+        }
+        confirm(
+            ctx,
+            "deposit",
+            &format!(
+                "Deposit {} × {} USDT from {from} into {pool} on {}?",
+                self.count, self.denom, chain.network
+            ),
+        )?;
+        let mut deposited = Vec::new();
+        for _ in 0..self.count {
+            let (id, note) = new_note(&chain, &store, self.denom, pool)?;
+            ctx.out.note(format!("note {id} stored"));
+            let result = deposit_one(&chain, &store, &key, id, &note, self.denom, pool).await;
+            let (txid, leaf) = match result {
+                Ok(done) => done,
+                Err(e) => {
+                    print_notes(ctx, &deposited)?;
+                    return Err(e);
+                }
+            };
+            ctx.out.note(format!(
+                "deposited {} USDT as leaf {leaf}: {txid}",
+                self.denom
+            ));
+            deposited.push(Deposited {
+                id,
+                note: note.to_text().to_string(),
+                denomination: self.denom,
+                pool,
+                commitment: word_hex(&commitment_of(&note)),
+                leaf_index: Some(leaf),
+                txid,
+                transaction: None,
+            });
+        }
+        warn_secret(ctx, &deposited);
+        let out = Out {
+            approve_txid,
+            notes: deposited,
+        };
+        ctx.out.result(&out, || note_lines(&out.notes))
+    }
+
+    async fn unsigned(
+        &self,
+        ctx: &Context,
+        chain: &Chain,
+        store: &NoteStore,
+        pool: Address,
+    ) -> Result<()> {
+        let from = owner(ctx, self.from)?;
+        let mut prepared = Vec::new();
+        for _ in 0..self.count {
+            let (id, note) = new_note(chain, store, self.denom, pool)?;
+            let tx = chain
+                .deposit_transaction(from, self.denom, commitment_of(&note))
+                .await;
+            let tx = match tx {
+                Ok(tx) => tx,
+                Err(e) => {
+                    store.mark_failed(id, &format!("not sent: {e}"))?;
+                    return Err(e);
+                }
+            };
+            // The txid does not depend on the signature: `notes check` can look it up.
+            store.set_deposit_tx(id, &tx.txid().to_hex(), tx.expiration())?;
+            prepared.push(Deposited {
+                id,
+                note: note.to_text().to_string(),
+                denomination: self.denom,
+                pool,
+                commitment: word_hex(&commitment_of(&note)),
+                leaf_index: None,
+                txid: tx.txid(),
+                transaction: Some(Unsigned::new(&tx).transaction),
+            });
+        }
+        warn_secret(ctx, &prepared);
+        ctx.out.note(
+            "sign each transaction (`tronpool tx sign` or your wallet) and broadcast it; \
+             then `tronpool notes check` records the deposits",
+        );
+        let out = Out {
+            approve_txid: None,
+            notes: prepared,
+        };
+        ctx.out.result(&out, || {
+            let mut text = note_lines(&out.notes);
+            for d in &out.notes {
+                text.push_str(
+                    &serde_json::to_string(d.transaction.as_ref().expect("set above"))
+                        .expect("JSON values serialize"),
+                );
+                text.push('\n');
+            }
+            text
+        })
+    }
+}
+
+/// Makes a note and stores it; it is on disk when this returns.
+fn new_note(
+    chain: &Chain,
+    store: &NoteStore,
+    denomination: u64,
+    pool: Address,
+) -> Result<(i64, Note)> {
+    let meta = NoteMeta::usdt(denomination, &chain.network)
+        .map_err(|e| Error::Failed(format!("cannot make a note: {e}")))?;
+    let note = Note::generate(meta);
+    let id = store.insert(&NewNote {
+        text: &note.to_text(),
+        denomination,
+        pool: &pool.to_base58(),
+        commitment: &word_hex(&commitment_of(&note)),
+        nullifier_hash: &word_hex(&nullifier_hash_of(&note)),
+        origin: "deposit",
+    })?;
+    Ok((id, note))
+}
+
+/// Builds, signs, records, broadcasts and follows one deposit.
+async fn deposit_one(
+    chain: &Chain,
+    store: &NoteStore,
+    key: &tron::PrivateKey,
+    id: i64,
+    note: &Note,
+    denomination: u64,
+    pool: Address,
+) -> Result<(TxId, u32)> {
+    let commitment = commitment_of(note);
+    let mut tx = match chain
+        .deposit_transaction(key.address(), denomination, commitment)
+        .await
+    {
+        Ok(tx) => tx,
+        Err(e) => {
+            store.mark_failed(id, &format!("not sent: {e}"))?;
+            return Err(e);
+        }
+    };
+    tx.sign(key)?;
+    let txid = tx.txid();
+    store.set_deposit_tx(id, &txid.to_hex(), tx.expiration())?;
+    let settle = |e: Error| match e.kind() {
+        crate::error::Kind::Unavailable => Error::Unavailable(format!(
+            "{e}; note {id} is stored and its deposit {txid} may have been sent: run \
+             `tronpool notes check {id}` once the node answers"
+        )),
+        _ => e,
+    };
+    match chain.send(&tx).await {
+        Ok(_) => {}
+        Err(e @ Error::Node(tron::NodeError::Refused { .. })) => {
+            store.mark_failed(id, &format!("refused: {e}"))?;
+            return Err(e);
+        }
+        Err(e) => return Err(settle(e)),
+    }
+    tracing::info!(%txid, note = id, "deposit broadcast");
+    let outcome = chain
+        .wait_for(&txid, tx.expiration())
+        .await
+        .map_err(settle)?;
+    let leaf = chain.record_deposit(store, id, pool, commitment, &txid, &outcome)?;
+    chain.pool_changed(denomination);
+    Ok((txid, leaf))
+}
+
+fn warn_secret(ctx: &Context, notes: &[Deposited]) {
+    if notes.is_empty() {
+        return;
+    }
+    let ids: Vec<String> = notes.iter().map(|n| n.id.to_string()).collect();
+    ctx.out.warn(format!(
+        "each note is the only way to withdraw its deposit: keep it secret and safe. A copy is \
+         stored as note {} (`tronpool notes show ID`); back it up with `tronpool notes export`.",
+        ids.join(", ")
+    ));
+}
+
+fn note_lines(notes: &[Deposited]) -> String {
+    notes.iter().map(|n| format!("{}\n", n.note)).collect()
+}
+
+/// What was deposited before a later deposit failed: the notes still go to stdout.
+fn print_notes(ctx: &Context, notes: &[Deposited]) -> Result<()> {
+    if notes.is_empty() || ctx.out.json {
+        return Ok(());
+    }
+    warn_secret(ctx, notes);
+    ctx.out.stdout(&note_lines(notes))
+}

@@ -1,0 +1,169 @@
+//! What the pool commands share: the connection to the chain, the network's stores, the
+//! signing key, the note a command is given, and progress on a terminal.
+
+use std::io::IsTerminal;
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use tron::{Address, PrivateKey};
+use zk::note::Note;
+
+use crate::error::{Error, Result};
+use crate::service::chain::Chain;
+use crate::service::notes::{commitment_of, nullifier_hash_of, parse_note};
+use crate::service::pools::word_hex;
+use crate::store::notes::{NewNote, NoteRecord, NoteStore};
+use crate::store::trees::TreeCache;
+
+use super::Context;
+use super::input::read_text;
+
+/// Connects to the configured network's node and reads its deployment. On the devnet, an
+/// unreachable node gets a hint on how to start one.
+pub async fn connect(ctx: &Context) -> Result<Chain> {
+    let settings = ctx.settings()?;
+    let node = settings.node_client()?;
+    let network = &settings.network.value;
+    // The CLI reads each value once per run; nothing to cache.
+    Chain::connect(network, node, Duration::ZERO)
+        .await
+        .map_err(|e| match e {
+            Error::Node(n) if n.is_unavailable() && network == crate::network::DEFAULT_NETWORK => {
+                Error::Unavailable(format!(
+                    "{n}; start a devnet with `tronpool devnet` (or pass --node URL)"
+                ))
+            }
+            other => other,
+        })
+}
+
+pub fn notes(ctx: &Context) -> Result<NoteStore> {
+    NoteStore::open(&ctx.settings()?.database())
+}
+
+pub fn trees(ctx: &Context) -> Result<TreeCache> {
+    TreeCache::open(&ctx.settings()?.database())
+}
+
+/// The key to sign with, and a line on stderr saying whose it is.
+pub fn key(ctx: &Context) -> Result<PrivateKey> {
+    let (key, origin) = super::key::signing_key(ctx)?;
+    ctx.out
+        .note(format!("signing as {} ({origin})", key.address()));
+    Ok(key)
+}
+
+/// The address a transaction comes from: `--from`, else the signing key's.
+pub fn owner(ctx: &Context, from: Option<Address>) -> Result<Address> {
+    match from {
+        Some(address) => Ok(address),
+        None => Ok(key(ctx)?.address()),
+    }
+}
+
+/// A note as a command was given it: its text, a stored note's id, or `-` for stdin.
+pub struct GivenNote {
+    pub note: Note,
+    pub record: Option<NoteRecord>,
+}
+
+/// Reads a NOTE argument. The note's text as an argument is accepted (the issue's scripts
+/// need it), with a warning: arguments land in shell history and process lists.
+pub fn given_note(ctx: &Context, store: &NoteStore, arg: &str) -> Result<GivenNote> {
+    let text = if arg == "-" {
+        zeroize::Zeroizing::new(read_text(None, "the note")?)
+    } else if let Ok(id) = arg.parse::<i64>() {
+        let text = store.text(id)?;
+        let note = parse_note(&text)?;
+        return Ok(GivenNote {
+            note,
+            record: store.get(id)?,
+        });
+    } else {
+        if arg.trim_start().starts_with("tronpool-") {
+            ctx.out.warn(
+                "the note was given as an argument, where shell history and process lists can \
+                 see it; prefer its id from `tronpool notes list`, or `-` to read it from stdin",
+            );
+        }
+        zeroize::Zeroizing::new(arg.to_owned())
+    };
+    let note = parse_note(&text)?;
+    let network = &ctx.settings()?.network.value;
+    if note.meta().network() != network {
+        return Err(Error::BadProof(format!(
+            "the note is for network `{}`, not `{network}` (pass --network {})",
+            note.meta().network(),
+            note.meta().network()
+        )));
+    }
+    let record = store.by_commitment(&word_hex(&commitment_of(&note)))?;
+    Ok(GivenNote { note, record })
+}
+
+/// Stores a note that is not stored yet (given as text), so its history is kept.
+pub fn remember(
+    chain: &Chain,
+    store: &NoteStore,
+    given: &mut GivenNote,
+    origin: &str,
+) -> Result<i64> {
+    if let Some(record) = &given.record {
+        return Ok(record.id);
+    }
+    let denomination = given.note.meta().denomination();
+    let pool = chain.pool_address(denomination)?;
+    let id = store.insert(&NewNote {
+        text: &given.note.to_text(),
+        denomination,
+        pool: &pool.to_base58(),
+        commitment: &word_hex(&commitment_of(&given.note)),
+        nullifier_hash: &word_hex(&nullifier_hash_of(&given.note)),
+        origin,
+    })?;
+    given.record = store.get(id)?;
+    Ok(id)
+}
+
+/// A progress bar on stderr, only when a person is watching.
+pub fn bar(ctx: &Context, message: &str) -> ProgressBar {
+    if ctx.out.json || ctx.out.quiet || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(0);
+    bar.set_style(
+        ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} ({eta})")
+            .expect("a valid template")
+            .progress_chars("=> "),
+    );
+    bar.set_message(message.to_owned());
+    bar
+}
+
+/// A spinner on stderr for a step without a count (proving), only when a person is watching.
+pub fn spinner(ctx: &Context, message: &str) -> ProgressBar {
+    if ctx.out.json || ctx.out.quiet || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let spinner = ProgressBar::new_spinner();
+    spinner.set_message(message.to_owned());
+    spinner.enable_steady_tick(Duration::from_millis(100));
+    spinner
+}
+
+/// Syncs a pool's tree with a progress bar.
+pub async fn sync(
+    ctx: &Context,
+    chain: &Chain,
+    trees: &TreeCache,
+    denomination: u64,
+) -> Result<crate::service::sync::SyncedTree> {
+    let bar = bar(ctx, &format!("syncing the {denomination} USDT pool"));
+    let progress = |p: crate::service::sync::SyncProgress| {
+        bar.set_length(p.target);
+        bar.set_position(p.have);
+    };
+    let synced = chain.sync_tree(denomination, trees, &progress).await;
+    bar.finish_and_clear();
+    synced
+}
