@@ -62,6 +62,7 @@ impl RemoteStatus {
 
 impl RelayerClient {
     pub fn new(base: Url) -> Result<Self> {
+        tron::client::install_crypto_provider();
         let http = reqwest::Client::builder()
             .timeout(TIMEOUT)
             .build()

@@ -4,6 +4,7 @@ mod api;
 mod cli_config;
 mod cli_devnet;
 mod cli_key;
+mod cli_pool;
 mod cli_serve;
 mod cli_tx;
 mod generated;

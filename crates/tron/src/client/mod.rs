@@ -83,7 +83,9 @@ pub struct NodeClient {
     config: NodeConfig,
 }
 
-fn install_crypto_provider() {
+/// Installs the TLS crypto provider the HTTP clients need (ring), once per process; any
+/// other client built with this crate's reqwest must call it first.
+pub fn install_crypto_provider() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         // Fails only when another provider is already installed, which is as good.

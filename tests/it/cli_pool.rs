@@ -1,0 +1,516 @@
+//! The pool commands through the binary against a devnet, with an isolated home: deposit,
+//! the pools table, relayed and self withdrawals, the notes store and its states, a second
+//! spend refused with exit 4, bad notes with exit 5, a dead node with exit 3, no spending
+//! without a terminal or `--yes`, `--dry-run` and `--unsigned` sending nothing, and a deposit
+//! killed right after its broadcast settled by `notes check`.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+use devnet::{DevnetConfig, DevnetHandle};
+use serde_json::Value;
+use tron::PrivateKey;
+
+use crate::support::{TestEnv, json_run, mode};
+
+/// A devnet on its own runtime, so the tests can stay synchronous around the binary.
+struct Chain {
+    devnet: DevnetHandle,
+    runtime: tokio::runtime::Runtime,
+}
+
+impl Chain {
+    fn start() -> Chain {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        let devnet = runtime
+            .block_on(devnet::spawn(DevnetConfig::ephemeral()))
+            .unwrap();
+        Chain { devnet, runtime }
+    }
+
+    fn url(&self) -> String {
+        self.devnet.url()
+    }
+}
+
+/// `tronpool --node <devnet> ARGS`, in the test's home.
+fn run(env: &TestEnv, chain: &Chain, args: &[&str]) -> Command {
+    let mut cmd = env.cmd();
+    cmd.args(["--node", &chain.url()]).args(args);
+    cmd
+}
+
+/// Runs with `--json`, expects success, returns `data`.
+fn ok(env: &TestEnv, chain: &Chain, args: &[&str]) -> Value {
+    let (code, out) = json_run(&mut run(env, chain, args));
+    assert_eq!(code, 0, "{args:?}: {out}");
+    assert_eq!(out["ok"], true, "{out}");
+    out["data"].clone()
+}
+
+/// Runs with `--json`, expects exit `code`, returns the error message.
+fn fails(env: &TestEnv, chain: &Chain, args: &[&str], code: i32) -> String {
+    let (got, out) = json_run(&mut run(env, chain, args));
+    assert_eq!(got, code, "{args:?}: {out}");
+    assert_eq!(out["ok"], false, "{out}");
+    out["error"].as_str().unwrap().to_owned()
+}
+
+fn usdt_of(env: &TestEnv, chain: &Chain, address: &str) -> String {
+    ok(env, chain, &["balance", address])["balanceRaw"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+fn state_of(env: &TestEnv, chain: &Chain, id: i64) -> String {
+    let notes = ok(env, chain, &["notes", "list"]);
+    let note = notes
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["id"] == id)
+        .unwrap_or_else(|| panic!("note {id} in {notes}"));
+    note["state"].as_str().unwrap().to_owned()
+}
+
+#[test]
+fn deposit_then_relay_withdraw_then_the_note_is_spent() {
+    let env = TestEnv::new();
+    let chain = Chain::start();
+    let deposited = ok(&env, &chain, &["deposit", "--denom", "100", "--yes"]);
+    let note = &deposited["notes"][0];
+    let id = note["id"].as_i64().unwrap();
+    assert_eq!(note["leafIndex"], 0);
+    assert!(
+        note["note"]
+            .as_str()
+            .unwrap()
+            .starts_with("tronpool-v1-usdt-100-devnet-0x")
+    );
+    assert!(deposited["approveTxid"].is_string(), "{deposited}");
+    assert_eq!(state_of(&env, &chain, id), "deposited");
+    // The notes live in the network's database, private to the user.
+    let db = env.home().join("devnet/tronpool.sqlite3");
+    assert_eq!(mode(&db), 0o600);
+    assert_eq!(mode(db.parent().unwrap()), 0o700);
+
+    let pools = ok(&env, &chain, &["pools"]);
+    let hundred = &pools.as_array().unwrap()[0];
+    assert_eq!(hundred["denomination"], 100);
+    assert_eq!(hundred["poolBalanceRaw"], "100000000");
+    assert_eq!(hundred["depositCount"], 1);
+
+    let recipient = PrivateKey::generate().address().to_base58();
+    let id_text = id.to_string();
+    let relayed = ok(
+        &env,
+        &chain,
+        &["relay", "withdraw", &id_text, "--to", &recipient, "--yes"],
+    );
+    assert_eq!(relayed["receivedRaw"], "99000000", "{relayed}");
+    assert_eq!(relayed["feeRaw"], "1000000");
+    assert_eq!(usdt_of(&env, &chain, &recipient), "99000000");
+    assert_eq!(state_of(&env, &chain, id), "withdrawn");
+    let shown = ok(&env, &chain, &["notes", "show", &id_text]);
+    assert_eq!(shown["withdrawTxid"], relayed["txid"]);
+    assert_eq!(shown["recipient"], recipient.as_str());
+    let history: Vec<&str> = shown["history"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["state"].as_str().unwrap())
+        .collect();
+    assert_eq!(history, ["created", "created", "deposited", "withdrawn"]);
+
+    // Spent: refused with exit 4, by both ways of withdrawing, before any proving.
+    let again = fails(
+        &env,
+        &chain,
+        &["relay", "withdraw", &id_text, "--to", &recipient, "--yes"],
+        4,
+    );
+    assert!(again.contains("already spent"), "{again}");
+    fails(
+        &env,
+        &chain,
+        &["withdraw", &id_text, "--to", &recipient, "--yes"],
+        4,
+    );
+    let checked = ok(&env, &chain, &["notes", "check"]);
+    assert_eq!(checked[0]["spent"], true);
+    assert_eq!(checked[0]["withdrawable"], false);
+}
+
+#[test]
+fn self_withdrawal_from_a_note_on_stdin_and_dry_runs_send_nothing() {
+    let env = TestEnv::new();
+    let chain = Chain::start();
+    let deposited = ok(
+        &env,
+        &chain,
+        &["deposit", "--denom", "100", "--count", "2", "--yes"],
+    );
+    let notes = deposited["notes"].as_array().unwrap();
+    assert_eq!(notes.len(), 2);
+    assert_eq!(notes[1]["leafIndex"], 1);
+    let text = notes[0]["note"].as_str().unwrap().to_owned();
+    let recipient = PrivateKey::generate().address().to_base58();
+
+    let dry = ok(
+        &env,
+        &chain,
+        &["withdraw", "1", "--to", &recipient, "--dry-run"],
+    );
+    assert_eq!(dry["dryRun"], true);
+    assert!(dry["energy"].as_i64().unwrap() > 100_000, "{dry}");
+    let relay_dry = ok(
+        &env,
+        &chain,
+        &["relay", "withdraw", "2", "--to", &recipient, "--dry-run"],
+    );
+    assert_eq!(relay_dry["feeRaw"], "1000000");
+    assert_eq!(usdt_of(&env, &chain, &recipient), "0");
+    assert_eq!(state_of(&env, &chain, 1), "deposited");
+
+    // --unsigned hands out the transaction and sends nothing either.
+    let unsigned = ok(
+        &env,
+        &chain,
+        &["withdraw", "1", "--to", &recipient, "--unsigned"],
+    );
+    assert!(
+        unsigned["transaction"]["raw_data_hex"].is_string(),
+        "{unsigned}"
+    );
+    assert_eq!(state_of(&env, &chain, 1), "deposited");
+
+    let (code, out) = json_run(
+        run(
+            &env,
+            &chain,
+            &["withdraw", "-", "--to", &recipient, "--yes"],
+        )
+        .write_stdin(format!("{text}\n")),
+    );
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(out["data"]["noteId"], 1);
+    assert_eq!(usdt_of(&env, &chain, &recipient), "100000000");
+    assert_eq!(state_of(&env, &chain, 1), "withdrawn");
+    // The same note as text: still spent, exit 4; the output never echoes the secret.
+    let (code, out) = json_run(
+        run(
+            &env,
+            &chain,
+            &["withdraw", "-", "--to", &recipient, "--yes"],
+        )
+        .write_stdin(text.clone()),
+    );
+    assert_eq!(code, 4, "{out}");
+    assert!(!out.to_string().contains(&text[40..]), "{out}");
+}
+
+#[test]
+fn bad_notes_exit_5_and_nothing_spends_without_a_terminal_or_yes() {
+    let env = TestEnv::new();
+    let chain = Chain::start();
+    let recipient = PrivateKey::generate().address().to_base58();
+    let deposited = ok(&env, &chain, &["deposit", "--denom", "100", "--yes"]);
+    let text = deposited["notes"][0]["note"].as_str().unwrap().to_owned();
+    // One character changed: the checksum catches it.
+    let mut corrupted = text.clone().into_bytes();
+    let at = corrupted.len() - 20;
+    corrupted[at] = if corrupted[at] == b'a' { b'b' } else { b'a' };
+    let corrupted = String::from_utf8(corrupted).unwrap();
+    let (code, out) = json_run(
+        run(
+            &env,
+            &chain,
+            &["relay", "withdraw", "-", "--to", &recipient, "--yes"],
+        )
+        .write_stdin(corrupted),
+    );
+    assert_eq!(code, 5, "{out}");
+    assert!(out["error"].as_str().unwrap().contains("bad note"), "{out}");
+    // A note of another network.
+    let nile = text.replace("-devnet-", "-nile-");
+    let (code, _) = json_run(run(&env, &chain, &["notes", "import", "-"]).write_stdin(nile));
+    assert_eq!(code, 5);
+    // An id that is not stored.
+    fails(&env, &chain, &["notes", "show", "42"], 2);
+
+    // Without a terminal and without --yes a spending command refuses, exit 2, and the chain
+    // and the store are unchanged.
+    let mut cmd = run(&env, &chain, &["deposit", "--denom", "100"]);
+    cmd.assert()
+        .code(2)
+        .stderr(predicates::str::contains("pass --yes"));
+    let mut cmd = run(&env, &chain, &["withdraw", "1", "--to", &recipient]);
+    cmd.assert().code(2);
+    assert_eq!(
+        ok(&env, &chain, &["notes", "list"])
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+    assert_eq!(usdt_of(&env, &chain, &recipient), "0");
+
+    // Text mode: one line on stderr naming the problem.
+    let mut cmd = run(
+        &env,
+        &chain,
+        &["withdraw", "-", "--to", &recipient, "--yes"],
+    );
+    let output = cmd
+        .write_stdin("tronpool-v1-usdt-100-devnet-0x12")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(5));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    assert!(stderr.starts_with("error: bad note"), "{stderr}");
+}
+
+#[test]
+fn every_command_prints_the_envelope_and_a_dead_node_is_exit_3() {
+    let env = TestEnv::new();
+    let chain = Chain::start();
+    let me = chain.devnet.accounts()[0].address().to_base58();
+    let balance = ok(&env, &chain, &["balance", "--allowance"]);
+    assert_eq!(balance["address"], me.as_str());
+    assert_eq!(balance["allowances"].as_array().unwrap().len(), 6);
+    let approve = ok(
+        &env,
+        &chain,
+        &["approve", "--denom", "500", "--count", "2", "--yes"],
+    );
+    assert!(approve["txid"].is_string());
+    let allowance = ok(&env, &chain, &["balance", "--allowance"]);
+    assert_eq!(allowance["allowances"][1]["allowanceRaw"], "1000000000");
+    let unsigned = ok(&env, &chain, &["approve", "--denom", "100", "--unsigned"]);
+    assert!(unsigned["transaction"]["txID"].is_string());
+
+    // An unsigned deposit stores its note and its txid; signed and broadcast elsewhere
+    // (`tx sign`, `tx broadcast`), `notes check` records it.
+    let prepared = ok(&env, &chain, &["deposit", "--denom", "500", "--unsigned"]);
+    let note = &prepared["notes"][0];
+    let tx = serde_json::to_string(&note["transaction"]).unwrap();
+    let signed = ok_stdin(&env, &chain, &["tx", "sign"], &tx);
+    let signed = serde_json::to_string(&signed["transaction"]).unwrap();
+    ok_stdin(&env, &chain, &["tx", "broadcast", "--yes"], &signed);
+    let checked = ok(&env, &chain, &["notes", "check"]);
+    assert_eq!(checked[0]["state"], "deposited", "{checked}");
+    assert_eq!(checked[0]["was"], "created");
+    assert_eq!(checked[0]["leafIndex"], 0);
+
+    for args in [
+        &["pools"][..],
+        &["notes", "list"],
+        &["notes", "show", "1"],
+        &["notes", "export"],
+        &["relay", "status"],
+    ] {
+        ok(&env, &chain, args);
+    }
+    let exported = env.path("notes.txt");
+    ok(
+        &env,
+        &chain,
+        &["notes", "export", "--out", exported.to_str().unwrap()],
+    );
+    assert_eq!(mode(&exported), 0o600);
+    // Importing into another home brings the note back, checked against the chain.
+    let other = TestEnv::new();
+    let (code, out) = json_run(&mut run(
+        &other,
+        &chain,
+        &["notes", "import", exported.to_str().unwrap()],
+    ));
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(out["data"][0]["state"], "deposited");
+
+    let (code, out) = json_run(env.cmd().args(["--node", "http://127.0.0.1:9", "pools"]));
+    assert_eq!(code, 3, "{out}");
+    assert!(
+        out["error"].as_str().unwrap().contains("tronpool devnet"),
+        "{out}"
+    );
+}
+
+fn ok_stdin(env: &TestEnv, chain: &Chain, args: &[&str], input: &str) -> Value {
+    let (code, out) = json_run(run(env, chain, args).write_stdin(input.to_owned()));
+    assert_eq!(code, 0, "{args:?}: {out}");
+    out["data"].clone()
+}
+
+#[test]
+fn a_remote_relayer_over_http() {
+    let env = TestEnv::new();
+    let chain = Chain::start();
+    let deposited = ok(&env, &chain, &["deposit", "--denom", "100", "--yes"]);
+    let id = deposited["notes"][0]["id"].as_i64().unwrap().to_string();
+    let server = chain.runtime.block_on(async {
+        let node =
+            tron::NodeClient::new(tron::NodeConfig::new(chain.url().parse().unwrap())).unwrap();
+        let service =
+            tronpool::service::chain::Chain::connect("devnet", node, Duration::from_millis(500))
+                .await
+                .unwrap();
+        let relayer = tronpool::service::relayer::Relayer::new(
+            chain.devnet.accounts()[2].clone(),
+            Default::default(),
+            tronpool::store::jobs::JobStore::in_memory().unwrap(),
+        );
+        let app = tronpool::api::App::new(service, "100=2".parse_fees(), Default::default())
+            .with_relayer(relayer);
+        tronpool::api::spawn("127.0.0.1:0".parse().unwrap(), Arc::new(app))
+            .await
+            .unwrap()
+    });
+    let url = server.url();
+    let status = ok(&env, &chain, &["relay", "status", "--relayer", &url]);
+    assert_eq!(
+        status["address"],
+        chain.devnet.accounts()[2].address().to_base58()
+    );
+    let recipient = PrivateKey::generate().address().to_base58();
+    let relayed = ok(
+        &env,
+        &chain,
+        &[
+            "relay",
+            "withdraw",
+            &id,
+            "--to",
+            &recipient,
+            "--relayer",
+            &url,
+            "--yes",
+        ],
+    );
+    assert_eq!(relayed["feeRaw"], "2000000");
+    assert_eq!(usdt_of(&env, &chain, &recipient), "98000000");
+    // The relayer's own refusal comes back as exit 4.
+    fails(
+        &env,
+        &chain,
+        &[
+            "relay",
+            "withdraw",
+            &id,
+            "--to",
+            &recipient,
+            "--relayer",
+            &url,
+            "--yes",
+        ],
+        4,
+    );
+    // Nothing answers: exit 3.
+    fails(
+        &env,
+        &chain,
+        &["relay", "status", "--relayer", "http://127.0.0.1:9"],
+        3,
+    );
+}
+
+/// `--relayer-fee`-style fees for the test server.
+trait ParseFees {
+    fn parse_fees(self) -> tronpool::service::relayer_fees::RelayerFees;
+}
+
+impl ParseFees for &str {
+    fn parse_fees(self) -> tronpool::service::relayer_fees::RelayerFees {
+        tronpool::service::relayer_fees::RelayerFees::parse(&[self.to_owned()]).unwrap()
+    }
+}
+
+/// A node in front of the devnet that forwards everything, but once a transaction has been
+/// broadcast, never answers about receipts: the deposit is on chain and the CLI cannot know.
+fn stalling_proxy(chain: &Chain, broadcast: Arc<Mutex<bool>>) -> String {
+    use axum::body::Bytes;
+    use axum::extract::State;
+    use axum::http::{Method, Uri};
+
+    let upstream = chain.url();
+    let handler =
+        move |State(seen): State<Arc<Mutex<bool>>>, method: Method, uri: Uri, body: Bytes| {
+            let upstream = upstream.clone();
+            async move {
+                let path = uri.path().to_owned();
+                if *seen.lock().unwrap() && path.contains("gettransactioninfobyid") {
+                    tokio::time::sleep(Duration::from_secs(3600)).await;
+                }
+                let url = format!(
+                    "{upstream}{}",
+                    uri.path_and_query().map_or("", |p| p.as_str())
+                );
+                let response = reqwest::Client::new()
+                    .request(method, url)
+                    .header("content-type", "application/json")
+                    .body(body)
+                    .send()
+                    .await
+                    .unwrap();
+                let bytes = response.bytes().await.unwrap();
+                if path.contains("broadcast") {
+                    *seen.lock().unwrap() = true;
+                }
+                ([("content-type", "application/json")], bytes)
+            }
+        };
+    chain.runtime.block_on(async move {
+        let app = axum::Router::new().fallback(handler).with_state(broadcast);
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        format!("http://{addr}")
+    })
+}
+
+#[test]
+fn a_deposit_killed_after_its_broadcast_is_settled_by_notes_check() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let env = TestEnv::new();
+    let chain = Chain::start();
+    // Approve first, so the killed command's only broadcast is the deposit.
+    ok(&env, &chain, &["approve", "--denom", "100", "--yes"]);
+    let broadcast = Arc::new(Mutex::new(false));
+    let proxy = stalling_proxy(&chain, broadcast.clone());
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tronpool"))
+        .env("TRONPOOL_HOME", env.home())
+        .env_remove("TRONPOOL_PRIVATE_KEY")
+        .env_remove("TRONPOOL_NETWORK")
+        .args(["--node", &proxy, "deposit", "--denom", "100", "--yes"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while !*broadcast.lock().unwrap() {
+        assert!(started.elapsed() < Duration::from_secs(60), "no broadcast");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    child.kill().unwrap(); // SIGKILL: no cleanup of any kind
+    child.wait().unwrap();
+
+    let notes = ok(&env, &chain, &["notes", "list"]);
+    assert_eq!(notes[0]["state"], "created", "{notes}");
+    assert!(
+        notes[0]["depositTxid"].is_string(),
+        "the txid was stored before the broadcast"
+    );
+    let checked = ok(&env, &chain, &["notes", "check", "1"]);
+    assert_eq!(checked[0]["state"], "deposited", "{checked}");
+    assert_eq!(checked[0]["leafIndex"], 0);
+    assert_eq!(checked[0]["withdrawable"], true);
+    assert_eq!(state_of(&env, &chain, 1), "deposited");
+}
