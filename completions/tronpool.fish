@@ -37,12 +37,230 @@ complete -c tronpool -n "__fish_tronpool_needs_command" -s q -l quiet -d 'Print 
 complete -c tronpool -n "__fish_tronpool_needs_command" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
 complete -c tronpool -n "__fish_tronpool_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tronpool -n "__fish_tronpool_needs_command" -s V -l version -d 'Print version'
+complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "pools" -d 'The pools of the network: balance, deposits, root and relayer fee'
+complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "balance" -d 'USDT and TRX of an account (default: yours), and what the pools may take'
+complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "approve" -d 'Let a pool take USDT for deposits'
+complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "deposit" -d 'Deposit into a pool: makes a note per deposit and stores it before sending anything'
+complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "withdraw" -d 'Withdraw a note to an address, signed and paid for by your key (links the two)'
+complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "relay" -d 'Withdraw through a relayer that pays the energy (the private way), or ask its terms'
+complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "notes" -d 'Your notes: list, show, export, import, check against the chain'
 complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "config" -d 'Show and create the configuration'
 complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "key" -d 'Create, import and inspect the signing key'
 complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "tx" -d 'Decode, sign and broadcast raw transactions (for external signers)'
 complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "serve" -d 'Serve the REST API (on the devnet with no node configured, with its own devnet)'
 complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "devnet" -d 'Run a local TRON chain with USDT and the pools deployed (java-tron\'s HTTP API)'
 complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "generate" -d 'Write shell completions and man pages'
+complete -c tronpool -n "__fish_tronpool_using_subcommand pools" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand pools" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand pools" -l config -d 'Config file to read instead of the default one' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand pools" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand pools" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+json\t''"
+complete -c tronpool -n "__fish_tronpool_using_subcommand pools" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
+complete -c tronpool -n "__fish_tronpool_using_subcommand pools" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand pools" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand pools" -s q -l quiet -d 'Print only results and errors'
+complete -c tronpool -n "__fish_tronpool_using_subcommand pools" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand pools" -s h -l help -d 'Print help'
+complete -c tronpool -n "__fish_tronpool_using_subcommand pools" -s V -l version -d 'Print version'
+complete -c tronpool -n "__fish_tronpool_using_subcommand balance" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand balance" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand balance" -l config -d 'Config file to read instead of the default one' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand balance" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand balance" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+json\t''"
+complete -c tronpool -n "__fish_tronpool_using_subcommand balance" -l allowance -d 'Also show the allowance each pool has from this account'
+complete -c tronpool -n "__fish_tronpool_using_subcommand balance" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
+complete -c tronpool -n "__fish_tronpool_using_subcommand balance" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand balance" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand balance" -s q -l quiet -d 'Print only results and errors'
+complete -c tronpool -n "__fish_tronpool_using_subcommand balance" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand balance" -s h -l help -d 'Print help'
+complete -c tronpool -n "__fish_tronpool_using_subcommand balance" -s V -l version -d 'Print version'
+complete -c tronpool -n "__fish_tronpool_using_subcommand approve" -l denom -d 'The pool: its denomination in USDT (100, 500, 1000, 3000, 5000, 10000)' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand approve" -l count -d 'How many deposits to allow (the default amount is exactly what they need)' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand approve" -l amount -d 'Allow this much USDT instead (e.g. 250.5)' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand approve" -l from -d 'With --unsigned: the address that will sign (default: the signing key\'s)' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand approve" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand approve" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand approve" -l config -d 'Config file to read instead of the default one' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand approve" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand approve" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+json\t''"
+complete -c tronpool -n "__fish_tronpool_using_subcommand approve" -l unlimited -d 'Allow any amount (the largest uint256), so later deposits need no approval'
+complete -c tronpool -n "__fish_tronpool_using_subcommand approve" -l unsigned -d 'Print the unsigned transaction (the API\'s JSON) for an external signer instead'
+complete -c tronpool -n "__fish_tronpool_using_subcommand approve" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
+complete -c tronpool -n "__fish_tronpool_using_subcommand approve" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand approve" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand approve" -s q -l quiet -d 'Print only results and errors'
+complete -c tronpool -n "__fish_tronpool_using_subcommand approve" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand approve" -s h -l help -d 'Print help'
+complete -c tronpool -n "__fish_tronpool_using_subcommand approve" -s V -l version -d 'Print version'
+complete -c tronpool -n "__fish_tronpool_using_subcommand deposit" -l denom -d 'The pool: its denomination in USDT (100, 500, 1000, 3000, 5000, 10000)' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand deposit" -l count -d 'How many deposits (one note each)' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand deposit" -l from -d 'With --unsigned: the address that will sign (default: the signing key\'s)' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand deposit" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand deposit" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand deposit" -l config -d 'Config file to read instead of the default one' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand deposit" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand deposit" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+json\t''"
+complete -c tronpool -n "__fish_tronpool_using_subcommand deposit" -l unsigned -d 'Store the notes and print unsigned deposits (the API\'s JSON) for an external signer; `tronpool notes check` settles them once they are broadcast'
+complete -c tronpool -n "__fish_tronpool_using_subcommand deposit" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
+complete -c tronpool -n "__fish_tronpool_using_subcommand deposit" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand deposit" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand deposit" -s q -l quiet -d 'Print only results and errors'
+complete -c tronpool -n "__fish_tronpool_using_subcommand deposit" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand deposit" -s h -l help -d 'Print help'
+complete -c tronpool -n "__fish_tronpool_using_subcommand deposit" -s V -l version -d 'Print version'
+complete -c tronpool -n "__fish_tronpool_using_subcommand withdraw" -l to -d 'Who receives the USDT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand withdraw" -l refund -d 'TRX to send along to the recipient (paid by you), e.g. 5' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand withdraw" -l from -d 'With --unsigned: the address that will sign and pay (default: the signing key\'s)' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand withdraw" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand withdraw" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand withdraw" -l config -d 'Config file to read instead of the default one' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand withdraw" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand withdraw" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+json\t''"
+complete -c tronpool -n "__fish_tronpool_using_subcommand withdraw" -l dry-run -d 'Sync, prove, verify and simulate, but send nothing'
+complete -c tronpool -n "__fish_tronpool_using_subcommand withdraw" -l unsigned -d 'Print the unsigned transaction (the API\'s JSON) for an external signer instead'
+complete -c tronpool -n "__fish_tronpool_using_subcommand withdraw" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
+complete -c tronpool -n "__fish_tronpool_using_subcommand withdraw" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand withdraw" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand withdraw" -s q -l quiet -d 'Print only results and errors'
+complete -c tronpool -n "__fish_tronpool_using_subcommand withdraw" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand withdraw" -s h -l help -d 'Print help'
+complete -c tronpool -n "__fish_tronpool_using_subcommand withdraw" -s V -l version -d 'Print version'
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and not __fish_seen_subcommand_from withdraw status" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and not __fish_seen_subcommand_from withdraw status" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and not __fish_seen_subcommand_from withdraw status" -l config -d 'Config file to read instead of the default one' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and not __fish_seen_subcommand_from withdraw status" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and not __fish_seen_subcommand_from withdraw status" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+json\t''"
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and not __fish_seen_subcommand_from withdraw status" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and not __fish_seen_subcommand_from withdraw status" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and not __fish_seen_subcommand_from withdraw status" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and not __fish_seen_subcommand_from withdraw status" -s q -l quiet -d 'Print only results and errors'
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and not __fish_seen_subcommand_from withdraw status" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and not __fish_seen_subcommand_from withdraw status" -s h -l help -d 'Print help'
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and not __fish_seen_subcommand_from withdraw status" -s V -l version -d 'Print version'
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and not __fish_seen_subcommand_from withdraw status" -f -a "withdraw" -d 'Withdraw a note through a relayer, which pays the energy and takes its fee'
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and not __fish_seen_subcommand_from withdraw status" -f -a "status" -d 'A relayer\'s address, balance and fees'
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from withdraw" -l to -d 'Who receives the USDT (less the relayer\'s fee)' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from withdraw" -l relayer -d 'The relayer\'s base URL (default: the network\'s configured relayer; on the devnet, its own)' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from withdraw" -l refund -d 'TRX the relayer sends along to the recipient (its fee must cover it), e.g. 2' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from withdraw" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from withdraw" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from withdraw" -l config -d 'Config file to read instead of the default one' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from withdraw" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from withdraw" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+json\t''"
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from withdraw" -l dry-run -d 'Sync, prove, verify and simulate, but send nothing'
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from withdraw" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from withdraw" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from withdraw" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from withdraw" -s q -l quiet -d 'Print only results and errors'
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from withdraw" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from withdraw" -s h -l help -d 'Print help'
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from withdraw" -s V -l version -d 'Print version'
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from status" -l relayer -d 'The relayer\'s base URL (default: the network\'s configured relayer; on the devnet, its own)' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from status" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from status" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from status" -l config -d 'Config file to read instead of the default one' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from status" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from status" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+json\t''"
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from status" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from status" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from status" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from status" -s q -l quiet -d 'Print only results and errors'
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from status" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help'
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check" -l config -d 'Config file to read instead of the default one' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+json\t''"
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check" -s q -l quiet -d 'Print only results and errors'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check" -s h -l help -d 'Print help'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check" -s V -l version -d 'Print version'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check" -f -a "list" -d 'Every note with its state (created, deposited, withdrawn, failed); no secrets'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check" -f -a "show" -d 'One note: its record, its history and its text (the secret)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check" -f -a "export" -d 'Every note\'s text, one per line, to back them up'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check" -f -a "import" -d 'Store notes from a file or stdin (one per line), then check them against the chain'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check" -f -a "check" -d 'Ask the chain what became of each note (or of the ones named)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from list" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from list" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from list" -l config -d 'Config file to read instead of the default one' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from list" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from list" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+json\t''"
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from list" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from list" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from list" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print only results and errors'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from list" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from show" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from show" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from show" -l config -d 'Config file to read instead of the default one' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from show" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from show" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+json\t''"
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from show" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from show" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from show" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Print only results and errors'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from show" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from export" -s o -l out -d 'Write to this file (created readable only by you) instead of stdout' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from export" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from export" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from export" -l config -d 'Config file to read instead of the default one' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from export" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from export" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+json\t''"
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from export" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from export" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from export" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from export" -s q -l quiet -d 'Print only results and errors'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from export" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from export" -s h -l help -d 'Print help'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from export" -s V -l version -d 'Print version'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from import" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from import" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from import" -l config -d 'Config file to read instead of the default one' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from import" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from import" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+json\t''"
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from import" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from import" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from import" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from import" -s q -l quiet -d 'Print only results and errors'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from import" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from import" -s h -l help -d 'Print help'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from import" -s V -l version -d 'Print version'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from check" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from check" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from check" -l config -d 'Config file to read instead of the default one' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from check" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from check" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+json\t''"
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from check" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from check" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from check" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from check" -s q -l quiet -d 'Print only results and errors'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from check" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from check" -s h -l help -d 'Print help'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from check" -s V -l version -d 'Print version'
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and not __fish_seen_subcommand_from init show path" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and not __fish_seen_subcommand_from init show path" -l node -d 'TRON node URL, overriding the network\'s' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and not __fish_seen_subcommand_from init show path" -l config -d 'Config file to read instead of the default one' -r -F
