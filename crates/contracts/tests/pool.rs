@@ -178,17 +178,31 @@ fn roots_match_the_client_tree_after_every_deposit() {
     let mut p = Pool::new();
     let empty: B256 = p.pool_view(TronPool::getLastRootCall {});
     assert_eq!(empty, word(&zk::tree::empty_root()));
+    // The unused slots of the ring hold zero, which is never a root.
+    let zero_known: bool = p.pool_view(TronPool::isKnownRootCall { root: B256::ZERO });
+    assert!(!zero_known);
+    let empty_known: bool = p.pool_view(TronPool::isKnownRootCall { root: empty });
+    assert!(empty_known);
     // Past leaf 256, so that every level up to 8 has had its frontier word stored, read as a
     // right node's sibling and stored again (`_insert` stores a left node only once complete).
     const DEPOSITS: u32 = 300;
+    let mut roots = vec![empty];
     for i in 0..DEPOSITS {
         let (_, out) = p.deposit(ALICE);
         out.expect_success("deposit");
         let root: B256 = p.pool_view(TronPool::getLastRootCall {});
         assert_eq!(root, word(&p.tree.root()), "after deposit {i}");
+        roots.push(root);
     }
     let next: u32 = p.pool_view(TronPool::nextIndexCall {});
     assert_eq!(next, DEPOSITS);
+    let current: u32 = p.pool_view(TronPool::currentRootIndexCall {});
+    assert_eq!(current, DEPOSITS % 100);
+    // The ring holds exactly the last 100 roots.
+    for (age, root) in roots.iter().rev().enumerate() {
+        let known: bool = p.pool_view(TronPool::isKnownRootCall { root: *root });
+        assert_eq!(known, age < 100, "the root of {age} deposits ago");
+    }
     for i in 0..=20u64 {
         let z: B256 = p.pool_view(TronPool::zerosCall { i: U256::from(i) });
         assert_eq!(z, word(&zk::tree::zeros()[i as usize]), "zeros({i})");
