@@ -52,12 +52,9 @@ contract TronPool is MerkleTreeWithHistory {
         uint32 leafIndex = _insert(commitment);
         commitments[commitment] = true;
 
-        uint256 before = token.balanceOf(address(this));
+        uint256 before = _balance();
         _callToken(abi.encodeCall(ITRC20.transferFrom, (msg.sender, address(this), denomination)));
-        require(
-            token.balanceOf(address(this)) == before + denomination,
-            "pool: token did not arrive in full"
-        );
+        require(_balance() == before + denomination, "pool: token did not arrive in full");
         emit Deposit(commitment, leafIndex, block.timestamp);
     }
 
@@ -125,9 +122,30 @@ contract TronPool is MerkleTreeWithHistory {
 
     /// Sends `amount` tokens and checks the pool's balance fell by exactly that much.
     function _pay(address to, uint256 amount) internal {
-        uint256 before = token.balanceOf(address(this));
+        uint256 before = _balance();
         _callToken(abi.encodeCall(ITRC20.transfer, (to, amount)));
-        require(token.balanceOf(address(this)) + amount == before, "pool: token payment failed");
+        require(_balance() + amount == before, "pool: token payment failed");
+    }
+
+    /// `token.balanceOf(address(this))` through a plain `staticcall`: a token revert is passed
+    /// on, and an answer shorter than a word reverts, as Solidity's call would; its code-size
+    /// check and ABI round trip cost more and add nothing for a token that is a contract.
+    function _balance() internal view returns (uint256 amount) {
+        address t = address(token);
+        bytes4 selector = ITRC20.balanceOf.selector;
+        assembly ("memory-safe") {
+            // Scratch space: the selector and this address, 36 bytes from 0.
+            mstore(0, selector)
+            mstore(4, address())
+            if iszero(staticcall(gas(), t, 0, 36, 0, 32)) {
+                returndatacopy(0, 0, returndatasize())
+                revert(0, returndatasize())
+            }
+            if lt(returndatasize(), 32) {
+                revert(0, 0)
+            }
+            amount := mload(0)
+        }
     }
 
     /// Calls the token, ignoring what it returns and passing on its revert reason.
