@@ -69,6 +69,7 @@ struct Shown<'a> {
     /// Never the key itself: only whether one is set.
     api_key: Setting<&'static str>,
     key_file: &'a Setting<Option<std::path::PathBuf>>,
+    relayer: &'a Setting<Option<url::Url>>,
 }
 
 fn show(ctx: &Context) -> Result<()> {
@@ -90,6 +91,7 @@ fn show(ctx: &Context) -> Result<()> {
             source: s.api_key.source.clone(),
         },
         key_file: &s.key_file,
+        relayer: &s.relayer,
     };
     ctx.out.result(&shown, || {
         let line = |v: String, source: &crate::settings::Source| format!("{v}  ({source})");
@@ -126,6 +128,16 @@ fn show(ctx: &Context) -> Result<()> {
                         .as_ref()
                         .map_or("(none)".to_owned(), |p| p.display().to_string()),
                     &s.key_file.source,
+                ),
+            ),
+            (
+                "relayer",
+                line(
+                    s.relayer.value.as_ref().map_or_else(
+                        || "(none; the devnet's own on the devnet)".to_owned(),
+                        ToString::to_string,
+                    ),
+                    &s.relayer.source,
                 ),
             ),
         ])

@@ -1,0 +1,245 @@
+//! Tree sync from a devnet pool with 100,000 deposits: the first sync into an empty cache,
+//! and the incremental sync after 100 more deposits; plus `tronpool --help` start-up.
+//! Targets (issue 8): first sync ≤ 15 s, incremental ≤ 1 s, `--help` ≤ 20 ms.
+//!
+//! The deposits are real: each is a signed `deposit` executed by the pool contract on the
+//! devnet (1,000 to a block, as on a busy pool), and the sync reads them over loopback HTTP
+//! from the devnet's TronGrid events API, exactly as the CLI does. Making them takes a few
+//! minutes before the measurements start. `TRONPOOL_BENCH_DEPOSITS` sets another count.
+
+use std::time::{Duration, Instant};
+
+use alloy_primitives::{B256, U256};
+use alloy_sol_types::SolCall;
+use contracts::TronPool;
+use criterion::{Criterion, criterion_group, criterion_main};
+use devnet::{DevnetConfig, DevnetHandle};
+use rand_core::RngCore;
+use tron::abi::Trc20;
+use tron::{Action, PrivateKey, TransactionBuilder, Trigger};
+use tronpool::service::chain::Chain;
+use tronpool::store::trees::TreeCache;
+
+const PER_BLOCK: usize = 1_000;
+const INCREMENT: usize = 100;
+
+fn deposits_wanted() -> usize {
+    std::env::var("TRONPOOL_BENCH_DEPOSITS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(100_000)
+}
+
+/// Executes `count` deposits into the 100 pool straight on the chain (no HTTP: this is the
+/// setup, not what is measured), spread over the dev accounts.
+fn deposit(devnet: &DevnetHandle, count: usize, next: &mut usize) {
+    let keys: Vec<PrivateKey> = devnet.accounts().to_vec();
+    let pool = devnet.deployment().pool(100).expect("pool").address;
+    let mut rng = rand_core::OsRng;
+    devnet.with_chain(|chain| {
+        for i in 0..count {
+            let key = &keys[(*next + i) % keys.len()];
+            let mut word = [0u8; 32];
+            rng.fill_bytes(&mut word);
+            word[0] &= 0x1f; // below r
+            let data = TronPool::depositCall {
+                commitment: B256::from(word),
+            }
+            .abi_encode();
+            let reference = chain.head().ref_block();
+            let tx = TransactionBuilder::new(
+                Action::Trigger(Trigger {
+                    owner: key.address(),
+                    contract: pool,
+                    data,
+                    ..Trigger::default()
+                }),
+                reference,
+            )
+            .expiration(reference.timestamp + 3_600_000)
+            .fee_limit(1_000_000_000)
+            .build();
+            chain
+                .submit(tx, Ok(vec![key.address()]))
+                .expect("the deposit is accepted");
+            if (i + 1) % PER_BLOCK == 0 {
+                chain.mine();
+            }
+        }
+        chain.mine();
+    });
+    *next += count;
+}
+
+fn approve_and_fund(devnet: &DevnetHandle) {
+    let pool = devnet.deployment().pool(100).expect("pool").address;
+    let usdt = devnet.deployment().usdt;
+    let keys: Vec<PrivateKey> = devnet.accounts().to_vec();
+    devnet.with_chain(|chain| {
+        for key in &keys {
+            // Energy for ~15,000 deposits each.
+            chain.set_balance(key.address(), 1_000_000_000_000_000);
+            let reference = chain.head().ref_block();
+            let data = Trc20::approveCall {
+                spender: pool.into(),
+                value: U256::MAX,
+            }
+            .abi_encode();
+            let tx = TransactionBuilder::new(
+                Action::Trigger(Trigger {
+                    owner: key.address(),
+                    contract: usdt,
+                    data,
+                    ..Trigger::default()
+                }),
+                reference,
+            )
+            .expiration(reference.timestamp + 3_600_000)
+            .fee_limit(1_000_000_000)
+            .build();
+            chain
+                .submit(tx, Ok(vec![key.address()]))
+                .expect("the approval is accepted");
+        }
+        chain.mine();
+    });
+}
+
+/// One JSON line per measured figure (nothing when criterion's filter skipped it).
+fn line(bench: &str, seconds: f64, target: f64, deposits: usize) {
+    if seconds.is_nan() {
+        return;
+    }
+    println!(
+        "{}",
+        serde_json::json!({
+            "bench": bench, "seconds": seconds, "target_seconds": target,
+            "deposits": deposits, "met": seconds <= target,
+        })
+    );
+}
+
+fn sync(c: &mut Criterion) {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let wanted = deposits_wanted();
+    // Each dev account holds 1,000,000 USDT: 10,000 deposits, with room for the
+    // incremental runs.
+    let accounts = (wanted + 20_000).div_ceil(10_000);
+    let config = DevnetConfig {
+        accounts,
+        block_time: Duration::ZERO,
+        ..DevnetConfig::ephemeral()
+    };
+    let devnet = runtime.block_on(devnet::spawn(config)).expect("devnet");
+    approve_and_fund(&devnet);
+    let started = Instant::now();
+    let mut next = 0;
+    deposit(&devnet, wanted, &mut next);
+    eprintln!(
+        "made {wanted} deposits in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+    let node = tron::NodeClient::new(tron::NodeConfig::new(devnet.url().parse().expect("url")))
+        .expect("client");
+    let chain = runtime
+        .block_on(Chain::connect("devnet", node, Duration::ZERO))
+        .expect("deployment");
+    let dir = tempfile::tempdir().expect("temp dir");
+
+    let mut group = c.benchmark_group("sync");
+    group.sample_size(10);
+    group.measurement_time(Duration::from_secs(30));
+    let mut first = Vec::new();
+    group.bench_function("first_100k", |b| {
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                let cache =
+                    TreeCache::open(&dir.path().join(format!("first-{}.sqlite3", first.len())))
+                        .expect("cache");
+                let started = Instant::now();
+                let synced = runtime
+                    .block_on(chain.sync_tree(100, &cache, &|_| {}))
+                    .expect("sync");
+                let took = started.elapsed();
+                assert_eq!(synced.tree.len(), wanted);
+                first.push(took.as_secs_f64());
+                total += took;
+            }
+            total
+        })
+    });
+    let warm = TreeCache::open(&dir.path().join("warm.sqlite3")).expect("cache");
+    runtime
+        .block_on(chain.sync_tree(100, &warm, &|_| {}))
+        .expect("sync");
+    // Each iteration adds 100 deposits to the pool: few, flat samples.
+    group.sampling_mode(criterion::SamplingMode::Flat);
+    group.warm_up_time(Duration::from_millis(500));
+    group.measurement_time(Duration::from_secs(5));
+    let mut incremental = Vec::new();
+    group.bench_function("incremental_100", |b| {
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                deposit(&devnet, INCREMENT, &mut next);
+                let started = Instant::now();
+                let synced = runtime
+                    .block_on(chain.sync_tree(100, &warm, &|_| {}))
+                    .expect("sync");
+                let took = started.elapsed();
+                assert_eq!(
+                    synced.fetched,
+                    INCREMENT,
+                    "{} leaves after {next} deposits",
+                    synced.tree.len()
+                );
+                incremental.push(took.as_secs_f64());
+                total += took;
+            }
+            total
+        })
+    });
+    group.finish();
+    line("sync/first_100k", median(&mut first), 15.0, wanted);
+    line(
+        "sync/incremental_100",
+        median(&mut incremental),
+        1.0,
+        wanted,
+    );
+}
+
+fn help(c: &mut Criterion) {
+    let bin = env!("CARGO_BIN_EXE_tronpool");
+    let mut times = Vec::new();
+    c.bench_function("startup/help", |b| {
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                let started = Instant::now();
+                let out = std::process::Command::new(bin)
+                    .arg("--help")
+                    .output()
+                    .expect("runs");
+                let took = started.elapsed();
+                assert!(out.status.success());
+                times.push(took.as_secs_f64());
+                total += took;
+            }
+            total
+        })
+    });
+    line("startup/help", median(&mut times), 0.020, 0);
+}
+
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values.get(values.len() / 2).copied().unwrap_or(f64::NAN)
+}
+
+criterion_group!(benches, help, sync);
+criterion_main!(benches);
