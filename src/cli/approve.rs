@@ -3,16 +3,15 @@
 use alloy_primitives::U256;
 use clap::Args;
 use serde::Serialize;
-use tron::{Address, Transaction, TxId};
+use tron::{Address, TxId};
 
 use crate::error::{Error, Result};
-use crate::service::builders::Unsigned;
 use crate::service::inputs::{USDT_DECIMALS, USDT_UNIT, parse_units};
 use crate::service::pools::six_decimals_text;
 
 use super::Context;
 use super::input::confirm;
-use super::session::{connect, key, owner};
+use super::session::{connect, key, owner, print_unsigned, sign_and_confirm};
 
 #[derive(Debug, Args)]
 pub struct ApproveArgs {
@@ -107,28 +106,4 @@ pub fn describe_amount(amount: U256) -> String {
     } else {
         six_decimals_text(amount)
     }
-}
-
-/// Signs a built transaction, broadcasts it and waits until it is in a block.
-pub async fn sign_and_confirm(
-    chain: &crate::service::chain::Chain,
-    mut tx: Transaction,
-    key: &tron::PrivateKey,
-    what: &str,
-) -> Result<TxId> {
-    tx.sign(key)?;
-    let info = chain.send_and_confirm(&tx, what).await?;
-    Ok(info.id)
-}
-
-/// `--unsigned`: the API's `{transaction}` object, as the result.
-pub fn print_unsigned(ctx: &Context, tx: &Transaction) -> Result<()> {
-    let unsigned = Unsigned::new(tx);
-    ctx.out.note(format!(
-        "unsigned {}; sign it with `tronpool tx sign` or your wallet, then `tronpool tx broadcast`",
-        tx.txid()
-    ));
-    ctx.out.result(&unsigned, || {
-        serde_json::to_string_pretty(&unsigned.transaction).expect("JSON values serialize")
-    })
 }

@@ -14,14 +14,13 @@ use crate::error::{Error, Result};
 use crate::service::builders::Unsigned;
 use crate::service::chain::Chain;
 use crate::service::inputs::USDT_UNIT;
-use crate::service::notes::{commitment_of, nullifier_hash_of};
+use crate::service::notes::commitment_of;
 use crate::service::pools::{six_decimals_text, word_hex};
-use crate::store::notes::{NewNote, NoteStore};
+use crate::store::notes::NoteStore;
 
 use super::Context;
-use super::approve::sign_and_confirm;
 use super::input::confirm;
-use super::session::{connect, key, notes, owner};
+use super::session::{connect, key, notes, owner, sign_and_confirm};
 
 /// One command deposits at most this many notes: each is a transaction to wait for.
 const MAX_COUNT: u64 = 100;
@@ -124,7 +123,7 @@ impl DepositArgs {
         )?;
         let mut deposited = Vec::new();
         for _ in 0..self.count {
-            let (id, note) = new_note(&chain, &store, self.denom, pool)?;
+            let (id, note) = new_note(&chain, &store, self.denom)?;
             ctx.out.note(format!("note {id} stored"));
             let result = deposit_one(&chain, &store, &key, id, &note, self.denom, pool).await;
             let (txid, leaf) = match result {
@@ -167,7 +166,7 @@ impl DepositArgs {
         let from = owner(ctx, self.from)?;
         let mut prepared = Vec::new();
         for _ in 0..self.count {
-            let (id, note) = new_note(chain, store, self.denom, pool)?;
+            let (id, note) = new_note(chain, store, self.denom)?;
             let tx = chain
                 .deposit_transaction(from, self.denom, commitment_of(&note))
                 .await;
@@ -215,23 +214,11 @@ impl DepositArgs {
 }
 
 /// Makes a note and stores it; it is on disk when this returns.
-fn new_note(
-    chain: &Chain,
-    store: &NoteStore,
-    denomination: u64,
-    pool: Address,
-) -> Result<(i64, Note)> {
+fn new_note(chain: &Chain, store: &NoteStore, denomination: u64) -> Result<(i64, Note)> {
     let meta = NoteMeta::usdt(denomination, &chain.network)
         .map_err(|e| Error::Failed(format!("cannot make a note: {e}")))?;
     let note = Note::generate(meta);
-    let id = store.insert(&NewNote {
-        text: &note.to_text(),
-        denomination,
-        pool: &pool.to_base58(),
-        commitment: &word_hex(&commitment_of(&note)),
-        nullifier_hash: &word_hex(&nullifier_hash_of(&note)),
-        origin: "deposit",
-    })?;
+    let id = chain.store_note(store, &note, "deposit")?;
     Ok((id, note))
 }
 
@@ -279,7 +266,7 @@ async fn deposit_one(
         .wait_for(&txid, tx.expiration())
         .await
         .map_err(settle)?;
-    let leaf = chain.record_deposit(store, id, pool, commitment, &txid, &outcome)?;
+    let leaf = chain.record_deposit(store, id, pool, commitment, &txid, outcome)?;
     chain.pool_changed(denomination);
     Ok((txid, leaf))
 }

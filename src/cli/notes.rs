@@ -9,9 +9,9 @@ use clap::{Args, Subcommand};
 use serde::Serialize;
 
 use crate::error::{Error, Result};
-use crate::service::notes::{NoteCheck, commitment_of, nullifier_hash_of, parse_note};
+use crate::service::notes::{NoteCheck, commitment_of, parse_note};
 use crate::service::pools::word_hex;
-use crate::store::notes::{NewNote, NoteChange, NoteRecord};
+use crate::store::notes::{NoteChange, NoteRecord};
 
 use super::Context;
 use super::input::read_text;
@@ -249,27 +249,16 @@ async fn import(ctx: &Context, args: ImportArgs) -> Result<()> {
     let trees = trees(ctx)?;
     let mut checks = Vec::new();
     for note in &parsed {
-        let denomination = note.meta().denomination();
-        let pool = chain.pool_address(denomination)?;
-        let commitment = word_hex(&commitment_of(note));
-        let id = match store.insert(&NewNote {
-            text: &note.to_text(),
-            denomination,
-            pool: &pool.to_base58(),
-            commitment: &commitment,
-            nullifier_hash: &word_hex(&nullifier_hash_of(note)),
-            origin: "import",
-        }) {
-            Ok(id) => id,
-            Err(Error::Conflict(_)) => {
-                let record = store.by_commitment(&commitment)?.expect("it conflicted");
-                ctx.out
-                    .note(format!("already stored as note {}", record.id));
-                record.id
+        let record = match chain.store_note(&store, note, "import") {
+            Ok(id) => store.get(id)?,
+            Err(Error::Conflict(why)) => {
+                ctx.out.note(why);
+                store.by_commitment(&word_hex(&commitment_of(note)))?
             }
             Err(e) => return Err(e),
         };
-        let record = store.get(id)?.expect("just stored");
+        let record =
+            record.ok_or_else(|| Error::Failed("the note store lost a note just stored".into()))?;
         checks.push(chain.check_note(&store, &trees, &record).await?);
     }
     ctx.out.result(&checks, || describe_checks(&checks))

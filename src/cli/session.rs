@@ -5,14 +5,14 @@ use std::io::IsTerminal;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use tron::{Address, PrivateKey};
+use tron::{Address, PrivateKey, Transaction, TxId};
 use zk::note::Note;
 
 use crate::error::{Error, Result};
 use crate::service::chain::Chain;
-use crate::service::notes::{commitment_of, nullifier_hash_of, parse_note};
+use crate::service::notes::{commitment_of, parse_note};
 use crate::service::pools::word_hex;
-use crate::store::notes::{NewNote, NoteRecord, NoteStore};
+use crate::store::notes::{NoteRecord, NoteStore};
 use crate::store::trees::TreeCache;
 
 use super::Context;
@@ -111,16 +111,7 @@ pub fn remember(
     if let Some(record) = &given.record {
         return Ok(record.id);
     }
-    let denomination = given.note.meta().denomination();
-    let pool = chain.pool_address(denomination)?;
-    let id = store.insert(&NewNote {
-        text: &given.note.to_text(),
-        denomination,
-        pool: &pool.to_base58(),
-        commitment: &word_hex(&commitment_of(&given.note)),
-        nullifier_hash: &word_hex(&nullifier_hash_of(&given.note)),
-        origin,
-    })?;
+    let id = chain.store_note(store, &given.note, origin)?;
     given.record = store.get(id)?;
     Ok(id)
 }
@@ -166,4 +157,28 @@ pub async fn sync(
     let synced = chain.sync_tree(denomination, trees, &progress).await;
     bar.finish_and_clear();
     synced
+}
+
+/// Signs a built transaction, broadcasts it and waits until it is in a block.
+pub async fn sign_and_confirm(
+    chain: &Chain,
+    mut tx: Transaction,
+    key: &tron::PrivateKey,
+    what: &str,
+) -> Result<TxId> {
+    tx.sign(key)?;
+    let info = chain.send_and_confirm(&tx, what).await?;
+    Ok(info.id)
+}
+
+/// `--unsigned`: the API's `{transaction}` object, as the result.
+pub fn print_unsigned(ctx: &Context, tx: &Transaction) -> Result<()> {
+    let unsigned = crate::service::builders::Unsigned::new(tx);
+    ctx.out.note(format!(
+        "unsigned {}; sign it with `tronpool tx sign` or your wallet, then `tronpool tx broadcast`",
+        tx.txid()
+    ));
+    ctx.out.result(&unsigned, || {
+        serde_json::to_string_pretty(&unsigned.transaction).expect("JSON values serialize")
+    })
 }

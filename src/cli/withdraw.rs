@@ -17,10 +17,10 @@ use crate::store::notes::NoteStore;
 use crate::store::trees::TreeCache;
 
 use super::Context;
-use super::approve::print_unsigned;
 use super::input::confirm;
 use super::session::{
-    GivenNote, connect, given_note, key, notes, owner, remember, spinner, sync, trees,
+    GivenNote, connect, given_note, key, notes, owner, print_unsigned, remember, spinner, sync,
+    trees,
 };
 
 #[derive(Debug, Args)]

@@ -16,7 +16,7 @@ use crate::service::chain::Chain;
 use crate::service::pools::word_hex;
 use crate::service::submit::Outcome;
 use crate::service::sync::SyncedTree;
-use crate::store::notes::{NoteRecord, NoteState, NoteStore};
+use crate::store::notes::{NewNote, NoteRecord, NoteState, NoteStore};
 use crate::store::trees::TreeCache;
 
 /// Reads a note's text; a malformed or mistyped note is exit 5, and the message never
@@ -183,6 +183,21 @@ impl Chain {
             .then(|| format!("deposit {txid} expired before it was included in a block")))
     }
 
+    /// Stores `note` for its pool on this chain and returns its id; it is on disk when this
+    /// returns. A note stored before is a conflict.
+    pub fn store_note(&self, store: &NoteStore, note: &Note, origin: &str) -> Result<i64> {
+        let denomination = note.meta().denomination();
+        let pool = self.pool_address(denomination)?;
+        store.insert(&NewNote {
+            text: &note.to_text(),
+            denomination,
+            pool: &pool.to_base58(),
+            commitment: &word_hex(&commitment_of(note)),
+            nullifier_hash: &word_hex(&nullifier_hash_of(note)),
+            origin,
+        })
+    }
+
     /// Records how a deposit we sent ended.
     pub fn record_deposit(
         &self,
@@ -191,33 +206,23 @@ impl Chain {
         pool: Address,
         commitment: B256,
         txid: &TxId,
-        outcome: &Outcome,
+        outcome: Outcome,
     ) -> Result<u32> {
-        match outcome {
-            Outcome::Included(info) if info.succeeded() => {
-                let index = deposit_leaf_index(info, pool, commitment).ok_or_else(|| {
-                    Error::Failed(format!(
-                        "deposit {txid} succeeded but its receipt has no Deposit event for the \
-                         note; run `tronpool notes check {id}`"
-                    ))
-                })?;
-                store.mark_deposited(id, index, Some(&txid.to_hex()))?;
-                Ok(index)
+        let info = match outcome.settle("deposit", txid) {
+            Ok(info) => info,
+            Err(e) => {
+                store.mark_failed(id, &e.to_string())?;
+                return Err(e);
             }
-            Outcome::Included(info) => {
-                let reason = format!(
-                    "deposit {txid} failed on chain: {}",
-                    info.failure_reason().unwrap_or_else(|| "no reason".into())
-                );
-                store.mark_failed(id, &reason)?;
-                Err(Error::Refused(reason))
-            }
-            Outcome::Expired => {
-                let reason = format!("deposit {txid} expired before it was included in a block");
-                store.mark_failed(id, &reason)?;
-                Err(Error::Refused(reason))
-            }
-        }
+        };
+        let index = deposit_leaf_index(&info, pool, commitment).ok_or_else(|| {
+            Error::Failed(format!(
+                "deposit {txid} succeeded but its receipt has no Deposit event for the note; \
+                 run `tronpool notes check {id}`"
+            ))
+        })?;
+        store.mark_deposited(id, index, Some(&txid.to_hex()))?;
+        Ok(index)
     }
 }
 

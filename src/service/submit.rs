@@ -21,6 +21,24 @@ pub enum Outcome {
     Expired,
 }
 
+impl Outcome {
+    /// The receipt of a transaction that succeeded; a revert or an expiry is a refusal
+    /// saying which (`"{what} {txid} failed on chain: …"`).
+    pub fn settle(self, what: &str, txid: &TxId) -> Result<TransactionInfo> {
+        match self {
+            Outcome::Included(info) if info.succeeded() => Ok(*info),
+            Outcome::Included(info) => Err(Error::Refused(format!(
+                "{what} {txid} failed on chain: {}",
+                info.failure_reason()
+                    .unwrap_or_else(|| "no reason given".into())
+            ))),
+            Outcome::Expired => Err(Error::Refused(format!(
+                "{what} {txid} expired before it was included in a block"
+            ))),
+        }
+    }
+}
+
 impl Chain {
     /// Broadcasts a signed transaction. The node's refusal is the chain saying no (exit 4).
     pub async fn send(&self, tx: &Transaction) -> Result<TxId> {
