@@ -514,3 +514,34 @@ fn a_deposit_killed_after_its_broadcast_is_settled_by_notes_check() {
     assert_eq!(checked[0]["withdrawable"], true);
     assert_eq!(state_of(&env, &chain, 1), "deposited");
 }
+
+#[test]
+fn a_tree_cache_from_an_earlier_devnet_is_dropped_and_fetched_again() {
+    let env = TestEnv::new();
+    let recipient = PrivateKey::generate().address().to_base58();
+    let first = Chain::start();
+    ok(&env, &first, &["deposit", "--denom", "100", "--yes"]);
+    // Caches the first devnet's one leaf.
+    ok(
+        &env,
+        &first,
+        &["withdraw", "1", "--to", &recipient, "--dry-run"],
+    );
+    drop(first);
+    // A fresh devnet has the same pool addresses and other deposits: the cached leaf is
+    // wrong, the root it gives is unknown to the pool, and the cache is fetched again.
+    let second = Chain::start();
+    ok(
+        &env,
+        &second,
+        &["deposit", "--denom", "100", "--count", "2", "--yes"],
+    );
+    let dry = ok(
+        &env,
+        &second,
+        &["withdraw", "3", "--to", &recipient, "--dry-run"],
+    );
+    assert_eq!(dry["dryRun"], true, "{dry}");
+    let pools = ok(&env, &second, &["pools"]);
+    assert_eq!(dry["root"], pools[0]["currentRoot"]);
+}
