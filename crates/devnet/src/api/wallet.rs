@@ -559,6 +559,30 @@ fn trigger_smart_contract(shared: &Shared, p: &Params) -> Answer {
 }
 
 fn trigger_constant_contract(shared: &Shared, p: &Params) -> Answer {
+    // Without a contract, java-tron runs `data` as creation code: a simulated deployment,
+    // which is how a deployer learns what each contract will cost before paying for it.
+    if p.get("contract_address").is_none()
+        && let Some(owner) = p.address("owner_address")?
+    {
+        let data = calldata(p)?;
+        if !data.is_empty() {
+            let mut chain = shared.lock();
+            let call_value = p.int("call_value")?;
+            let outcome = chain.call(owner, None, data.clone(), call_value);
+            let create = CreateSmartContract {
+                owner_address: owner.tron_bytes().to_vec(),
+                new_contract: Some(SmartContract {
+                    origin_address: owner.tron_bytes().to_vec(),
+                    bytecode: data,
+                    call_value,
+                    ..SmartContract::default()
+                }),
+                ..CreateSmartContract::default()
+            };
+            let action = Action::Create(Box::new(create));
+            return constant_outcome(&mut chain, outcome, action, p.visible);
+        }
+    }
     let call = match trigger_of(p)? {
         Ok(call) => call,
         Err(answer) => return Ok(answer),
@@ -568,12 +592,22 @@ fn trigger_constant_contract(shared: &Shared, p: &Params) -> Answer {
 }
 
 fn constant_answer(chain: &mut Chain, call: Trigger, visible: bool) -> Answer {
-    let outcome = match chain.call(
+    let outcome = chain.call(
         call.owner,
         Some(call.contract),
         call.data.clone(),
         call.call_value,
-    ) {
+    );
+    constant_outcome(chain, outcome, Action::Trigger(call), visible)
+}
+
+fn constant_outcome(
+    chain: &mut Chain,
+    outcome: Result<crate::chain::CallOutcome, Rejection>,
+    action: Action,
+    visible: bool,
+) -> Answer {
+    let outcome = match outcome {
         Ok(o) => o,
         Err(Rejection { code, message }) => {
             let message = message
@@ -583,7 +617,7 @@ fn constant_answer(chain: &mut Chain, call: Trigger, visible: bool) -> Answer {
             return Ok(status_error(code, &message, visible));
         }
     };
-    let tx = build(chain, Action::Trigger(call), 0, Vec::new());
+    let tx = build(chain, action, 0, Vec::new());
     let mut tx_json = render::built(&tx, visible);
     let mut result = Map::new();
     result.insert("result".into(), true.into());

@@ -335,10 +335,28 @@ impl NodeClient {
         &self,
         call: &Trigger,
     ) -> Result<ConstantCall, NodeError> {
+        self.constant_call(Self::call_body(call)).await
+    }
+
+    /// Runs `creation_code` (bytecode with its constructor arguments) as `owner` would deploy
+    /// it, without a transaction: java-tron's `triggerconstantcontract` with no contract
+    /// address. `energy_used` is what the deployment would cost now.
+    pub async fn simulate_deployment(
+        &self,
+        owner: &Address,
+        creation_code: &[u8],
+    ) -> Result<ConstantCall, NodeError> {
+        self.constant_call(json!({
+            "owner_address": owner.to_base58(),
+            "data": hex::encode(creation_code),
+            "visible": true,
+        }))
+        .await
+    }
+
+    async fn constant_call(&self, body: Value) -> Result<ConstantCall, NodeError> {
         let path = "wallet/triggerconstantcontract";
-        let value = self
-            .wallet(path, Self::call_body(call), Idempotence::Read)
-            .await?;
+        let value = self.wallet(path, body, Idempotence::Read).await?;
         #[derive(serde::Deserialize)]
         struct Wire {
             #[serde(default)]
