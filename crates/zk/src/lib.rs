@@ -10,6 +10,8 @@ pub mod keys;
 pub mod note;
 pub mod poseidon;
 pub mod proof;
+pub mod qap;
+pub mod r1cs;
 pub mod tree;
 
 pub use ark_bn254::Fr;
