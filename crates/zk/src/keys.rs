@@ -1,5 +1,6 @@
-//! Proving and verifying keys: the insecure deterministic development setup, files identified
-//! by their SHA-256, and the verifying key as the verifier contract's constructor arguments.
+//! Proving and verifying keys: the insecure deterministic development setup, keys from a
+//! snarkjs ceremony (`.zkey`), files identified by their SHA-256, and the verifying key as the
+//! verifier contract's constructor arguments.
 //!
 //! The development setup is derived from a published seed, so anyone can recompute its toxic
 //! waste and forge proofs. It exists for the devnet and tests only; every name that leads to
@@ -44,11 +45,24 @@ pub enum KeyError {
     WrongCircuit(String),
 }
 
+/// Which setup made a proving key, and so which R1CS-to-QAP reduction proofs with it need.
+/// The two differ only in the H query, and a proof made with the other reduction does not
+/// verify.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Setup {
+    /// arkworks' `circuit_specific_setup` (libsnark's reduction): the development keys. The H
+    /// query has one point fewer than the domain.
+    Arkworks,
+    /// A snarkjs ceremony ([`crate::qap::SnarkjsReduction`]): one H point per domain element.
+    Snarkjs,
+}
+
 /// A proving key with its verifying key, prepared for fast verification.
 pub struct Keys {
     pub proving: ProvingKey<Bn254>,
     pub verifying: VerifyingKey<Bn254>,
     prepared: PreparedVerifyingKey<Bn254>,
+    setup: Setup,
 }
 
 impl std::fmt::Debug for Keys {
@@ -58,21 +72,70 @@ impl std::fmt::Debug for Keys {
 }
 
 impl Keys {
+    /// Checks that the key's queries have the withdraw circuit's sizes, and tells the setup
+    /// from the H query's length, so that a key keeps its kind through any file format.
     pub fn new(proving: ProvingKey<Bn254>) -> Result<Self, KeyError> {
         let verifying = proving.vk.clone();
+        let circuit = crate::r1cs::withdraw();
         // Six public inputs plus the constant one.
-        if verifying.gamma_abc_g1.len() != 7 {
+        if verifying.gamma_abc_g1.len() != circuit.num_instance {
             return Err(KeyError::WrongCircuit(format!(
-                "{} public inputs, expected 6",
-                verifying.gamma_abc_g1.len().saturating_sub(1)
+                "{} public inputs, expected {}",
+                verifying.gamma_abc_g1.len().saturating_sub(1),
+                circuit.num_public()
             )));
         }
+        let sizes = [
+            ("A", proving.a_query.len(), circuit.num_wires()),
+            ("B1", proving.b_g1_query.len(), circuit.num_wires()),
+            ("B2", proving.b_g2_query.len(), circuit.num_wires()),
+            ("L", proving.l_query.len(), circuit.num_witness),
+        ];
+        for (name, found, expected) in sizes {
+            if found != expected {
+                return Err(KeyError::WrongCircuit(format!(
+                    "{found} {name} query points, the circuit has {expected} variables for them"
+                )));
+            }
+        }
+        let domain = circuit.domain_size();
+        let setup = match proving.h_query.len() {
+            n if n == domain => Setup::Snarkjs,
+            n if n + 1 == domain => Setup::Arkworks,
+            n => {
+                return Err(KeyError::WrongCircuit(format!(
+                    "{n} H query points, expected {domain} (snarkjs) or {} (arkworks)",
+                    domain - 1
+                )));
+            }
+        };
         let prepared = ark_groth16::prepare_verifying_key(&verifying);
         Ok(Keys {
             proving,
             verifying,
             prepared,
+            setup,
         })
+    }
+
+    /// Keys from a snarkjs Groth16 `.zkey` made for the withdraw circuit (a ceremony's
+    /// output). Everything is checked, see [`crate::zkey`].
+    pub fn from_zkey(bytes: &[u8]) -> Result<Self, KeyError> {
+        Keys::new(crate::zkey::read(bytes, "zkey")?)
+    }
+
+    /// [`Keys::from_zkey`] on a file.
+    pub fn read_zkey(path: &Path) -> Result<Self, KeyError> {
+        let bytes = std::fs::read(path).map_err(|source| KeyError::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
+        Keys::new(crate::zkey::read(&bytes, &path.display().to_string())?)
+    }
+
+    /// Which setup made these keys: it decides how proofs are made with them.
+    pub fn setup(&self) -> Setup {
+        self.setup
     }
 
     /// The deterministic development setup. Insecure: see the module documentation.

@@ -13,5 +13,6 @@ pub mod proof;
 pub mod qap;
 pub mod r1cs;
 pub mod tree;
+pub mod zkey;
 
 pub use ark_bn254::Fr;

@@ -9,6 +9,7 @@ use alloy_primitives::U256;
 use ark_bn254::{Bn254, Fq, Fq2, G1Affine, G2Affine};
 use ark_ec::AffineRepr;
 use ark_ff::{BigInt, PrimeField};
+use ark_groth16::r1cs_to_qap::LibsnarkReduction;
 use ark_groth16::{Groth16, Proof};
 use ark_snark::SNARK;
 use rand_core::{CryptoRng, RngCore};
@@ -16,9 +17,10 @@ use rand_core::{CryptoRng, RngCore};
 use crate::Fr;
 use crate::circuit::{DEPTH, PublicInputs, SECRET_BITS, WithdrawCircuit};
 use crate::field::{self, FieldError};
-use crate::keys::{Keys, g1_words, g2_words};
+use crate::keys::{Keys, Setup, g1_words, g2_words};
 use crate::note::Note;
 use crate::poseidon;
+use crate::qap::SnarkjsReduction;
 use crate::tree::MerklePath;
 
 /// The private half of a withdrawal.
@@ -133,8 +135,12 @@ pub fn prove<R: RngCore + CryptoRng>(
         siblings: witness.siblings,
         index: witness.index,
     };
-    let proof = Groth16::<Bn254>::prove(&keys.proving, circuit, rng)
-        .map_err(|e| ProofError::Prover(e.to_string()))?;
+    // The reduction must be the one the keys were made for (see `Setup`).
+    let proof = match keys.setup() {
+        Setup::Arkworks => Groth16::<Bn254, LibsnarkReduction>::prove(&keys.proving, circuit, rng),
+        Setup::Snarkjs => Groth16::<Bn254, SnarkjsReduction>::prove(&keys.proving, circuit, rng),
+    }
+    .map_err(|e| ProofError::Prover(e.to_string()))?;
     if !verify(keys, public, &proof) {
         return Err(ProofError::SelfCheckFailed);
     }
