@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs the independent implementations used by tronpool's interop tests:
-# tronpy (PyPI, into <repo>/.tools/venv), TronWeb and circomlibjs (npm, into
-# tests/interop/node_modules). Idempotent: each step is skipped when a stamp
-# shows the same pinned inputs were already installed.
+# tronpy (PyPI, into <repo>/.tools/venv), TronWeb, circomlibjs and snarkjs (npm,
+# into tests/interop/node_modules; snarkjs runs ceremony.sh, the test ceremony).
+# Idempotent: each step is skipped when a stamp shows the same pinned inputs were
+# already installed.
 #
 #   bash tests/interop/install.sh
 #
@@ -58,15 +59,16 @@ else
     say "pip: installed $(grep -E '^tronpy==' "$HERE/requirements.txt") and pins into $VENV"
 fi
 
-# --- npm: TronWeb --------------------------------------------------------------
+# --- npm: TronWeb, circomlibjs, snarkjs ----------------------------------------
 npm_stamp="$HERE/node_modules/.interop-lock.sha256"
 npm_want="$( { sha256sum "$HERE/package-lock.json" "$HERE/package.json" | cut -d' ' -f1; node --version; } | sha256sum | cut -d' ' -f1)"
 if [ -d "$HERE/node_modules" ] && [ -f "$npm_stamp" ] && [ "$(cat "$npm_stamp")" = "$npm_want" ]; then
     say "npm: package-lock.json unchanged, skipped"
 else
     (cd "$HERE" && npm ci --no-audit --no-fund --loglevel=error >/dev/null) || die "npm ci failed"
-    (cd "$HERE" && node -e "require('tronweb'); require('circomlibjs')") ||
-        die "tronweb or circomlibjs does not load after npm ci"
+    (cd "$HERE" && node -e "require('tronweb'); require('circomlibjs'); require('snarkjs')") ||
+        die "tronweb, circomlibjs or snarkjs does not load after npm ci"
+    [ -f "$HERE/node_modules/snarkjs/build/cli.cjs" ] || die "snarkjs has no CLI (build/cli.cjs)"
     printf '%s\n' "$npm_want" >"$npm_stamp"
-    say "npm: installed tronweb@$(cd "$HERE" && node -p "require('tronweb').TronWeb.version") and circomlibjs into $HERE/node_modules"
+    say "npm: installed tronweb@$(cd "$HERE" && node -p "require('tronweb').TronWeb.version"), circomlibjs and snarkjs into $HERE/node_modules"
 fi
