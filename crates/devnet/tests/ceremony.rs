@@ -1,0 +1,130 @@
+//! The verifier contract with keys from a snarkjs ceremony: `Groth16Verifier` deployed on an
+//! in-process devnet with the ceremony zkey's verifying key accepts a proof made in Rust with
+//! that zkey, and refuses it for a changed public input.
+//!
+//! Shares `<target>/ceremony` with `crates/zk/tests/ceremony.rs` (see its support module):
+//! the ceremony runs once, minutes the first time. Needs node and
+//! `bash tests/interop/install.sh`; without them this test fails.
+
+mod support;
+#[path = "../../zk/tests/support/ceremony.rs"]
+mod zk_ceremony;
+
+use alloy_primitives::U256;
+use alloy_sol_types::SolCall;
+use contracts::Groth16Verifier;
+use serde_json::json;
+use support::{client, devnet, post};
+use tron::{Address, NodeClient, Transaction, Trigger};
+use zk::Fr;
+use zk::circuit::PublicInputs;
+use zk::keys::{Keys, Setup};
+use zk::note::{Note, NoteMeta};
+use zk::proof::{EncodedProof, Witness, prove};
+use zk::tree::MerkleTree;
+
+async fn verify_on_chain(
+    client: &NodeClient,
+    verifier: Address,
+    proof: &EncodedProof,
+    public: &PublicInputs,
+) -> (bool, i64) {
+    let out = client
+        .trigger_constant_contract(&Trigger {
+            owner: verifier,
+            contract: verifier,
+            data: Groth16Verifier::verifyProofCall {
+                proof: proof.0,
+                input: public.to_words(),
+            }
+            .abi_encode(),
+            ..Trigger::default()
+        })
+        .await
+        .expect("constant call");
+    assert!(
+        !out.reverted,
+        "verifyProof reverted: {:?}",
+        out.revert_reason()
+    );
+    let ok = Groth16Verifier::verifyProofCall::abi_decode_returns(&out.output).expect("a bool");
+    (ok, out.energy_used)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_verifier_deployed_with_ceremony_keys_accepts_their_proofs() {
+    let ceremony = tokio::task::spawn_blocking(zk_ceremony::ceremony)
+        .await
+        .expect("ceremony thread");
+    let keys = Keys::read_zkey(&ceremony.zkey).expect("the ceremony zkey loads");
+    assert_eq!(keys.setup(), Setup::Snarkjs);
+    assert!(!keys.is_insecure_dev());
+
+    let devnet = devnet().await;
+    let client = client(&devnet);
+    let owner = devnet.accounts()[0].clone();
+    let artifact: serde_json::Value =
+        serde_json::from_str(contracts::artifact("Groth16Verifier").unwrap().json).unwrap();
+    let built = post(
+        &format!("{}/wallet/deploycontract", devnet.url()),
+        json!({
+            "owner_address": owner.address().to_base58(),
+            "abi": artifact["abi"].to_string(),
+            "bytecode": artifact["bytecode"].as_str().unwrap().trim_start_matches("0x"),
+            "parameter": hex::encode(keys.verifier_args().abi_encode()),
+            "name": "Groth16Verifier",
+            "fee_limit": 1_000_000_000,
+            "origin_energy_limit": 10_000_000,
+            "consume_user_resource_percent": 100,
+            "visible": true,
+        }),
+    )
+    .await;
+    let mut tx = Transaction::from_json(&built).expect("a deployment transaction");
+    tx.sign(&owner).unwrap();
+    let txid = client.broadcast_transaction(&tx).await.unwrap();
+    let info = client.get_transaction_info(&txid).await.unwrap().unwrap();
+    assert!(info.succeeded(), "{:?}", info.failure_reason());
+    let verifier = info.contract_address.expect("deployed");
+
+    let meta = NoteMeta::usdt(100, "devnet").unwrap();
+    let mut tree = MerkleTree::new();
+    let others: Vec<Fr> = (0..9)
+        .map(|_| Note::generate(meta.clone()).commitment())
+        .collect();
+    tree.extend(&others).unwrap();
+    let note = Note::generate(meta);
+    let index = tree.insert(note.commitment()).unwrap();
+    let public = PublicInputs {
+        root: tree.root(),
+        nullifier_hash: note.nullifier_hash(),
+        recipient: zk::field::from_address(&[0x5a; 20]),
+        relayer: zk::field::from_address(&[0x42; 20]),
+        fee: Fr::from(1_000_000u64),
+        refund: Fr::from(0u64),
+    };
+    let witness = Witness::new(&note, &tree.path(index).unwrap()).unwrap();
+    let proof = prove(&keys, &public, &witness, &mut rand_core::OsRng).expect("a proof");
+    let encoded = EncodedProof::from_proof(&proof);
+
+    let (ok, energy) = verify_on_chain(&client, verifier, &encoded, &public).await;
+    assert!(
+        ok,
+        "the ceremony-keyed verifier refused a proof made with its zkey"
+    );
+    assert!(energy < 300_000, "verifyProof took {energy} energy");
+    println!(
+        r#"{{"bench":"energy","schedule":"tron","op":"verify_ceremony_keys","energy":{energy}}}"#
+    );
+
+    for i in 0..6 {
+        let mut words = public.to_words();
+        words[i] ^= U256::from(1);
+        let tampered = PublicInputs::from_words(&words).unwrap();
+        let (ok, _) = verify_on_chain(&client, verifier, &encoded, &tampered).await;
+        assert!(!ok, "a proof verified for a changed public input {i}");
+    }
+    // The development verifier at genesis refuses it: the keys really differ.
+    let dev_ok = zk::proof::verify(Keys::insecure_dev(), &public, &proof);
+    assert!(!dev_ok);
+}

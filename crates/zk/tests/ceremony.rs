@@ -1,0 +1,345 @@
+//! Keys from a real snarkjs ceremony (`tests/interop/ceremony.sh`, run on our exported
+//! `.r1cs`), checked against snarkjs itself in both directions: snarkjs reads our r1cs and
+//! witness, our reader loads its zkey, a Rust proof verifies in snarkjs, a snarkjs proof
+//! verifies in Rust, and the verifying key snarkjs exports is the one we load.
+//!
+//! The ceremony is cached in `<target>/ceremony` (minutes the first time, a second after).
+//! Needs node and `bash tests/interop/install.sh`; without them these tests fail.
+
+mod support;
+
+use std::path::Path;
+use std::str::FromStr;
+use std::time::Instant;
+
+use ark_bn254::{Bn254, Fq, Fq2, G1Affine, G2Affine};
+use ark_ec::AffineRepr;
+use ark_groth16::{Proof, VerifyingKey};
+use serde_json::{Value, json};
+use support::ceremony::{arg, ceremony, snarkjs, text};
+use zk::Fr;
+use zk::circuit::{PublicInputs, WithdrawCircuit};
+use zk::field::{self, to_decimal};
+use zk::keys::{KeyError, Keys, Setup};
+use zk::note::{Note, NoteMeta};
+use zk::proof::{EncodedProof, Witness, prove, verify};
+use zk::tree::MerkleTree;
+
+/// A withdrawal as a user makes it: a note among others in a tree, its path, a relayer.
+fn withdrawal() -> (PublicInputs, Witness) {
+    let meta = NoteMeta::usdt(100, "nile").unwrap();
+    let mut tree = MerkleTree::new();
+    let others: Vec<Fr> = (0..21)
+        .map(|_| Note::generate(meta.clone()).commitment())
+        .collect();
+    tree.extend(&others).unwrap();
+    let note = Note::generate(meta);
+    let index = tree.insert(note.commitment()).unwrap();
+    tree.extend(&others[..4]).unwrap();
+    let path = tree.path(index).unwrap();
+    let public = PublicInputs {
+        root: tree.root(),
+        nullifier_hash: note.nullifier_hash(),
+        recipient: field::from_address(&[0x5a; 20]),
+        relayer: field::from_address(&[0xc3; 20]),
+        fee: Fr::from(1_500_000u64),
+        refund: Fr::from(250_000u64),
+    };
+    (public, Witness::new(&note, &path).unwrap())
+}
+
+fn circuit(public: &PublicInputs, w: &Witness) -> WithdrawCircuit {
+    WithdrawCircuit {
+        public: *public,
+        nullifier: w.nullifier,
+        secret: w.secret,
+        siblings: w.siblings,
+        index: w.index,
+    }
+}
+
+fn keys() -> &'static Keys {
+    static KEYS: std::sync::OnceLock<Keys> = std::sync::OnceLock::new();
+    KEYS.get_or_init(|| {
+        let c = ceremony();
+        let started = Instant::now();
+        let keys = Keys::read_zkey(&c.zkey).unwrap();
+        eprintln!(
+            "Keys::read_zkey({}): {:.0} ms",
+            c.zkey.display(),
+            started.elapsed().as_secs_f64() * 1e3
+        );
+        keys
+    })
+}
+
+// --- snarkjs's JSON forms: decimal strings, projective "1" z-coordinates, Fq2 as [c0, c1] ---
+
+fn g1_json(p: &G1Affine) -> Value {
+    if p.is_zero() {
+        return json!(["0", "1", "0"]);
+    }
+    json!([p.x.to_string(), p.y.to_string(), "1"])
+}
+
+fn g2_json(p: &G2Affine) -> Value {
+    json!([
+        [p.x.c0.to_string(), p.x.c1.to_string()],
+        [p.y.c0.to_string(), p.y.c1.to_string()],
+        ["1", "0"]
+    ])
+}
+
+fn vk_json(vk: &VerifyingKey<Bn254>) -> Value {
+    json!({
+        "protocol": "groth16",
+        "curve": "bn128",
+        "nPublic": vk.gamma_abc_g1.len() - 1,
+        "vk_alpha_1": g1_json(&vk.alpha_g1),
+        "vk_beta_2": g2_json(&vk.beta_g2),
+        "vk_gamma_2": g2_json(&vk.gamma_g2),
+        "vk_delta_2": g2_json(&vk.delta_g2),
+        "IC": vk.gamma_abc_g1.iter().map(g1_json).collect::<Vec<_>>(),
+    })
+}
+
+fn proof_json(p: &Proof<Bn254>) -> Value {
+    json!({
+        "pi_a": g1_json(&p.a),
+        "pi_b": g2_json(&p.b),
+        "pi_c": g1_json(&p.c),
+        "protocol": "groth16",
+        "curve": "bn128",
+    })
+}
+
+fn public_json(public: &PublicInputs) -> Value {
+    json!(public.to_vec().iter().map(to_decimal).collect::<Vec<_>>())
+}
+
+fn fq(v: &Value) -> Fq {
+    Fq::from_str(v.as_str().expect("a decimal string")).expect("a base field element")
+}
+
+fn g1_from_json(v: &Value) -> G1Affine {
+    assert_eq!(v[2], "1", "affine");
+    let p = G1Affine::new_unchecked(fq(&v[0]), fq(&v[1]));
+    assert!(p.is_on_curve());
+    p
+}
+
+fn g2_from_json(v: &Value) -> G2Affine {
+    assert_eq!(v[2], json!(["1", "0"]), "affine");
+    let p = G2Affine::new_unchecked(
+        Fq2::new(fq(&v[0][0]), fq(&v[0][1])),
+        Fq2::new(fq(&v[1][0]), fq(&v[1][1])),
+    );
+    assert!(p.is_on_curve() && p.is_in_correct_subgroup_assuming_on_curve());
+    p
+}
+
+fn write_json(path: &Path, v: &Value) {
+    std::fs::write(path, v.to_string()).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+}
+
+fn read_json(path: &Path) -> Value {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn scratch() -> tempfile::TempDir {
+    tempfile::tempdir_in(&ceremony().dir).expect("a scratch directory in the ceremony's")
+}
+
+#[test]
+fn snarkjs_reads_our_r1cs_with_our_counts() {
+    let c = ceremony();
+    let r = zk::r1cs::withdraw();
+    let out = snarkjs(&["r1cs", "info", arg(&c.r1cs)]);
+    let said = text(&out);
+    assert!(out.status.success(), "{said}");
+    for expected in [
+        "Curve: bn-128".to_string(),
+        format!("# of Wires: {}", r.num_wires()),
+        format!("# of Constraints: {}", r.num_constraints()),
+        format!("# of Private Inputs: {}", r.num_witness),
+        "# of Public Inputs: 6".to_string(),
+        format!("# of Labels: {}", r.num_wires()),
+        "# of Outputs: 0".to_string(),
+    ] {
+        assert!(said.contains(&expected), "no {expected:?} in:\n{said}");
+    }
+    assert_eq!(r.num_constraints(), 5817);
+}
+
+#[test]
+fn snarkjs_checks_our_witness_against_our_r1cs() {
+    let c = ceremony();
+    let dir = scratch();
+    let (public, witness) = withdrawal();
+    let wtns = zk::r1cs::withdraw_wtns(circuit(&public, &witness)).unwrap();
+    let good = dir.path().join("good.wtns");
+    std::fs::write(&good, &wtns).unwrap();
+    let out = snarkjs(&["wtns", "check", arg(&c.r1cs), arg(&good)]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("WITNESS IS CORRECT"), "{}", text(&out));
+
+    // One wrong wire (the recipient's square) and snarkjs says so.
+    let mut bad = wtns.clone();
+    let z = zk::r1cs::full_assignment(circuit(&public, &witness)).unwrap();
+    let square = z
+        .iter()
+        .position(|v| *v == public.recipient * public.recipient)
+        .expect("the recipient's square is a wire");
+    let at = bad.len() - 32 * (z.len() - square);
+    bad[at] ^= 1;
+    let bad_path = dir.path().join("bad.wtns");
+    std::fs::write(&bad_path, &bad).unwrap();
+    let out = snarkjs(&["wtns", "check", arg(&c.r1cs), arg(&bad_path)]);
+    assert!(
+        text(&out).contains("WITNESS IS NOT CORRECT"),
+        "{}",
+        text(&out)
+    );
+}
+
+#[test]
+fn ceremony_keys_load_and_are_snarkjs_keys() {
+    let keys = keys();
+    assert!(!keys.is_insecure_dev());
+    assert_eq!(keys.setup(), Setup::Snarkjs);
+    assert_eq!(keys.verifier_args().ic.len(), 7);
+    assert_eq!(keys.verifying_key_sha256().len(), 64);
+}
+
+#[test]
+fn snarkjs_exports_our_verifying_key() {
+    let exported = read_json(&ceremony().verification_key);
+    let ours = vk_json(&keys().verifying);
+    for field in [
+        "protocol",
+        "curve",
+        "nPublic",
+        "vk_alpha_1",
+        "vk_beta_2",
+        "vk_gamma_2",
+        "vk_delta_2",
+        "IC",
+    ] {
+        assert_eq!(exported[field], ours[field], "{field}");
+    }
+}
+
+#[test]
+fn a_rust_proof_with_ceremony_keys_verifies_in_rust_and_in_snarkjs() {
+    let keys = keys();
+    let dir = scratch();
+    let (public, witness) = withdrawal();
+    let started = Instant::now();
+    let proof = prove(keys, &public, &witness, &mut rand_core::OsRng).unwrap();
+    eprintln!(
+        "prove with snarkjs keys: {:.0} ms",
+        started.elapsed().as_secs_f64() * 1e3
+    );
+    assert!(verify(keys, &public, &proof));
+    let back = EncodedProof::from_proof(&proof).to_proof().unwrap();
+    assert!(verify(keys, &public, &back));
+
+    let vk = dir.path().join("vk.json");
+    let proof_path = dir.path().join("proof.json");
+    let public_path = dir.path().join("public.json");
+    write_json(&vk, &vk_json(&keys.verifying));
+    write_json(&proof_path, &proof_json(&proof));
+    write_json(&public_path, &public_json(&public));
+    let out = snarkjs(&[
+        "groth16",
+        "verify",
+        arg(&vk),
+        arg(&public_path),
+        arg(&proof_path),
+    ]);
+    assert!(
+        out.status.success() && text(&out).contains("OK!"),
+        "{}",
+        text(&out)
+    );
+
+    // The same proof for another fee: snarkjs refuses it too.
+    let mut greedy = public;
+    greedy.fee += Fr::from(1u64);
+    assert!(!verify(keys, &greedy, &proof));
+    write_json(&public_path, &public_json(&greedy));
+    let out = snarkjs(&[
+        "groth16",
+        "verify",
+        arg(&vk),
+        arg(&public_path),
+        arg(&proof_path),
+    ]);
+    assert!(
+        !out.status.success() && text(&out).contains("Invalid proof"),
+        "{}",
+        text(&out)
+    );
+}
+
+#[test]
+fn a_snarkjs_proof_from_our_witness_verifies_in_rust() {
+    let c = ceremony();
+    let keys = keys();
+    let dir = scratch();
+    let (public, witness) = withdrawal();
+    let wtns = dir.path().join("withdraw.wtns");
+    std::fs::write(
+        &wtns,
+        zk::r1cs::withdraw_wtns(circuit(&public, &witness)).unwrap(),
+    )
+    .unwrap();
+    let proof_path = dir.path().join("proof.json");
+    let public_path = dir.path().join("public.json");
+    let out = snarkjs(&[
+        "groth16",
+        "prove",
+        arg(&c.zkey),
+        arg(&wtns),
+        arg(&proof_path),
+        arg(&public_path),
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+
+    assert_eq!(read_json(&public_path), public_json(&public));
+    let p = read_json(&proof_path);
+    let proof = Proof::<Bn254> {
+        a: g1_from_json(&p["pi_a"]),
+        b: g2_from_json(&p["pi_b"]),
+        c: g1_from_json(&p["pi_c"]),
+    };
+    assert!(verify(keys, &public, &proof));
+    let mut other = public;
+    other.recipient = field::from_address(&[0x77; 20]);
+    assert!(!verify(keys, &other, &proof));
+}
+
+/// The real zkey with one A/B coefficient changed: refused as another circuit's.
+#[test]
+fn the_ceremony_zkey_with_a_changed_coefficient_is_refused() {
+    let mut bytes = std::fs::read(&ceremony().zkey).unwrap();
+    let u32_at = |b: &[u8], at: usize| u32::from_le_bytes(b[at..at + 4].try_into().unwrap());
+    let mut at = 12;
+    let section4 = loop {
+        let (id, len) = (
+            u32_at(&bytes, at),
+            u64::from_le_bytes(bytes[at + 4..at + 12].try_into().unwrap()) as usize,
+        );
+        if id == 4 {
+            break at + 12;
+        }
+        at += 12 + len;
+    };
+    // Coefficient 100's value, first byte.
+    bytes[section4 + 4 + 100 * 44 + 12] ^= 0x10;
+    match Keys::from_zkey(&bytes) {
+        Err(KeyError::WrongCircuit(reason)) => assert!(reason.contains("section 4"), "{reason}"),
+        other => panic!("expected WrongCircuit, got {other:?}"),
+    }
+}

@@ -1,0 +1,108 @@
+//! A snarkjs ceremony on the withdraw circuit's exported `.r1cs`, shared by the tests that
+//! need ceremony keys (`crates/zk/tests/ceremony.rs`, `crates/devnet/tests/ceremony.rs`).
+//!
+//! Everything lives in `<target>/ceremony`, next to the build it tests: the r1cs, the ptau
+//! and the zkey, cached by `tests/interop/ceremony.sh` (its first run takes minutes, later
+//! ones a second). Needs node and `bash tests/interop/install.sh`; without them the tests
+//! fail, they never skip.
+#![allow(dead_code)] // each test binary uses a different part
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+use std::time::Instant;
+
+pub fn repo_root() -> PathBuf {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    root.canonicalize().unwrap_or(root)
+}
+
+/// `<target>/ceremony`: Cargo gives integration tests `<target>/tmp`.
+pub fn ceremony_dir() -> PathBuf {
+    let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    tmp.parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| repo_root().join("target"))
+        .join("ceremony")
+}
+
+pub struct Ceremony {
+    pub dir: PathBuf,
+    pub r1cs: PathBuf,
+    pub zkey: PathBuf,
+    pub verification_key: PathBuf,
+}
+
+/// Writes `bytes` to `path` through a rename, so a concurrent reader never sees half a file.
+pub fn write_atomically(path: &Path, bytes: &[u8]) {
+    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    std::fs::write(&tmp, bytes).unwrap_or_else(|e| panic!("{}: {e}", tmp.display()));
+    std::fs::rename(&tmp, path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+}
+
+/// Exports the r1cs and runs (or reuses) the ceremony on it, once per test binary.
+pub fn ceremony() -> &'static Ceremony {
+    static CEREMONY: OnceLock<Ceremony> = OnceLock::new();
+    CEREMONY.get_or_init(|| {
+        let dir = ceremony_dir();
+        std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+        let r1cs = dir.join("withdraw.r1cs");
+        let bytes = zk::r1cs::withdraw_r1cs();
+        if std::fs::read(&r1cs).ok().as_deref() != Some(bytes.as_slice()) {
+            write_atomically(&r1cs, &bytes);
+        }
+        let script = repo_root().join("tests/interop/ceremony.sh");
+        let started = Instant::now();
+        let status = Command::new("bash")
+            .arg(&script)
+            .arg(&r1cs)
+            .arg(&dir)
+            .status()
+            .unwrap_or_else(|e| panic!("cannot run bash {}: {e}", script.display()));
+        assert!(
+            status.success(),
+            "{} failed ({status}); needs node and `bash tests/interop/install.sh`",
+            script.display()
+        );
+        eprintln!(
+            "ceremony ready in {:.1} s: {}",
+            started.elapsed().as_secs_f64(),
+            dir.display()
+        );
+        Ceremony {
+            zkey: dir.join("withdraw.zkey"),
+            verification_key: dir.join("verification_key.json"),
+            r1cs,
+            dir,
+        }
+    })
+}
+
+/// Runs the snarkjs CLI from `tests/interop/node_modules`.
+pub fn snarkjs(args: &[&str]) -> Output {
+    let cli = repo_root().join("tests/interop/node_modules/snarkjs/build/cli.cjs");
+    assert!(
+        cli.is_file(),
+        "snarkjs is not installed: run `bash tests/interop/install.sh`"
+    );
+    Command::new("node")
+        .arg(&cli)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run node ({e}): install node 20"))
+}
+
+/// A path as a snarkjs argument (the target directory's paths are UTF-8).
+pub fn arg(path: &Path) -> &str {
+    path.to_str()
+        .unwrap_or_else(|| panic!("{} is not UTF-8", path.display()))
+}
+
+/// stdout and stderr of a snarkjs run, for assertions and failure messages.
+pub fn text(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
