@@ -11,7 +11,7 @@ use url::Url;
 use crate::env_vars;
 use crate::error::{Error, Result};
 use crate::network::{self, DEFAULT_NETWORK};
-use crate::store::config::ConfigFile;
+use crate::store::config::{ConfigFile, DeploymentRecord};
 use crate::store::paths::{Dirs, expand_tilde};
 
 /// Where a value came from.
@@ -80,6 +80,10 @@ pub struct Settings {
     pub key_file: Setting<Option<PathBuf>>,
     /// The relayer `tronpool relay` uses by default (none: on the devnet, its dev relayer).
     pub relayer: Setting<Option<Url>>,
+    /// Where tronpool's contracts are (none: the devnet's own, or not deployed yet).
+    pub deployment: Setting<Option<DeploymentRecord>>,
+    /// The `block.chainid` the preset expects, to catch a node on the wrong network.
+    pub chain_id: Option<u64>,
 }
 
 impl Settings {
@@ -141,9 +145,14 @@ impl Settings {
                 )));
             }
         };
-        let events = match &table.events {
-            Some(url) => Setting::new(url.clone(), from_file.clone()),
-            None => node.clone(),
+        let events = match (&table.events, preset) {
+            (Some(url), _) => Setting::new(url.clone(), from_file.clone()),
+            // The preset's events service goes with the preset's node only.
+            (None, Some(p)) if matches!(node.source, Source::Preset(_)) => Setting::new(
+                Url::parse(p.events).expect("presets are valid URLs"),
+                preset_source(),
+            ),
+            (None, _) => node.clone(),
         };
         let usdt = match (&table.usdt, preset.and_then(|p| p.usdt)) {
             (Some(a), _) => Setting::new(Some(*a), from_file.clone()),
@@ -169,8 +178,18 @@ impl Settings {
             Some(url) => Setting::new(Some(url.clone()), from_file.clone()),
             None => Setting::new(None, Source::Default),
         };
+        let deployment = match (&table.deployment, preset.and_then(|p| p.deployment)) {
+            (Some(record), _) => Setting::new(Some(record.clone()), from_file.clone()),
+            (None, Some(published)) => Setting::new(
+                Some(toml::from_str(published.record).expect("presets hold valid records")),
+                preset_source(),
+            ),
+            (None, None) => Setting::new(None, Source::Default),
+        };
         Ok(Settings {
             relayer,
+            deployment,
+            chain_id: preset.and_then(|p| p.chain_id),
             dirs,
             config_file,
             config_loaded,
@@ -191,6 +210,12 @@ impl Settings {
         }
         config.api_key = self.api_key.value.clone();
         config
+    }
+
+    /// Where imported ceremony keys are kept, each named by its verifying key's hash. Keys
+    /// belong to the circuit, not to a network: one ceremony can serve them all.
+    pub fn keys_dir(&self) -> PathBuf {
+        self.dirs.data_dir.join("keys")
     }
 
     /// The network's database: notes, tree caches, relayer jobs.

@@ -70,6 +70,25 @@ struct Shown<'a> {
     api_key: Setting<&'static str>,
     key_file: &'a Setting<Option<std::path::PathBuf>>,
     relayer: &'a Setting<Option<url::Url>>,
+    deployment: Setting<String>,
+}
+
+/// The deployment in one phrase: where the pools come from, and whether they are all there.
+fn deployment_summary(s: &crate::settings::Settings) -> String {
+    match &s.deployment.value {
+        Some(record) => match record.check_complete() {
+            Ok(()) => format!(
+                "{} pools, verifying key {}",
+                record.pools.len(),
+                &record.verifying_key_sha256[..record.verifying_key_sha256.len().min(16)]
+            ),
+            Err(missing) => format!("incomplete: {missing}; `tronpool deploy` resumes"),
+        },
+        None if s.network.value == crate::network::DEFAULT_NETWORK => {
+            "(the devnet's own, from the node)".into()
+        }
+        None => "(none: `tronpool deploy`, or copy an operator's record)".into(),
+    }
 }
 
 fn show(ctx: &Context) -> Result<()> {
@@ -92,6 +111,10 @@ fn show(ctx: &Context) -> Result<()> {
         },
         key_file: &s.key_file,
         relayer: &s.relayer,
+        deployment: Setting {
+            value: deployment_summary(s),
+            source: s.deployment.source.clone(),
+        },
     };
     ctx.out.result(&shown, || {
         let line = |v: String, source: &crate::settings::Source| format!("{v}  ({source})");
@@ -139,6 +162,10 @@ fn show(ctx: &Context) -> Result<()> {
                     ),
                     &s.relayer.source,
                 ),
+            ),
+            (
+                "deployment",
+                line(shown.deployment.value.clone(), &s.deployment.source),
             ),
         ])
     })

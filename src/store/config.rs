@@ -7,9 +7,11 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use tron::Address;
 use url::Url;
+
+use crate::error::{Error, Result};
 
 /// The file as written by the user.
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -39,6 +41,180 @@ pub struct NetworkFile {
     pub api_key: Option<String>,
     /// The relayer `tronpool relay` uses when `--relayer` is not given (its base URL).
     pub relayer: Option<Url>,
+    /// Where tronpool's contracts are on this network: written by `tronpool deploy`, or
+    /// copied from an operator's published record.
+    pub deployment: Option<DeploymentRecord>,
+}
+
+/// A `[networks.NAME.deployment]` table. `tronpool deploy` writes it after every contract,
+/// so an interrupted deployment resumes from it instead of paying for a contract twice.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeploymentRecord {
+    /// `block.chainid` of the network deployed to.
+    pub chain_id: u64,
+    pub usdt: Address,
+    pub deployer: Address,
+    /// SHA-256 of the verifying key the verifier holds: the ceremony's.
+    pub verifying_key_sha256: String,
+    /// The pools asked for, in whole USDT.
+    pub denominations: Vec<u64>,
+    /// The first block holding one of the contracts.
+    pub block: Option<u64>,
+    pub hasher: Option<Address>,
+    pub verifier: Option<Address>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pools: Vec<PoolRecord>,
+    /// A contract broadcast but not yet seen in a block. On resume its receipt is looked
+    /// up before anything is sent again.
+    pub pending: Option<PendingRecord>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PoolRecord {
+    /// In whole USDT.
+    pub denomination: u64,
+    pub address: Address,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PendingRecord {
+    /// What is being deployed: `hasher`, `verifier` or `pool 100`.
+    pub contract: String,
+    pub txid: String,
+    /// When the transaction expires (ms): after that it can never be included.
+    pub expiration: i64,
+    /// The signed transaction (protobuf, hex), sent again on resume: a run stopped before
+    /// its broadcast reached the node must not leave the contract waiting for nothing.
+    pub transaction: String,
+}
+
+impl DeploymentRecord {
+    pub fn pool(&self, denomination: u64) -> Option<Address> {
+        self.pools
+            .iter()
+            .find(|p| p.denomination == denomination)
+            .map(|p| p.address)
+    }
+
+    /// What is still missing, or `Ok` when every contract is in place.
+    pub fn check_complete(&self) -> std::result::Result<(), String> {
+        let mut missing = Vec::new();
+        if self.hasher.is_none() {
+            missing.push("the hasher".to_owned());
+        }
+        if self.verifier.is_none() {
+            missing.push("the verifier".to_owned());
+        }
+        for denomination in &self.denominations {
+            if self.pool(*denomination).is_none() {
+                missing.push(format!("the {denomination} USDT pool"));
+            }
+        }
+        if missing.is_empty() && self.pools.is_empty() {
+            missing.push("any pool".into());
+        }
+        match (missing.is_empty(), &self.pending) {
+            (true, None) => Ok(()),
+            (true, Some(pending)) => Err(format!("{} is still pending", pending.contract)),
+            (false, _) => Err(missing.join(", ")),
+        }
+    }
+
+    /// The deployment as the service layer uses it, once complete.
+    pub fn to_deployment(&self, network: &str) -> std::result::Result<devnet::Deployment, String> {
+        self.check_complete()?;
+        let (Some(hasher), Some(verifier)) = (self.hasher, self.verifier) else {
+            unreachable!("check_complete requires both");
+        };
+        let mut pools: Vec<devnet::PoolDeployment> = self
+            .pools
+            .iter()
+            .map(|p| devnet::PoolDeployment {
+                denomination: p.denomination,
+                address: p.address,
+            })
+            .collect();
+        pools.sort_by_key(|p| p.denomination);
+        Ok(devnet::Deployment {
+            network: network.to_owned(),
+            chain_id: self.chain_id,
+            usdt: self.usdt,
+            hasher,
+            verifier,
+            pools,
+            block: self.block.unwrap_or(0),
+            verifying_key_sha256: self.verifying_key_sha256.clone(),
+            deployer: self.deployer,
+        })
+    }
+}
+
+/// Writes `record` as `[networks.NETWORK.deployment]` in the config file at `path`, keeping
+/// everything else in the file (comments included) as the user wrote it. The file is
+/// replaced atomically and stays 0600: it may hold API keys.
+pub fn write_deployment(path: &Path, network: &str, record: &DeploymentRecord) -> Result<()> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(Error::io(path, e)),
+    };
+    let mut doc: toml_edit::DocumentMut = text.parse().map_err(|e: toml_edit::TomlError| {
+        Error::usage(format!(
+            "config file {}: {}",
+            path.display(),
+            e.message().trim()
+        ))
+    })?;
+    let rendered = toml::to_string(record)
+        .map_err(|e| Error::Failed(format!("writing the deployment record: {e}")))?;
+    let table = rendered
+        .parse::<toml_edit::DocumentMut>()
+        .map_err(|e| Error::Failed(format!("writing the deployment record: {e}")))?
+        .as_table()
+        .clone();
+    let networks = doc
+        .entry("networks")
+        .or_insert_with(|| {
+            let mut t = toml_edit::Table::new();
+            t.set_implicit(true);
+            toml_edit::Item::Table(t)
+        })
+        .as_table_mut()
+        .ok_or_else(|| {
+            Error::usage(format!(
+                "config file {}: `networks` is not a table",
+                path.display()
+            ))
+        })?;
+    let entry = networks
+        .entry(network)
+        .or_insert_with(|| toml_edit::Item::Table(toml_edit::Table::new()))
+        .as_table_mut()
+        .ok_or_else(|| {
+            Error::usage(format!(
+                "config file {}: `networks.{network}` is not a table",
+                path.display()
+            ))
+        })?;
+    entry.insert("deployment", toml_edit::Item::Table(table));
+    let out = doc.to_string();
+    // What we write must read back as what we meant.
+    let back = ConfigFile::parse(path, &out)?;
+    if back
+        .networks
+        .get(network)
+        .and_then(|n| n.deployment.as_ref())
+        != Some(record)
+    {
+        return Err(Error::Failed(format!(
+            "the deployment record did not survive a round trip through {}",
+            path.display()
+        )));
+    }
+    crate::store::fs::write_private(path, out.as_bytes(), true)
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -130,6 +306,9 @@ pub fn template(network: Option<&str>) -> String {
 # events = "https://nile.trongrid.io"
 # api_key = "..."
 # relayer = "https://relayer.example.org"   # for `tronpool relay` without --relayer
+#
+# `tronpool deploy` records its contracts here, as [networks.nile.deployment]; to use an
+# operator's pools, copy the deployment table they publish.
 
 # ...or define your own network.
 # [networks.private]
@@ -167,5 +346,82 @@ mod tests {
         let err =
             ConfigFile::parse(Path::new("c.toml"), "[networks.x]\nusdt = \"Tbad\"\n").unwrap_err();
         assert!(err.to_string().contains("line 2"), "{err}");
+    }
+
+    fn record() -> DeploymentRecord {
+        let a: Address = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t".parse().unwrap();
+        DeploymentRecord {
+            chain_id: 0xcd86_90dc,
+            usdt: a,
+            deployer: a,
+            verifying_key_sha256: "ab".repeat(32),
+            denominations: vec![100, 500],
+            block: Some(7),
+            hasher: Some(a),
+            verifier: None,
+            pools: vec![PoolRecord {
+                denomination: 100,
+                address: a,
+            }],
+            pending: Some(PendingRecord {
+                contract: "verifier".into(),
+                txid: "00".repeat(32),
+                expiration: 1,
+                transaction: "0a00".into(),
+            }),
+        }
+    }
+
+    #[test]
+    fn deployment_records_are_written_into_the_users_file() {
+        let dir = std::env::temp_dir().join(format!("tronpool-config-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("config.toml");
+        let user = "# mine\nnetwork = \"nile\" # keep this\n\n[networks.nile]\napi_key = \"k\"\n";
+        std::fs::write(&path, user).unwrap();
+
+        let mut r = record();
+        write_deployment(&path, "nile", &r).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            text.starts_with("# mine\nnetwork = \"nile\" # keep this\n"),
+            "{text}"
+        );
+        assert!(text.contains("[networks.nile.deployment]"), "{text}");
+        let file = ConfigFile::load(&path, true).unwrap().unwrap();
+        let nile = &file.networks["nile"];
+        assert_eq!(nile.api_key.as_deref(), Some("k"));
+        assert_eq!(nile.deployment.as_ref(), Some(&r));
+        assert!(r.check_complete().unwrap_err().contains("the verifier"));
+        assert!(r.to_deployment("nile").is_err());
+
+        // The next write replaces the table, and a complete record converts.
+        r.verifier = Some(r.usdt);
+        r.pending = None;
+        r.pools.push(PoolRecord {
+            denomination: 500,
+            address: r.usdt,
+        });
+        write_deployment(&path, "nile", &r).unwrap();
+        let file = ConfigFile::load(&path, true).unwrap().unwrap();
+        let back = file.networks["nile"].deployment.clone().unwrap();
+        assert_eq!(back, r);
+        let deployment = back.to_deployment("nile").unwrap();
+        assert_eq!(deployment.pools.len(), 2);
+        assert_eq!(deployment.block, 7);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o600);
+        }
+
+        // A new file, and another network next to it.
+        let fresh = dir.join("fresh.toml");
+        write_deployment(&fresh, "shasta", &record()).unwrap();
+        write_deployment(&fresh, "private", &r).unwrap();
+        let file = ConfigFile::load(&fresh, true).unwrap().unwrap();
+        assert_eq!(file.networks.len(), 2);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
