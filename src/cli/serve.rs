@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use crate::api::{self, ApiConfig, App};
 use crate::error::{Error, Result};
-use crate::service::chain::Chain;
+use crate::service::chain::{Chain, NetworkSpec};
 use crate::service::inputs::parse_units;
 use crate::service::relayer::{Relayer, RelayerConfig};
 use crate::service::relayer_fees::RelayerFees;
@@ -131,7 +131,13 @@ impl ServeArgs {
         node_config.retries = 1;
         let node_url = node_config.url.to_string();
         let node = tron::NodeClient::new(node_config)?;
-        let chain = Chain::connect(&network, node, self.cache_ttl).await?;
+        let mut spec = NetworkSpec::from_settings(settings);
+        spec.name = network.clone();
+        let chain = Chain::open(&spec, node, self.cache_ttl).await?;
+        // Proofs are verified before anything is paid for them: without the keys there is
+        // nothing to serve, so find out now rather than at the first withdrawal.
+        let keys = tokio::task::block_in_place(|| chain.verifying_keys())?;
+        tracing::info!(verifying_key = %keys.verifying_key_sha256(), "keys loaded");
         let relayer = self.relayer(settings, devnet.is_some())?;
         let config = ApiConfig {
             rate_limit: self.rate_limit,

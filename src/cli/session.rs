@@ -9,7 +9,7 @@ use tron::{Address, PrivateKey, Transaction, TxId};
 use zk::note::Note;
 
 use crate::error::{Error, Result};
-use crate::service::chain::Chain;
+use crate::service::chain::{Chain, NetworkSpec};
 use crate::service::notes::{commitment_of, parse_note};
 use crate::service::pools::word_hex;
 use crate::store::notes::{NoteRecord, NoteStore};
@@ -25,7 +25,7 @@ pub async fn connect(ctx: &Context) -> Result<Chain> {
     let node = settings.node_client()?;
     let network = &settings.network.value;
     // The CLI reads each value once per run; nothing to cache.
-    Chain::connect(network, node, Duration::ZERO)
+    Chain::open(&NetworkSpec::from_settings(settings), node, Duration::ZERO)
         .await
         .map_err(|e| match e {
             Error::Node(n) if n.is_unavailable() && network == crate::network::DEFAULT_NETWORK => {

@@ -197,7 +197,7 @@ impl Chain {
             .map_err(|e| Error::BadProof(format!("the proof is not a valid Groth16 proof: {e}")))?;
         let keys = self.verifying_keys()?;
         let verified =
-            tokio::task::spawn_blocking(move || zk::proof::verify(keys, &public, &proof))
+            tokio::task::spawn_blocking(move || zk::proof::verify(&keys, &public, &proof))
                 .await
                 .map_err(|e| Error::Failed(format!("proof verification stopped: {e}")))?;
         if !verified {
@@ -208,20 +208,6 @@ impl Chain {
             ));
         }
         Ok(refund)
-    }
-
-    /// The keys the deployment's verifier contract was made with. Only the devnet's are
-    /// known so far; its record names their hash, which must match ours.
-    pub fn verifying_keys(&self) -> Result<&'static zk::keys::Keys> {
-        let keys = zk::keys::Keys::insecure_dev();
-        if self.deployment.verifying_key_sha256 != keys.verifying_key_sha256() {
-            return Err(Error::Failed(format!(
-                "the deployment's verifier uses verifying key {}, which this build does not \
-                 have",
-                self.deployment.verifying_key_sha256
-            )));
-        }
-        Ok(keys)
     }
 
     /// Simulates the call, checks `owner` can pay for its energy, and builds the transaction

@@ -2,7 +2,8 @@
 //! that keep a burst of reads from becoming a burst of node calls.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use alloy_sol_types::SolCall;
@@ -13,6 +14,9 @@ use tron::{Address, NodeClient, NodeError, Trigger};
 use crate::error::{Error, Result};
 use crate::service::cache::Cached;
 use crate::service::pools::PoolState;
+use crate::settings::Settings;
+use crate::store::config::DeploymentRecord;
+use zk::keys::Keys;
 
 /// How long the head block (for health and for transaction references) is kept.
 const HEAD_TTL: Duration = Duration::from_secs(1);
@@ -26,11 +30,76 @@ pub struct Head {
     pub latency: Duration,
 }
 
+/// What the configuration says about a network: enough to find its deployment and keys.
+#[derive(Debug, Clone, Default)]
+pub struct NetworkSpec {
+    pub name: String,
+    pub deployment: Option<DeploymentRecord>,
+    /// Where imported ceremony keys are (see [`crate::settings::Settings::keys_dir`]).
+    pub keys_dir: Option<PathBuf>,
+    /// The config file a deployment would be recorded in, for messages.
+    pub config_file: Option<PathBuf>,
+}
+
+impl NetworkSpec {
+    /// A network known by name only: the devnet finds its own deployment.
+    pub fn named(name: &str) -> Self {
+        NetworkSpec {
+            name: name.to_owned(),
+            ..NetworkSpec::default()
+        }
+    }
+
+    pub fn from_settings(settings: &Settings) -> Self {
+        NetworkSpec {
+            name: settings.network.value.clone(),
+            deployment: settings.deployment.value.clone(),
+            keys_dir: Some(settings.keys_dir()),
+            config_file: Some(settings.config_file.value.clone()),
+        }
+    }
+
+    /// What to do about a network without a deployment.
+    fn missing_deployment(&self) -> String {
+        let name = &self.name;
+        let file = self
+            .config_file
+            .as_ref()
+            .map_or("the config file".to_owned(), |p| p.display().to_string());
+        format!(
+            "no tronpool deployment is recorded for {name}: its pools, verifier and \
+             verifying key are unknown. To use an operator's pools, copy the \
+             [networks.{name}.deployment] table they publish into {file} and import their \
+             keys with `tronpool ceremony import FILE.zkey`; to deploy your own, run \
+             `tronpool --network {name} deploy --zkey FILE.zkey` (docs/ceremony.md)"
+        )
+    }
+}
+
+/// The keys a chain's verifier was made with: the development keys, or a ceremony's.
+#[derive(Clone)]
+pub enum KeysHandle {
+    InsecureDev(&'static Keys),
+    Ceremony(Arc<Keys>),
+}
+
+impl std::ops::Deref for KeysHandle {
+    type Target = Keys;
+    fn deref(&self) -> &Keys {
+        match self {
+            KeysHandle::InsecureDev(keys) => keys,
+            KeysHandle::Ceremony(keys) => keys,
+        }
+    }
+}
+
 /// A connection to one network and its tronpool deployment.
 pub struct Chain {
     pub network: String,
     pub node: NodeClient,
     pub deployment: Deployment,
+    keys_dir: Option<PathBuf>,
+    keys: OnceLock<KeysHandle>,
     pool_states: BTreeMap<u64, Cached<PoolState>>,
     head: Cached<Head>,
     prices: Cached<Prices>,
@@ -60,17 +129,85 @@ impl Chain {
             pool_states,
             head: Cached::new(HEAD_TTL.min(ttl.max(Duration::from_millis(1)))),
             prices: Cached::new(PARAMS_TTL),
+            keys_dir: None,
+            keys: OnceLock::new(),
         }
     }
 
-    /// Finds the deployment: a devnet announces its own at `GET /devnet/deployment`; other
-    /// networks need one recorded in the configuration.
-    pub async fn connect(network: &str, node: NodeClient, ttl: Duration) -> Result<Self> {
-        if network != crate::network::DEFAULT_NETWORK {
+    /// Looks for ceremony keys in `dir` (see [`Chain::verifying_keys`]).
+    pub fn with_keys_dir(mut self, dir: Option<PathBuf>) -> Self {
+        self.keys_dir = dir;
+        self
+    }
+
+    /// The keys the deployment's verifier was made with, found by the hash the deployment
+    /// pins: the development keys on the devnet, an imported ceremony's zkey elsewhere. The
+    /// development keys are refused on every other network: anyone can forge their proofs.
+    pub fn verifying_keys(&self) -> Result<KeysHandle> {
+        if let Some(keys) = self.keys.get() {
+            return Ok(keys.clone());
+        }
+        let keys = self.load_keys()?;
+        Ok(self.keys.get_or_init(|| keys).clone())
+    }
+
+    fn load_keys(&self) -> Result<KeysHandle> {
+        let pinned = &self.deployment.verifying_key_sha256;
+        let network = &self.network;
+        let dev = Keys::insecure_dev();
+        if *pinned == dev.verifying_key_sha256() {
+            if network != crate::network::DEFAULT_NETWORK {
+                return Err(Error::Refused(format!(
+                    "the verifier on {network} holds tronpool's insecure development key, whose \
+                     proofs anyone can forge: refusing to use its pools"
+                )));
+            }
+            return Ok(KeysHandle::InsecureDev(dev));
+        }
+        let path = self
+            .keys_dir
+            .as_ref()
+            .map(|dir| crate::service::ceremony::zkey_path(dir, pinned));
+        let Some(path) = path.filter(|p| p.exists()) else {
             return Err(Error::usage(format!(
-                "no tronpool deployment is recorded for network `{network}`: the pools are \
-                 only known on the devnet so far"
+                "the verifier on {network} holds verifying key {pinned}, which is not imported \
+                 here; import the ceremony's zkey with `tronpool ceremony import FILE.zkey`"
             )));
+        };
+        let keys =
+            Keys::read_zkey(&path).map_err(|e| Error::Failed(format!("the imported keys: {e}")))?;
+        if keys.verifying_key_sha256() != *pinned {
+            return Err(Error::Failed(format!(
+                "{} holds verifying key {}, not {pinned}: the file was changed after import; \
+                 import the ceremony's zkey again",
+                path.display(),
+                keys.verifying_key_sha256()
+            )));
+        }
+        Ok(KeysHandle::Ceremony(Arc::new(keys)))
+    }
+
+    /// Connects to the devnet at `node`, or to `network` as [`NetworkSpec::named`] says.
+    pub async fn connect(network: &str, node: NodeClient, ttl: Duration) -> Result<Self> {
+        Chain::open(&NetworkSpec::named(network), node, ttl).await
+    }
+
+    /// Finds the deployment: the one recorded in the configuration, or on a devnet the one it
+    /// announces at `GET /devnet/deployment`.
+    pub async fn open(spec: &NetworkSpec, node: NodeClient, ttl: Duration) -> Result<Self> {
+        let network = spec.name.as_str();
+        if let Some(record) = &spec.deployment {
+            let deployment = record.to_deployment(network).map_err(|missing| {
+                Error::usage(format!(
+                    "the tronpool deployment on {network} is incomplete: {missing} not \
+                     deployed yet; `tronpool --network {network} deploy` finishes it"
+                ))
+            })?;
+            return Ok(Chain::new(network.to_owned(), node, deployment, ttl)
+                .with_keys_dir(spec.keys_dir.clone()));
+        }
+        if network != crate::network::DEFAULT_NETWORK {
+            return Err(Error::usage(spec.missing_deployment()));
         }
         let value = node
             .get_json("devnet/deployment")

@@ -3,7 +3,9 @@
 pub mod balances;
 pub mod builders;
 pub mod cache;
+pub mod ceremony;
 pub mod chain;
+pub mod deploy;
 pub mod health;
 pub mod inputs;
 pub mod notes;

@@ -279,7 +279,7 @@ pub async fn prove_withdrawal(
     let public = public_inputs(&request)?;
     let keys = chain.verifying_keys()?;
     let proof = tokio::task::spawn_blocking(move || {
-        zk::proof::prove(keys, &public, &witness, &mut rand_core::OsRng)
+        zk::proof::prove(&keys, &public, &witness, &mut rand_core::OsRng)
     })
     .await
     .map_err(|e| Error::Failed(format!("proving stopped: {e}")))?

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use tron::client::TransactionInfo;
-use tron::{Transaction, TxId};
+use tron::{NodeClient, Transaction, TxId};
 
 use crate::error::{Error, Result};
 use crate::service::chain::Chain;
@@ -45,38 +45,34 @@ impl Chain {
         Ok(self.node.broadcast_hex(tx).await?)
     }
 
-    /// Waits for a transaction's receipt until it is included, or the head block passes its
-    /// expiration (after which it can never be included).
+    /// See [`wait_for`].
     pub async fn wait_for(&self, txid: &TxId, expiration: i64) -> Result<Outcome> {
-        loop {
-            if let Some(info) = self.node.get_transaction_info(txid).await? {
-                return Ok(Outcome::Included(Box::new(info)));
-            }
-            let head = self.node.get_now_block().await?;
-            if head.timestamp() > expiration {
-                // One last look: it may have landed in the block that passed the deadline.
-                return Ok(match self.node.get_transaction_info(txid).await? {
-                    Some(info) => Outcome::Included(Box::new(info)),
-                    None => Outcome::Expired,
-                });
-            }
-            tokio::time::sleep(RECEIPT_POLL).await;
-        }
+        wait_for(&self.node, txid, expiration).await
     }
 
-    /// Broadcasts and waits; a revert or an expiry is an error saying which.
     pub async fn send_and_confirm(&self, tx: &Transaction, what: &str) -> Result<TransactionInfo> {
         let txid = self.send(tx).await?;
-        match self.wait_for(&txid, tx.expiration()).await? {
-            Outcome::Included(info) if info.succeeded() => Ok(*info),
-            Outcome::Included(info) => Err(Error::Refused(format!(
-                "{what} {txid} failed on chain: {}",
-                info.failure_reason()
-                    .unwrap_or_else(|| "no reason given".into())
-            ))),
-            Outcome::Expired => Err(Error::Refused(format!(
-                "{what} {txid} expired before it was included in a block"
-            ))),
+        self.wait_for(&txid, tx.expiration())
+            .await?
+            .settle(what, &txid)
+    }
+}
+
+/// Waits for a transaction's receipt until it is included, or the head block passes its
+/// expiration (after which it can never be included).
+pub async fn wait_for(node: &NodeClient, txid: &TxId, expiration: i64) -> Result<Outcome> {
+    loop {
+        if let Some(info) = node.get_transaction_info(txid).await? {
+            return Ok(Outcome::Included(Box::new(info)));
         }
+        let head = node.get_now_block().await?;
+        if head.timestamp() > expiration {
+            // One last look: it may have landed in the block that passed the deadline.
+            return Ok(match node.get_transaction_info(txid).await? {
+                Some(info) => Outcome::Included(Box::new(info)),
+                None => Outcome::Expired,
+            });
+        }
+        tokio::time::sleep(RECEIPT_POLL).await;
     }
 }

@@ -1,0 +1,553 @@
+//! Deploying tronpool to a network: the hasher, the verifier with the ceremony's verifying
+//! key, and one pool per denomination against the network's USDT.
+//!
+//! Every contract is priced by simulating its creation on the node before anything is
+//! signed. The deployment record is saved before each broadcast (the pending transaction)
+//! and after each receipt (the address), so an interrupted deployment resumes where it
+//! stopped and never pays for the same contract twice.
+
+use alloy_primitives::U256;
+use alloy_sol_types::SolConstructor;
+use tron::proto::{CreateSmartContract, SmartContract};
+use tron::{Action, Address, NodeClient, NodeError, Transaction, TransactionBuilder, TxId};
+use zk::keys::Keys;
+
+use crate::error::{Error, Result};
+use crate::service::submit::{Outcome, wait_for};
+use crate::store::config::{DeploymentRecord, PendingRecord, PoolRecord};
+
+/// How long a deployment transaction stays valid. Creation transactions are large and a
+/// busy node may take a while; a minute is java-tron's default.
+const EXPIRATION_MS: i64 = 60_000;
+/// Headroom over the simulated energy in the fee limit.
+const FEE_LIMIT_MARGIN_PERCENT: i64 = 20;
+/// Bandwidth a creation transaction uses beyond its bytecode: header, signature, ABI.
+const TX_OVERHEAD_BYTES: i64 = 400;
+/// Each contract's own energy limit for its callers' share. Pools make callers pay all of
+/// their energy (`consume_user_resource_percent` = 100), so this is never drawn on; java-tron
+/// only requires it to be positive.
+const ORIGIN_ENERGY_LIMIT: i64 = 10_000_000;
+
+/// The pools deployed when none are named, in whole USDT.
+pub const DEFAULT_DENOMINATIONS: [u64; 6] = [100, 500, 1_000, 3_000, 5_000, 10_000];
+
+/// One of the contracts a deployment consists of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Contract {
+    Hasher,
+    Verifier,
+    /// A pool, in whole USDT.
+    Pool(u64),
+}
+
+impl Contract {
+    /// The name in the deployment record and in messages.
+    pub fn name(&self) -> String {
+        match self {
+            Contract::Hasher => "hasher".into(),
+            Contract::Verifier => "verifier".into(),
+            Contract::Pool(d) => format!("pool {d}"),
+        }
+    }
+
+    fn artifact(&self) -> &'static str {
+        match self {
+            Contract::Hasher => "PoseidonT3",
+            Contract::Verifier => "Groth16Verifier",
+            Contract::Pool(_) => "TronPool",
+        }
+    }
+}
+
+/// Where a contract stands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StepState {
+    Deployed(Address),
+    /// Broadcast earlier, not yet in a block and not yet expired.
+    Pending(PendingRecord),
+    ToDo,
+}
+
+#[derive(Debug, Clone)]
+pub struct Step {
+    pub contract: Contract,
+    pub state: StepState,
+    /// The simulated energy of its creation (zero once deployed).
+    pub energy: i64,
+    /// The size of its creation transaction, for bandwidth.
+    pub bytes: i64,
+}
+
+/// What a deployment will do and cost.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    pub record: DeploymentRecord,
+    /// Who signs what is still to deploy.
+    pub owner: Address,
+    pub steps: Vec<Step>,
+    /// Sun per unit of energy.
+    pub energy_fee: i64,
+    pub max_fee_limit: i64,
+    /// Sun per byte of bandwidth beyond the free allowance.
+    pub bandwidth_fee: i64,
+    pub owner_trx: i64,
+    pub energy_available: i64,
+    pub bandwidth_available: i64,
+}
+
+impl Plan {
+    pub fn to_do(&self) -> impl Iterator<Item = &Step> {
+        self.steps.iter().filter(|s| s.state == StepState::ToDo)
+    }
+
+    pub fn energy(&self) -> i64 {
+        self.to_do().map(|s| s.energy).sum()
+    }
+
+    /// Sun the deployment burns: energy beyond the owner's staked energy, and bandwidth
+    /// beyond the free allowance, at today's prices.
+    pub fn cost(&self) -> i64 {
+        let energy = (self.energy() - self.energy_available).max(0) * self.energy_fee;
+        let bytes: i64 = self.to_do().map(|s| s.bytes).sum();
+        let bandwidth = (bytes - self.bandwidth_available).max(0) * self.bandwidth_fee;
+        energy + bandwidth
+    }
+
+    /// The fee limit for one contract: its energy plus the margin, within the chain's cap.
+    pub fn fee_limit(&self, step: &Step) -> Result<i64> {
+        let sun =
+            step.energy.saturating_mul(self.energy_fee) * (100 + FEE_LIMIT_MARGIN_PERCENT) / 100;
+        let sun = ((sun + 999_999) / 1_000_000).max(1) * 1_000_000;
+        if sun > self.max_fee_limit {
+            return Err(Error::Refused(format!(
+                "the {} needs about {} energy, more than the {} TRX fee limit this chain allows",
+                step.contract.name(),
+                step.energy,
+                self.max_fee_limit / 1_000_000
+            )));
+        }
+        Ok(sun)
+    }
+
+    pub fn is_done(&self) -> bool {
+        self.steps
+            .iter()
+            .all(|s| matches!(s.state, StepState::Deployed(_)))
+    }
+}
+
+/// What to deploy.
+#[derive(Debug, Clone)]
+pub struct Request {
+    pub network: String,
+    pub owner: Address,
+    pub usdt: Address,
+    /// None: those of the record being resumed, or [`DEFAULT_DENOMINATIONS`].
+    pub denominations: Option<Vec<u64>>,
+    /// The chain id the network must have, when the network is a known one.
+    pub chain_id: Option<u64>,
+}
+
+/// The chain id of the node's network: the last four bytes of its genesis block's id.
+pub async fn chain_id(node: &NodeClient) -> Result<u64> {
+    let genesis = node
+        .get_block(0, false)
+        .await?
+        .ok_or_else(|| Error::Failed(format!("the node at {} has no block 0", node.url())))?;
+    let id = &genesis.block_id;
+    Ok(u64::from(u32::from_be_bytes([
+        id[28], id[29], id[30], id[31],
+    ])))
+}
+
+/// Checks the network, the keys and the record being resumed, settles a pending
+/// transaction, and prices every contract still to deploy. Changes nothing on chain; the
+/// returned record may differ from `existing` (a pending transaction settled) and should be
+/// saved.
+pub async fn plan(
+    node: &NodeClient,
+    request: &Request,
+    keys: &Keys,
+    existing: Option<DeploymentRecord>,
+) -> Result<Plan> {
+    let network = &request.network;
+    if keys.is_insecure_dev() {
+        return Err(Error::Refused(format!(
+            "refusing to deploy to {network} with tronpool's insecure development keys: anyone \
+             could forge proofs and empty the pools; use a ceremony's zkey (docs/ceremony.md)"
+        )));
+    }
+    let chain_id = chain_id(node).await?;
+    if let Some(expected) = request.chain_id.filter(|e| *e != chain_id) {
+        return Err(Error::usage(format!(
+            "the node at {} is on chain {chain_id:#x}, not {network} ({expected:#x}); check \
+             --node and the config file",
+            node.url()
+        )));
+    }
+    if node.get_contract(&request.usdt).await?.is_none() {
+        return Err(Error::usage(format!(
+            "there is no contract at {} on {network}, the USDT address configured for it",
+            request.usdt
+        )));
+    }
+    let vk_sha256 = keys.verifying_key_sha256();
+    let mut record = match existing {
+        Some(record) => {
+            resumable(&record, network, chain_id, request.usdt, &vk_sha256)?;
+            record
+        }
+        None => DeploymentRecord {
+            chain_id,
+            usdt: request.usdt,
+            deployer: request.owner,
+            verifying_key_sha256: vk_sha256,
+            denominations: Vec::new(),
+            block: None,
+            hasher: None,
+            verifier: None,
+            pools: Vec::new(),
+            pending: None,
+        },
+    };
+    let wanted = match &request.denominations {
+        Some(list) => list.clone(),
+        None if record.denominations.is_empty() => DEFAULT_DENOMINATIONS.to_vec(),
+        None => Vec::new(),
+    };
+    for denomination in wanted {
+        if denomination == 0 {
+            return Err(Error::usage("a pool's denomination must be positive"));
+        }
+        if !record.denominations.contains(&denomination) {
+            record.denominations.push(denomination);
+        }
+    }
+    settle_pending(node, &mut record).await?;
+
+    let mut contracts = vec![Contract::Hasher, Contract::Verifier];
+    contracts.extend(record.denominations.iter().map(|d| Contract::Pool(*d)));
+    let (params, resources, account) = tokio::try_join!(
+        async { Ok::<_, Error>(node.get_chain_parameters().await?) },
+        async { Ok(node.get_account_resource(&request.owner).await?) },
+        async { Ok(node.get_account(&request.owner).await?) },
+    )?;
+    let mut steps = Vec::new();
+    for contract in contracts {
+        let state = match (recorded(&record, contract), &record.pending) {
+            (Some(address), _) => {
+                if node.get_contract(&address).await?.is_none() {
+                    return Err(Error::Failed(format!(
+                        "the recorded {} {address} has no code on {network}: the record is \
+                         from another chain; remove [networks.{network}.deployment] from the \
+                         config file to deploy afresh",
+                        contract.name()
+                    )));
+                }
+                StepState::Deployed(address)
+            }
+            (None, Some(pending)) if pending.contract == contract.name() => {
+                StepState::Pending(pending.clone())
+            }
+            (None, _) => StepState::ToDo,
+        };
+        let (energy, bytes) = if state == StepState::ToDo {
+            let code = creation_code(contract, &record, keys, request.owner)?;
+            let simulated = node.simulate_deployment(&request.owner, &code).await?;
+            if simulated.reverted {
+                return Err(Error::Failed(format!(
+                    "deploying the {} would fail: {}",
+                    contract.name(),
+                    simulated
+                        .revert_reason()
+                        .unwrap_or_else(|| "it reverts without a reason".into())
+                )));
+            }
+            (simulated.energy_used, code.len() as i64 + TX_OVERHEAD_BYTES)
+        } else {
+            (0, 0)
+        };
+        steps.push(Step {
+            contract,
+            state,
+            energy,
+            bytes,
+        });
+    }
+    Ok(Plan {
+        record,
+        owner: request.owner,
+        steps,
+        energy_fee: params.energy_fee().unwrap_or(100),
+        max_fee_limit: params.max_fee_limit().unwrap_or(15_000_000_000),
+        bandwidth_fee: params.transaction_fee().unwrap_or(1_000),
+        owner_trx: account.map_or(0, |a| a.balance),
+        energy_available: resources.energy_available(),
+        bandwidth_available: resources.bandwidth_available(),
+    })
+}
+
+/// Whether `record` can be continued with this network, token and key.
+fn resumable(
+    record: &DeploymentRecord,
+    network: &str,
+    chain_id: u64,
+    usdt: Address,
+    vk_sha256: &str,
+) -> Result<()> {
+    let afresh =
+        format!("remove [networks.{network}.deployment] from the config file to deploy afresh");
+    if record.chain_id != chain_id {
+        return Err(Error::usage(format!(
+            "the deployment recorded for {network} is on chain {:#x}, but the node is on \
+             {chain_id:#x}; {afresh}",
+            record.chain_id
+        )));
+    }
+    if record.usdt != usdt {
+        return Err(Error::usage(format!(
+            "the deployment recorded for {network} uses USDT {}, not {usdt}; {afresh}",
+            record.usdt
+        )));
+    }
+    if record.verifying_key_sha256 != vk_sha256 {
+        return Err(Error::usage(format!(
+            "the deployment recorded for {network} pins verifying key {}, but these keys' is \
+             {vk_sha256}; deploy with the zkey it was started with, or {afresh}",
+            record.verifying_key_sha256
+        )));
+    }
+    Ok(())
+}
+
+/// Settles a transaction broadcast by an earlier run: its contract is deployed if it
+/// succeeded; it is forgotten if it failed or expired; it stays pending otherwise.
+async fn settle_pending(node: &NodeClient, record: &mut DeploymentRecord) -> Result<()> {
+    let Some(pending) = record.pending.clone() else {
+        return Ok(());
+    };
+    let txid: TxId = pending.txid.parse().map_err(|_| {
+        Error::usage(format!(
+            "the deployment record's pending txid `{}` is not a transaction id",
+            pending.txid
+        ))
+    })?;
+    match node.get_transaction_info(&txid).await? {
+        Some(info) if info.succeeded() => {
+            let contract = contract_named(record, &pending.contract)?;
+            let address = info
+                .contract_address
+                .unwrap_or_else(|| Address::contract_address(&txid.0, &record.deployer));
+            record_deployed(record, contract, address, info.block_number);
+        }
+        Some(_) => record.pending = None,
+        None => {
+            let head = node.get_now_block().await?;
+            if head.timestamp() > pending.expiration {
+                record.pending = None;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn contract_named(record: &DeploymentRecord, name: &str) -> Result<Contract> {
+    let mut all = vec![Contract::Hasher, Contract::Verifier];
+    all.extend(record.denominations.iter().map(|d| Contract::Pool(*d)));
+    all.into_iter().find(|c| c.name() == name).ok_or_else(|| {
+        Error::usage(format!(
+            "the deployment record's pending contract `{name}` is not one it deploys"
+        ))
+    })
+}
+
+fn recorded(record: &DeploymentRecord, contract: Contract) -> Option<Address> {
+    match contract {
+        Contract::Hasher => record.hasher,
+        Contract::Verifier => record.verifier,
+        Contract::Pool(d) => record.pool(d),
+    }
+}
+
+fn record_deployed(
+    record: &mut DeploymentRecord,
+    contract: Contract,
+    address: Address,
+    block: i64,
+) {
+    match contract {
+        Contract::Hasher => record.hasher = Some(address),
+        Contract::Verifier => record.verifier = Some(address),
+        Contract::Pool(denomination) => record.pools.push(PoolRecord {
+            denomination,
+            address,
+        }),
+    }
+    let block = u64::try_from(block).unwrap_or(0);
+    record.block = Some(record.block.map_or(block, |b| b.min(block)));
+    record.pending = None;
+}
+
+/// The contract's bytecode with its constructor arguments. A pool whose hasher or verifier
+/// is not deployed yet is priced with `placeholder` in their place: the constructor only
+/// stores the addresses, so the energy is the same.
+fn creation_code(
+    contract: Contract,
+    record: &DeploymentRecord,
+    keys: &Keys,
+    placeholder: Address,
+) -> Result<Vec<u8>> {
+    let args = match contract {
+        Contract::Hasher => Vec::new(),
+        Contract::Verifier => keys.verifier_args().abi_encode(),
+        Contract::Pool(denomination) => contracts::TronPool::constructorCall {
+            verifier_: record.verifier.unwrap_or(placeholder).into(),
+            hasher_: record.hasher.unwrap_or(placeholder).into(),
+            token_: record.usdt.into(),
+            denomination_: U256::from(denomination) * U256::from(1_000_000u64),
+        }
+        .abi_encode(),
+    };
+    let (bytecode, _) = artifact(contract)?;
+    Ok(contracts::creation_code(&bytecode, &args))
+}
+
+fn artifact(contract: Contract) -> Result<(Vec<u8>, tron::proto::Abi)> {
+    let name = contract.artifact();
+    let broken = |detail: String| Error::Failed(format!("the built-in {name} artifact: {detail}"));
+    let artifact = contracts::artifact(name).ok_or_else(|| broken("missing".into()))?;
+    let json: serde_json::Value =
+        serde_json::from_str(artifact.json).map_err(|e| broken(e.to_string()))?;
+    let abi = tron::json::abi_from_json(&json["abi"]).map_err(|e| broken(e.to_string()))?;
+    let bytecode = json["bytecode"]
+        .as_str()
+        .map(|h| h.trim_start_matches("0x"))
+        .ok_or_else(|| broken("no bytecode".into()))?;
+    let bytecode = hex::decode(bytecode).map_err(|e| broken(e.to_string()))?;
+    Ok((bytecode, abi))
+}
+
+/// A contract deployed by [`deploy_step`].
+#[derive(Debug, Clone)]
+pub struct Deployed {
+    pub contract: Contract,
+    pub address: Address,
+    pub txid: TxId,
+    pub energy: i64,
+    /// Sun burned.
+    pub fee: i64,
+}
+
+/// Deploys one contract: builds its creation transaction, has `sign` sign it, saves the
+/// record with the transaction pending, broadcasts, waits for the receipt and saves the
+/// record with the address. Also finishes a step an earlier run left pending.
+pub async fn deploy_step(
+    node: &NodeClient,
+    plan: &mut Plan,
+    index: usize,
+    keys: &Keys,
+    sign: impl FnOnce(&mut Transaction) -> Result<()>,
+    mut save: impl FnMut(&DeploymentRecord) -> Result<()>,
+) -> Result<Option<Deployed>> {
+    let step = plan.steps[index].clone();
+    let contract = step.contract;
+    let (txid, expiration) = match &step.state {
+        StepState::Deployed(_) => return Ok(None),
+        StepState::Pending(pending) => {
+            let tx = hex::decode(&pending.transaction)
+                .ok()
+                .and_then(|bytes| Transaction::from_protobuf(&bytes).ok())
+                .filter(|tx| tx.txid().to_hex() == pending.txid)
+                .ok_or_else(|| {
+                    Error::usage(format!(
+                        "the deployment record's pending {} transaction is damaged",
+                        pending.contract
+                    ))
+                })?;
+            // It may never have reached the node; sending it again is harmless either way.
+            match node.broadcast_hex(&tx).await {
+                Ok(_) => {}
+                Err(NodeError::Refused { code, .. }) if code == "DUP_TRANSACTION_ERROR" => {}
+                Err(e) if e.is_unavailable() => return Err(e.into()),
+                // Refused now (expired, say): what the chain did with it decides below.
+                Err(e) => tracing::debug!("resending the pending {}: {e}", pending.contract),
+            }
+            (tx.txid(), pending.expiration)
+        }
+        StepState::ToDo => {
+            let mut tx = creation_transaction(node, plan, &step, keys).await?;
+            sign(&mut tx)?;
+            let txid = tx.txid();
+            plan.record.pending = Some(PendingRecord {
+                contract: contract.name(),
+                txid: txid.to_hex(),
+                expiration: tx.expiration(),
+                transaction: hex::encode(tx.to_protobuf()),
+            });
+            save(&plan.record)?;
+            if let Err(e) = node.broadcast_hex(&tx).await {
+                // A refusal means the transaction went nowhere; anything else (a timeout)
+                // leaves it pending, for the next run to look up.
+                if !e.is_unavailable() {
+                    plan.record.pending = None;
+                    save(&plan.record)?;
+                }
+                return Err(e.into());
+            }
+            (txid, tx.expiration())
+        }
+    };
+    let what = format!("the {} deployment", contract.name());
+    let outcome = wait_for(node, &txid, expiration).await?;
+    if !matches!(&outcome, Outcome::Included(info) if info.succeeded()) {
+        plan.record.pending = None;
+        save(&plan.record)?;
+    }
+    let info = outcome.settle(&what, &txid)?;
+    let address = info
+        .contract_address
+        .unwrap_or_else(|| Address::contract_address(&txid.0, &plan.owner));
+    record_deployed(&mut plan.record, contract, address, info.block_number);
+    save(&plan.record)?;
+    plan.steps[index].state = StepState::Deployed(address);
+    Ok(Some(Deployed {
+        contract,
+        address,
+        txid,
+        energy: info.receipt.energy_usage_total,
+        fee: info.fee,
+    }))
+}
+
+async fn creation_transaction(
+    node: &NodeClient,
+    plan: &Plan,
+    step: &Step,
+    keys: &Keys,
+) -> Result<Transaction> {
+    let owner = plan.owner;
+    let code = creation_code(step.contract, &plan.record, keys, owner)?;
+    let (_, abi) = artifact(step.contract)?;
+    let create = CreateSmartContract {
+        owner_address: owner.tron_bytes().to_vec(),
+        new_contract: Some(SmartContract {
+            origin_address: owner.tron_bytes().to_vec(),
+            abi: Some(abi),
+            bytecode: code,
+            // Callers pay all of their calls' energy: the deployer's account is never
+            // drawn on by anyone using the pools.
+            consume_user_resource_percent: 100,
+            origin_energy_limit: ORIGIN_ENERGY_LIMIT,
+            name: step.contract.artifact().to_owned(),
+            ..SmartContract::default()
+        }),
+        ..CreateSmartContract::default()
+    };
+    let reference = node.get_now_block().await?.ref_block();
+    Ok(
+        TransactionBuilder::new(Action::Create(Box::new(create)), reference)
+            .expiration(reference.timestamp + EXPIRATION_MS)
+            .fee_limit(plan.fee_limit(step)?)
+            .build(),
+    )
+}
