@@ -47,6 +47,8 @@ complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "notes" -d 'Your n
 complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "config" -d 'Show and create the configuration'
 complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "key" -d 'Create, import and inspect the signing key'
 complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "tx" -d 'Decode, sign and broadcast raw transactions (for external signers)'
+complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "deploy" -d 'Deploy the hasher, the verifier and the pools to a network, and record them in the config file'
+complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "ceremony" -d 'The trusted-setup ceremony: export the circuit, import its keys'
 complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "serve" -d 'Serve the REST API (on the devnet with no node configured, with its own devnet)'
 complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "devnet" -d 'Run a local TRON chain with USDT and the pools deployed (java-tron\'s HTTP API)'
 complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "generate" -d 'Write shell completions and man pages'
@@ -430,6 +432,78 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_su
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from broadcast" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from broadcast" -s h -l help -d 'Print help'
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from broadcast" -s V -l version -d 'Print version'
+complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l denominations -d 'The pools to deploy, in whole USDT [default: 100,500,1000,3000,5000,10000, or the ones of the deployment being resumed]' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l zkey -d 'The ceremony\'s keys (a snarkjs .zkey for `tronpool ceremony r1cs`); imported first. Not needed to resume: the record names its keys' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l config -d 'Config file to read instead of the default one' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+json\t''"
+complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l dry-run -d 'Check and price everything, then stop before signing'
+complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
+complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -s q -l quiet -d 'Print only results and errors'
+complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -s h -l help -d 'Print help'
+complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -s V -l version -d 'Print version'
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs import keys" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs import keys" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs import keys" -l config -d 'Config file to read instead of the default one' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs import keys" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs import keys" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+json\t''"
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs import keys" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs import keys" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs import keys" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs import keys" -s q -l quiet -d 'Print only results and errors'
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs import keys" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs import keys" -s h -l help -d 'Print help'
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs import keys" -s V -l version -d 'Print version'
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs import keys" -f -a "r1cs" -d 'Write the withdraw circuit\'s constraint system in circom\'s .r1cs format, for `snarkjs groth16 setup`'
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs import keys" -f -a "import" -d 'Check a ceremony\'s .zkey against the withdraw circuit and keep it, named by its verifying key, for withdrawals and `deploy`'
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs import keys" -f -a "keys" -d 'List the imported keys'
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from r1cs" -s o -l output -d 'The file to write (default: standard output, when it is not a terminal)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from r1cs" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from r1cs" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from r1cs" -l config -d 'Config file to read instead of the default one' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from r1cs" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from r1cs" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+json\t''"
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from r1cs" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from r1cs" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from r1cs" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from r1cs" -s q -l quiet -d 'Print only results and errors'
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from r1cs" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from r1cs" -s h -l help -d 'Print help'
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from r1cs" -s V -l version -d 'Print version'
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from import" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from import" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from import" -l config -d 'Config file to read instead of the default one' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from import" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from import" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+json\t''"
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from import" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from import" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from import" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from import" -s q -l quiet -d 'Print only results and errors'
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from import" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from import" -s h -l help -d 'Print help'
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from import" -s V -l version -d 'Print version'
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from keys" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from keys" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from keys" -l config -d 'Config file to read instead of the default one' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from keys" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from keys" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+json\t''"
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from keys" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from keys" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from keys" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from keys" -s q -l quiet -d 'Print only results and errors'
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from keys" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from keys" -s h -l help -d 'Print help'
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from keys" -s V -l version -d 'Print version'
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l listen -d 'Address and port to listen on (port 0 picks a free one)' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l rate-limit -d 'Requests per client per minute on the general endpoints' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l relayer-rate-limit -d 'Requests per client per minute on /api/relayer/*' -r

@@ -3,7 +3,9 @@
 
 pub mod approve;
 pub mod balance;
+pub mod ceremony;
 pub mod config;
+pub mod deploy;
 pub mod deposit;
 pub mod devnet;
 pub mod generate;
@@ -99,6 +101,12 @@ pub enum Command {
     /// Decode, sign and broadcast raw transactions (for external signers)
     #[command(subcommand)]
     Tx(tx::TxCommand),
+    /// Deploy the hasher, the verifier and the pools to a network, and record them in the
+    /// config file
+    Deploy(deploy::DeployArgs),
+    /// The trusted-setup ceremony: export the circuit, import its keys
+    #[command(subcommand)]
+    Ceremony(ceremony::CeremonyCommand),
     /// Serve the REST API (on the devnet with no node configured, with its own devnet)
     Serve(serve::ServeArgs),
     /// Run a local TRON chain with USDT and the pools deployed (java-tron's HTTP API)
@@ -149,6 +157,8 @@ impl Command {
             Command::Config(cmd) => cmd.run(ctx),
             Command::Key(cmd) => cmd.run(ctx),
             Command::Tx(cmd) => cmd.run(ctx).await,
+            Command::Deploy(args) => args.run(ctx).await,
+            Command::Ceremony(cmd) => cmd.run(ctx),
             Command::Serve(args) => args.run(ctx).await,
             Command::Devnet(args) => args.run(ctx).await,
             Command::Generate(args) => args.run(ctx),

@@ -1,0 +1,323 @@
+//! `tronpool deploy [--denominations 100,500,…] [--zkey FILE]`: put tronpool's contracts on
+//! a network and record them in the config file.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use serde::Serialize;
+use tron::{Address, TxId};
+use zk::keys::Keys;
+
+use crate::error::{Error, Result};
+use crate::service::ceremony::{import_zkey, zkey_path};
+use crate::service::deploy::{self, Plan, Request, StepState};
+use crate::store::config::{DeploymentRecord, write_deployment};
+
+use super::Context;
+use super::input::confirm;
+use super::output::table;
+use super::session::{key, spinner};
+
+#[derive(Debug, Args)]
+pub struct DeployArgs {
+    /// The pools to deploy, in whole USDT [default: 100,500,1000,3000,5000,10000, or the
+    /// ones of the deployment being resumed]
+    #[arg(long, value_name = "N,…", value_delimiter = ',')]
+    denominations: Option<Vec<u64>>,
+    /// The ceremony's keys (a snarkjs .zkey for `tronpool ceremony r1cs`); imported first.
+    /// Not needed to resume: the record names its keys
+    #[arg(long, value_name = "FILE")]
+    zkey: Option<PathBuf>,
+    /// Check and price everything, then stop before signing
+    #[arg(long)]
+    dry_run: bool,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Estimate {
+    network: String,
+    deployer: Address,
+    contracts: Vec<ContractEstimate>,
+    energy: i64,
+    energy_fee_sun: i64,
+    cost_trx: String,
+    balance_trx: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ContractEstimate {
+    contract: String,
+    state: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    address: Option<Address>,
+    energy: i64,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Done {
+    network: String,
+    config_file: PathBuf,
+    deployment: devnet::Deployment,
+    /// The transactions this run sent.
+    transactions: Vec<Sent>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Sent {
+    contract: String,
+    address: Address,
+    txid: TxId,
+    energy: i64,
+    fee_trx: String,
+}
+
+impl DeployArgs {
+    pub async fn run(self, ctx: &Context) -> Result<()> {
+        let settings = ctx.settings()?;
+        let network = settings.network.value.clone();
+        if network == crate::network::DEFAULT_NETWORK {
+            return Err(Error::usage(
+                "the devnet deploys its pools at genesis, with the insecure development keys; \
+                 to rehearse a deployment, define a network for the devnet's node in the config \
+                 file (node, usdt) and deploy there with a ceremony's zkey",
+            ));
+        }
+        let existing = settings.deployment.value.clone();
+        let keys = self.keys(ctx, existing.as_ref())?;
+        let usdt = settings.usdt.value.ok_or_else(|| {
+            Error::usage(format!(
+                "no USDT contract is known for {network}: set `usdt` in [networks.{network}] of \
+                 {}",
+                settings.config_file.value.display()
+            ))
+        })?;
+        let signer = key(ctx)?;
+        let node = settings.node_client()?;
+        let request = Request {
+            network: network.clone(),
+            owner: signer.address(),
+            usdt,
+            denominations: self.denominations.clone(),
+            chain_id: settings.chain_id,
+        };
+        let config_file = settings.config_file.value.clone();
+        let save = |record: &DeploymentRecord| write_deployment(&config_file, &network, record);
+
+        let checking = spinner(ctx, "checking the network and pricing each contract");
+        let mut plan = deploy::plan(&node, &request, &keys, existing.clone()).await?;
+        checking.finish_and_clear();
+        if existing.as_ref() != Some(&plan.record) && existing.is_some() {
+            // A transaction an earlier run left pending has settled.
+            save(&plan.record)?;
+        }
+        let estimate = estimate(&network, &plan);
+        if self.dry_run {
+            return ctx
+                .out
+                .result(&estimate, || estimate_text(&estimate, &plan));
+        }
+        if plan.is_done() {
+            ctx.out.note(format!(
+                "every contract is deployed on {network}; name new --denominations to add pools"
+            ));
+            return finish(ctx, &network, plan.record, Vec::new());
+        }
+        ctx.out.note(estimate_text(&estimate, &plan));
+        if plan.owner_trx < plan.cost() {
+            return Err(Error::Refused(format!(
+                "{} holds {} TRX; the deployment needs about {} TRX",
+                plan.owner,
+                trx_text(plan.owner_trx),
+                trx_text(plan.cost())
+            )));
+        }
+        let count = plan.to_do().count()
+            + plan
+                .steps
+                .iter()
+                .filter(|s| matches!(s.state, StepState::Pending(_)))
+                .count();
+        confirm(
+            ctx,
+            "deploy",
+            &format!(
+                "Deploy {count} contracts to {network} from {} for about {} TRX?",
+                plan.owner,
+                trx_text(plan.cost())
+            ),
+        )?;
+
+        let mut sent = Vec::new();
+        for index in 0..plan.steps.len() {
+            let name = plan.steps[index].contract.name();
+            let progress = spinner(ctx, &format!("deploying the {name}"));
+            let done = deploy::deploy_step(
+                &node,
+                &mut plan,
+                index,
+                &keys,
+                |tx| Ok(tx.sign(&signer)?),
+                save,
+            )
+            .await;
+            progress.finish_and_clear();
+            let Some(done) = done.map_err(|e| stopped(e, &name, &network))? else {
+                continue;
+            };
+            ctx.out.note(format!(
+                "deployed the {name} at {} ({} energy, {} TRX): {}",
+                done.address,
+                done.energy,
+                trx_text(done.fee),
+                done.txid
+            ));
+            sent.push(Sent {
+                contract: name,
+                address: done.address,
+                txid: done.txid,
+                energy: done.energy,
+                fee_trx: trx_text(done.fee),
+            });
+        }
+        finish(ctx, &network, plan.record, sent)
+    }
+
+    /// The keys to deploy the verifier with: `--zkey` (imported on the way), else the ones
+    /// the record being resumed pins.
+    fn keys(&self, ctx: &Context, existing: Option<&DeploymentRecord>) -> Result<Keys> {
+        let settings = ctx.settings()?;
+        if let Some(path) = &self.zkey {
+            let loading = spinner(ctx, "reading the zkey");
+            let imported = import_zkey(path, &settings.keys_dir())?;
+            loading.finish_and_clear();
+            return Ok(imported.keys);
+        }
+        let Some(record) = existing else {
+            return Err(Error::usage(
+                "the verifier needs the ceremony's keys: pass --zkey FILE (docs/ceremony.md \
+                 says how to run the ceremony)",
+            ));
+        };
+        let path = zkey_path(&settings.keys_dir(), &record.verifying_key_sha256);
+        if !path.exists() {
+            return Err(Error::usage(format!(
+                "the deployment being resumed pins verifying key {}, which is not imported \
+                 here; pass --zkey FILE",
+                record.verifying_key_sha256
+            )));
+        }
+        Keys::read_zkey(&path).map_err(|e| Error::Failed(format!("the imported keys: {e}")))
+    }
+}
+
+fn finish(ctx: &Context, network: &str, record: DeploymentRecord, sent: Vec<Sent>) -> Result<()> {
+    let deployment = record
+        .to_deployment(network)
+        .map_err(|missing| Error::Failed(format!("the deployment is still missing {missing}")))?;
+    let done = Done {
+        network: network.to_owned(),
+        config_file: ctx.settings()?.config_file.value.clone(),
+        deployment,
+        transactions: sent,
+    };
+    ctx.out.result(&done, || deployment_text(&done))
+}
+
+/// An error mid-deployment, with what has been recorded and how to go on.
+fn stopped(error: Error, contract: &str, network: &str) -> Error {
+    let hint = format!(
+        "deploying the {contract} stopped; what was deployed is recorded, and \
+         `tronpool --network {network} deploy` resumes"
+    );
+    match error {
+        Error::Node(e) if e.is_unavailable() => Error::Unavailable(format!("{e}; {hint}")),
+        Error::Refused(message) => Error::Refused(format!("{message}; {hint}")),
+        Error::Unavailable(message) => Error::Unavailable(format!("{message}; {hint}")),
+        other => Error::Failed(format!("{other}; {hint}")),
+    }
+}
+
+fn estimate(network: &str, plan: &Plan) -> Estimate {
+    Estimate {
+        network: network.to_owned(),
+        deployer: plan.owner,
+        contracts: plan
+            .steps
+            .iter()
+            .map(|s| ContractEstimate {
+                contract: s.contract.name(),
+                state: match s.state {
+                    StepState::Deployed(_) => "deployed",
+                    StepState::Pending(_) => "pending",
+                    StepState::ToDo => "to deploy",
+                },
+                address: match s.state {
+                    StepState::Deployed(a) => Some(a),
+                    _ => None,
+                },
+                energy: s.energy,
+            })
+            .collect(),
+        energy: plan.energy(),
+        energy_fee_sun: plan.energy_fee,
+        cost_trx: trx_text(plan.cost()),
+        balance_trx: trx_text(plan.owner_trx),
+    }
+}
+
+fn estimate_text(estimate: &Estimate, plan: &Plan) -> String {
+    let mut rows = vec![[
+        "contract".to_owned(),
+        "state".to_owned(),
+        "energy".to_owned(),
+    ]];
+    for c in &estimate.contracts {
+        let state = match c.address {
+            Some(a) => format!("deployed at {a}"),
+            None => c.state.to_owned(),
+        };
+        rows.push([c.contract.clone(), state, c.energy.to_string()]);
+    }
+    format!(
+        "{}{} energy at {} sun: about {} TRX burned (staked energy and free bandwidth \
+         counted); {} holds {} TRX",
+        table(&rows),
+        estimate.energy,
+        estimate.energy_fee_sun,
+        estimate.cost_trx,
+        plan.owner,
+        estimate.balance_trx
+    )
+}
+
+fn deployment_text(done: &Done) -> String {
+    let d = &done.deployment;
+    let mut rows = vec![
+        ["usdt".to_owned(), d.usdt.to_string()],
+        ["hasher".to_owned(), d.hasher.to_string()],
+        ["verifier".to_owned(), d.verifier.to_string()],
+    ];
+    for pool in &d.pools {
+        rows.push([
+            format!("pool {}", pool.denomination),
+            pool.address.to_string(),
+        ]);
+    }
+    rows.push(["first block".to_owned(), d.block.to_string()]);
+    rows.push(["verifying key".to_owned(), d.verifying_key_sha256.clone()]);
+    format!(
+        "tronpool is deployed on {}, recorded in {}:\n{}",
+        done.network,
+        done.config_file.display(),
+        table(&rows)
+    )
+}
+
+/// Sun as TRX.
+fn trx_text(sun: i64) -> String {
+    crate::units::format_units(sun.into(), 6)
+}
