@@ -2,6 +2,7 @@
 
 mod api;
 mod cli_config;
+mod cli_deploy;
 mod cli_devnet;
 mod cli_key;
 mod cli_pool;

@@ -1,0 +1,420 @@
+//! `ceremony` and `deploy` through the binary: the circuit exported for snarkjs, a snarkjs
+//! ceremony's zkey imported, tronpool deployed with it to a network that is a devnet's node
+//! (killed mid-way and resumed), then a deposit and a withdrawal whose proof, made with the
+//! ceremony's keys, the deployed verifier accepts. Also what is refused: the devnet itself,
+//! the insecure development keys on any other network, a node on the wrong chain, a deployer
+//! who cannot pay, and a network with no deployment.
+
+use std::path::{Path, PathBuf};
+use std::process::Command as StdCommand;
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+use devnet::{DevnetConfig, DevnetHandle};
+use serde_json::Value;
+
+use crate::support::{TestEnv, json_run, mode};
+
+struct Chain {
+    devnet: DevnetHandle,
+    _runtime: tokio::runtime::Runtime,
+}
+
+impl Chain {
+    fn start() -> Chain {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        let devnet = runtime
+            .block_on(devnet::spawn(DevnetConfig::ephemeral()))
+            .unwrap();
+        Chain {
+            devnet,
+            _runtime: runtime,
+        }
+    }
+}
+
+/// `<target>/ceremony`, shared with the zk and devnet ceremony tests.
+fn ceremony_dir() -> PathBuf {
+    let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    tmp.parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target"))
+        .join("ceremony")
+}
+
+/// The circuit exported by `tronpool ceremony r1cs`, through snarkjs's ceremony (cached by
+/// tests/interop/ceremony.sh): the zkey.
+fn ceremony_zkey() -> &'static Path {
+    static ZKEY: OnceLock<PathBuf> = OnceLock::new();
+    ZKEY.get_or_init(|| {
+        let env = TestEnv::new();
+        let exported = env.path("withdraw.r1cs");
+        let out = ok(
+            &mut env.cmd(),
+            &["ceremony", "r1cs", "-o", exported.to_str().unwrap()],
+        );
+        let bytes = std::fs::read(&exported).unwrap();
+        assert_eq!(out["bytes"], bytes.len());
+        assert_eq!(&bytes[..4], b"r1cs");
+
+        let dir = ceremony_dir();
+        std::fs::create_dir_all(&dir).unwrap();
+        let r1cs = dir.join("withdraw.r1cs");
+        if std::fs::read(&r1cs).ok() != Some(bytes.clone()) {
+            let tmp = dir.join(format!("withdraw.r1cs.{}", std::process::id()));
+            std::fs::write(&tmp, &bytes).unwrap();
+            std::fs::rename(&tmp, &r1cs).unwrap();
+        }
+        let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/interop/ceremony.sh");
+        let status = StdCommand::new("bash")
+            .arg(&script)
+            .arg(&r1cs)
+            .arg(&dir)
+            .status()
+            .unwrap();
+        assert!(
+            status.success(),
+            "{} failed; it needs node and `bash tests/interop/install.sh`",
+            script.display()
+        );
+        dir.join("withdraw.zkey")
+    })
+}
+
+fn ok(cmd: &mut Command, args: &[&str]) -> Value {
+    let (code, out) = json_run(cmd.args(args));
+    assert_eq!(code, 0, "{args:?}: {out}");
+    out["data"].clone()
+}
+
+fn fails(cmd: &mut Command, args: &[&str], code: i32) -> String {
+    let (got, out) = json_run(cmd.args(args));
+    assert_eq!(got, code, "{args:?}: {out}");
+    assert_eq!(out["ok"], false, "{out}");
+    out["error"].as_str().unwrap().to_owned()
+}
+
+/// A home whose config names the devnet's node as the network `rehearsal`, with the devnet's
+/// USDT: to tronpool, a real network like any other.
+fn rehearsal(chain: &Chain) -> TestEnv {
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.home()).unwrap();
+    std::fs::write(
+        env.home().join("config.toml"),
+        format!(
+            "# written by the test\n[networks.rehearsal]\nnode = \"{}\"\nusdt = \"{}\"\n",
+            chain.devnet.url(),
+            chain.devnet.deployment().usdt
+        ),
+    )
+    .unwrap();
+    env
+}
+
+/// `tronpool --network rehearsal …`, signing as dev account `account`.
+fn on(env: &TestEnv, chain: &Chain, account: usize) -> Command {
+    let mut cmd = env.cmd();
+    cmd.env(
+        "TRONPOOL_PRIVATE_KEY",
+        chain.devnet.accounts()[account].to_hex().as_str(),
+    )
+    .args(["--network", "rehearsal"]);
+    cmd
+}
+
+fn config(env: &TestEnv) -> String {
+    std::fs::read_to_string(env.home().join("config.toml")).unwrap_or_default()
+}
+
+#[test]
+fn deploy_with_ceremony_keys_resume_and_withdraw() {
+    let zkey = ceremony_zkey().to_str().unwrap().to_owned();
+    let chain = Chain::start();
+    let env = rehearsal(&chain);
+
+    // The zkey is checked and kept under its verifying key's hash.
+    let imported = ok(&mut env.cmd(), &["ceremony", "import", &zkey]);
+    let vk = imported["verifyingKeySha256"].as_str().unwrap().to_owned();
+    assert_eq!(imported["alreadyImported"], false);
+    let kept = PathBuf::from(imported["path"].as_str().unwrap());
+    assert_eq!(
+        kept.file_name().unwrap().to_str().unwrap(),
+        format!("{vk}.zkey")
+    );
+    assert_eq!(mode(&kept), 0o600);
+    let again = ok(&mut env.cmd(), &["ceremony", "import", &zkey]);
+    assert_eq!(again["alreadyImported"], true);
+    let listed = ok(&mut env.cmd(), &["ceremony", "keys"]);
+    assert_eq!(listed[0]["verifyingKeySha256"], vk.as_str());
+    // Something that is not a zkey for our circuit.
+    let junk = env.write("junk.zkey", "zkey but not really");
+    let err = fails(
+        &mut env.cmd(),
+        &["ceremony", "import", junk.to_str().unwrap()],
+        2,
+    );
+    assert!(
+        err.contains("not a zkey for tronpool's withdraw circuit"),
+        "{err}"
+    );
+
+    // A dry run prices every contract and changes nothing.
+    let before = config(&env);
+    let estimate = ok(
+        &mut on(&env, &chain, 3),
+        &[
+            "deploy",
+            "--denominations",
+            "100,500",
+            "--zkey",
+            &zkey,
+            "--dry-run",
+        ],
+    );
+    let contracts = estimate["contracts"].as_array().unwrap();
+    let names: Vec<&str> = contracts
+        .iter()
+        .map(|c| c["contract"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["hasher", "verifier", "pool 100", "pool 500"]);
+    assert!(
+        contracts
+            .iter()
+            .all(|c| c["state"] == "to deploy" && c["energy"].as_i64().unwrap() > 100_000)
+    );
+    assert_eq!(config(&env), before, "a dry run records nothing");
+
+    // Deploy, and kill it as soon as it has recorded anything.
+    let mut child = StdCommand::new(env!("CARGO_BIN_EXE_tronpool"));
+    child
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("TRONPOOL_HOME", env.home())
+        .env("HOME", env.dir.path())
+        .env(
+            "TRONPOOL_PRIVATE_KEY",
+            chain.devnet.accounts()[3].to_hex().as_str(),
+        )
+        .args([
+            "--network",
+            "rehearsal",
+            "--yes",
+            "deploy",
+            "--denominations",
+            "100,500",
+        ])
+        .args(["--zkey", &zkey])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    let mut child = child.spawn().unwrap();
+    let started = Instant::now();
+    while !config(&env).contains("[networks.rehearsal.deployment]") {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "nothing recorded"
+        );
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let _ = child.kill();
+    child.wait().unwrap();
+    let interrupted = config(&env);
+    eprintln!(
+        "killed after {:?}, with the hasher {}",
+        started.elapsed(),
+        if interrupted.contains("hasher = ") {
+            "deployed"
+        } else {
+            "pending"
+        }
+    );
+    assert!(
+        interrupted.starts_with("# written by the test\n"),
+        "{interrupted}"
+    );
+    let hasher_before = interrupted
+        .lines()
+        .find_map(|l| l.strip_prefix("hasher = "))
+        .map(str::to_owned);
+
+    // The next run takes up where that one stopped.
+    let done = ok(on(&env, &chain, 3).arg("--yes"), &["deploy"]);
+    let deployment = &done["deployment"];
+    // On the devnet a simulated creation costs exactly what the real one does.
+    for sent in done["transactions"].as_array().unwrap() {
+        let estimated = contracts
+            .iter()
+            .find(|c| c["contract"] == sent["contract"])
+            .unwrap();
+        assert_eq!(sent["energy"], estimated["energy"], "{sent} vs {estimated}");
+    }
+    if let Some(hasher) = hasher_before {
+        assert_eq!(format!("{}", deployment["hasher"]), hasher);
+    }
+    assert_eq!(deployment["verifyingKeySha256"], vk.as_str());
+    assert_eq!(
+        deployment["usdt"],
+        chain.devnet.deployment().usdt.to_string()
+    );
+    assert_eq!(deployment["pools"].as_array().unwrap().len(), 2);
+    assert_eq!(deployment["network"], "rehearsal");
+    assert_eq!(mode(&env.home().join("config.toml")), 0o600);
+    // Exactly one of each contract: nothing was paid for twice.
+    let deployer = chain.devnet.accounts()[3].address().tron_bytes().to_vec();
+    let created = chain.devnet.with_chain(|c| {
+        c.data()
+            .contracts
+            .values()
+            .filter(|contract| contract.origin_address == deployer)
+            .count()
+    });
+    assert_eq!(created, 4, "contracts created by the deployer");
+    // Deploying again has nothing to do.
+    let again = ok(on(&env, &chain, 3).arg("--yes"), &["deploy"]);
+    assert_eq!(again["transactions"], serde_json::json!([]), "{again}");
+    assert_eq!(&again["deployment"], deployment);
+
+    // The pools work, and a withdrawal proven with the ceremony's keys is paid.
+    let pools = ok(&mut on(&env, &chain, 4), &["pools"]);
+    assert_eq!(pools.as_array().unwrap().len(), 2, "{pools}");
+    let deposit = ok(
+        on(&env, &chain, 4).arg("--yes"),
+        &["deposit", "--denom", "100"],
+    );
+    let note = deposit["notes"][0]["note"].as_str().unwrap().to_owned();
+    let recipient = chain.devnet.accounts()[5].address().to_string();
+    let before = balance(&env, &chain, &recipient);
+    let mut withdraw = on(&env, &chain, 6);
+    withdraw.arg("--yes").write_stdin(note);
+    ok(&mut withdraw, &["withdraw", "-", "--to", &recipient]);
+    assert_eq!(balance(&env, &chain, &recipient), before + 100_000_000);
+
+    // Without the keys imported, a withdrawal says how to get them.
+    let stranger = rehearsal(&chain);
+    std::fs::write(stranger.home().join("config.toml"), config(&env)).unwrap();
+    let deposit = ok(
+        on(&stranger, &chain, 7).arg("--yes"),
+        &["deposit", "--denom", "500"],
+    );
+    let note = deposit["notes"][0]["note"].as_str().unwrap().to_owned();
+    let mut withdraw = on(&stranger, &chain, 7);
+    withdraw.arg("--yes").write_stdin(note);
+    let err = fails(&mut withdraw, &["withdraw", "-", "--to", &recipient], 2);
+    assert!(
+        err.contains(&vk) && err.contains("tronpool ceremony import"),
+        "{err}"
+    );
+}
+
+fn balance(env: &TestEnv, chain: &Chain, address: &str) -> u128 {
+    ok(&mut on(env, chain, 4), &["balance", address])["balanceRaw"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn refusals() {
+    let chain = Chain::start();
+    let env = rehearsal(&chain);
+
+    // The devnet deploys at genesis.
+    let err = fails(
+        env.cmd().args(["--node", &chain.devnet.url()]),
+        &["deploy"],
+        2,
+    );
+    assert!(err.contains("genesis"), "{err}");
+    // No keys, no verifier.
+    let err = fails(&mut on(&env, &chain, 3), &["deploy", "--dry-run"], 2);
+    assert!(err.contains("--zkey"), "{err}");
+
+    // A network with no deployment says what is missing and how to get it, without a node.
+    let err = fails(env.cmd().args(["--network", "mainnet"]), &["pools"], 2);
+    assert!(
+        err.contains("no tronpool deployment is recorded for mainnet"),
+        "{err}"
+    );
+    assert!(
+        err.contains("[networks.mainnet.deployment]") && err.contains("deploy"),
+        "{err}"
+    );
+
+    // The devnet's own pools recorded for another network: their verifier holds the insecure
+    // development key, so nothing is proven for them there.
+    let d = chain.devnet.deployment();
+    let mut text = config(&env);
+    text.push_str(&format!(
+        "\n[networks.rehearsal.deployment]\nchain_id = {}\nusdt = \"{}\"\ndeployer = \"{}\"\n\
+         verifying_key_sha256 = \"{}\"\ndenominations = [100]\nblock = {}\nhasher = \"{}\"\n\
+         verifier = \"{}\"\n\n[[networks.rehearsal.deployment.pools]]\ndenomination = 100\n\
+         address = \"{}\"\n",
+        d.chain_id,
+        d.usdt,
+        d.deployer,
+        d.verifying_key_sha256,
+        d.block,
+        d.hasher,
+        d.verifier,
+        d.pool(100).unwrap().address
+    ));
+    std::fs::write(env.home().join("config.toml"), text).unwrap();
+    let deposit = ok(
+        on(&env, &chain, 3).arg("--yes"),
+        &["deposit", "--denom", "100"],
+    );
+    let note = deposit["notes"][0]["note"].as_str().unwrap().to_owned();
+    let mut withdraw = on(&env, &chain, 3);
+    withdraw.arg("--yes").write_stdin(note);
+    let to = chain.devnet.accounts()[4].address().to_string();
+    let err = fails(
+        &mut withdraw,
+        &["withdraw", "-", "--to", &to, "--dry-run"],
+        4,
+    );
+    assert!(err.contains("insecure development key"), "{err}");
+
+    // Nile's name with the devnet's node: the chain id gives it away.
+    let zkey = ceremony_zkey().to_str().unwrap().to_owned();
+    let mut cmd = env.cmd();
+    cmd.env(
+        "TRONPOOL_PRIVATE_KEY",
+        chain.devnet.accounts()[3].to_hex().as_str(),
+    );
+    let err = fails(
+        cmd.args(["--network", "nile", "--node", &chain.devnet.url()]),
+        &["deploy", "--zkey", &zkey, "--dry-run"],
+        2,
+    );
+    assert!(err.contains("not nile"), "{err}");
+
+    // A deployer without TRX is stopped before anything is signed.
+    let broke = TestEnv::new();
+    std::fs::create_dir_all(broke.home()).unwrap();
+    std::fs::write(broke.home().join("config.toml"), rehearsal_config(&chain)).unwrap();
+    let mut cmd = broke.cmd();
+    cmd.env("TRONPOOL_PRIVATE_KEY", "11".repeat(32));
+    let err = fails(
+        cmd.args(["--network", "rehearsal", "--yes"]),
+        &["deploy", "--zkey", &zkey],
+        4,
+    );
+    assert!(err.contains("holds 0 TRX"), "{err}");
+    assert!(!config(&broke).contains("deployment"), "nothing recorded");
+}
+
+fn rehearsal_config(chain: &Chain) -> String {
+    format!(
+        "[networks.rehearsal]\nnode = \"{}\"\nusdt = \"{}\"\n",
+        chain.devnet.url(),
+        chain.devnet.deployment().usdt
+    )
+}
