@@ -8,7 +8,7 @@ use serde::Serialize;
 use tron::{Address, TxId};
 use zk::keys::Keys;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Kind, Result};
 use crate::service::ceremony::{import_zkey, zkey_path};
 use crate::service::deploy::{self, Plan, Request, StepState};
 use crate::store::config::{DeploymentRecord, write_deployment};
@@ -227,17 +227,22 @@ fn finish(ctx: &Context, network: &str, record: DeploymentRecord, sent: Vec<Sent
     ctx.out.result(&done, || deployment_text(&done))
 }
 
-/// An error mid-deployment, with what has been recorded and how to go on.
+/// An error mid-deployment, of the same kind (and exit code), saying what is recorded and
+/// how to go on.
 fn stopped(error: Error, contract: &str, network: &str) -> Error {
-    let hint = format!(
-        "deploying the {contract} stopped; what was deployed is recorded, and \
+    if matches!(error, Error::Interrupted) {
+        return error;
+    }
+    let message = format!(
+        "{error}; deploying the {contract} stopped: what was deployed is recorded, and \
          `tronpool --network {network} deploy` resumes"
     );
-    match error {
-        Error::Node(e) if e.is_unavailable() => Error::Unavailable(format!("{e}; {hint}")),
-        Error::Refused(message) => Error::Refused(format!("{message}; {hint}")),
-        Error::Unavailable(message) => Error::Unavailable(format!("{message}; {hint}")),
-        other => Error::Failed(format!("{other}; {hint}")),
+    match error.kind() {
+        Kind::Usage | Kind::NotFound => Error::Usage(message),
+        Kind::Unavailable => Error::Unavailable(message),
+        Kind::Refused | Kind::Conflict | Kind::Disabled => Error::Refused(message),
+        Kind::BadNote => Error::BadProof(message),
+        Kind::Failed | Kind::Interrupted => Error::Failed(message),
     }
 }
 

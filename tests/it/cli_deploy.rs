@@ -11,32 +11,9 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
-use devnet::{DevnetConfig, DevnetHandle};
 use serde_json::Value;
 
-use crate::support::{TestEnv, json_run, mode};
-
-struct Chain {
-    devnet: DevnetHandle,
-    _runtime: tokio::runtime::Runtime,
-}
-
-impl Chain {
-    fn start() -> Chain {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .unwrap();
-        let devnet = runtime
-            .block_on(devnet::spawn(DevnetConfig::ephemeral()))
-            .unwrap();
-        Chain {
-            devnet,
-            _runtime: runtime,
-        }
-    }
-}
+use crate::support::{Chain, TestEnv, json_run, mode};
 
 /// `<target>/ceremony`, shared with the zk and devnet ceremony tests.
 fn ceremony_dir() -> PathBuf {

@@ -8,35 +8,10 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
-use devnet::{DevnetConfig, DevnetHandle};
 use serde_json::Value;
 use tron::PrivateKey;
 
-use crate::support::{TestEnv, json_run, mode};
-
-/// A devnet on its own runtime, so the tests can stay synchronous around the binary.
-struct Chain {
-    devnet: DevnetHandle,
-    runtime: tokio::runtime::Runtime,
-}
-
-impl Chain {
-    fn start() -> Chain {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .unwrap();
-        let devnet = runtime
-            .block_on(devnet::spawn(DevnetConfig::ephemeral()))
-            .unwrap();
-        Chain { devnet, runtime }
-    }
-
-    fn url(&self) -> String {
-        self.devnet.url()
-    }
-}
+use crate::support::{Chain, TestEnv, json_run, mode};
 
 /// `tronpool --node <devnet> ARGS`, in the test's home.
 fn run(env: &TestEnv, chain: &Chain, args: &[&str]) -> Command {

@@ -145,3 +145,27 @@ impl StubNode {
         }
     }
 }
+
+/// A devnet on its own runtime, so the tests can stay synchronous around the binary.
+pub struct Chain {
+    pub devnet: devnet::DevnetHandle,
+    pub runtime: tokio::runtime::Runtime,
+}
+
+impl Chain {
+    pub fn start() -> Chain {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        let devnet = runtime
+            .block_on(devnet::spawn(devnet::DevnetConfig::ephemeral()))
+            .unwrap();
+        Chain { devnet, runtime }
+    }
+
+    pub fn url(&self) -> String {
+        self.devnet.url()
+    }
+}

@@ -251,13 +251,16 @@ fn a_rust_proof_with_ceremony_keys_verifies_in_rust_and_in_snarkjs() {
     write_json(&vk, &vk_json(&keys.verifying));
     write_json(&proof_path, &proof_json(&proof));
     write_json(&public_path, &public_json(&public));
-    let out = snarkjs(&[
-        "groth16",
-        "verify",
-        arg(&vk),
-        arg(&public_path),
-        arg(&proof_path),
-    ]);
+    let verify_with_snarkjs = || {
+        snarkjs(&[
+            "groth16",
+            "verify",
+            arg(&vk),
+            arg(&public_path),
+            arg(&proof_path),
+        ])
+    };
+    let out = verify_with_snarkjs();
     assert!(
         out.status.success() && text(&out).contains("OK!"),
         "{}",
@@ -269,13 +272,7 @@ fn a_rust_proof_with_ceremony_keys_verifies_in_rust_and_in_snarkjs() {
     greedy.fee += Fr::from(1u64);
     assert!(!verify(keys, &greedy, &proof));
     write_json(&public_path, &public_json(&greedy));
-    let out = snarkjs(&[
-        "groth16",
-        "verify",
-        arg(&vk),
-        arg(&public_path),
-        arg(&proof_path),
-    ]);
+    let out = verify_with_snarkjs();
     assert!(
         !out.status.success() && text(&out).contains("Invalid proof"),
         "{}",
