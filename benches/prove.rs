@@ -1,5 +1,12 @@
-//! Groth16 proving and verifying of the withdraw circuit with the development keys.
+//! Groth16 proving and verifying of the withdraw circuit, with the development keys and with
+//! a snarkjs ceremony's keys (whose proofs take snarkjs's R1CS-to-QAP reduction).
 //! Target on the 2-core reference machine: prove ≤ 0.3 s median. See BENCHMARKS.md.
+//!
+//! The ceremony's zkey is `$TRONPOOL_BENCH_ZKEY`, else `<target>/ceremony/withdraw.zkey`, made
+//! by tests/interop/ceremony.sh when missing (minutes, once; the tests share it).
+
+use std::path::PathBuf;
+use std::process::Command;
 
 use ark_std::UniformRand;
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -53,5 +60,47 @@ fn groth16(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, groth16);
+/// The ceremony's zkey: given, cached by the tests, or made now.
+fn ceremony_zkey() -> PathBuf {
+    if let Some(path) = std::env::var_os("TRONPOOL_BENCH_ZKEY") {
+        return PathBuf::from(path);
+    }
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let dir = std::env::var_os("CARGO_TARGET_DIR")
+        .map_or_else(|| root.join("target"), PathBuf::from)
+        .join("ceremony");
+    let zkey = dir.join("withdraw.zkey");
+    if !zkey.exists() {
+        std::fs::create_dir_all(&dir).expect("create the ceremony folder");
+        let r1cs = dir.join("withdraw.r1cs");
+        std::fs::write(&r1cs, zk::r1cs::withdraw_r1cs()).expect("write the r1cs");
+        let status = Command::new("bash")
+            .arg(root.join("tests/interop/ceremony.sh"))
+            .arg(&r1cs)
+            .arg(&dir)
+            .status()
+            .expect("run tests/interop/ceremony.sh");
+        assert!(status.success(), "the ceremony failed; see its output");
+    }
+    zkey
+}
+
+fn groth16_ceremony(c: &mut Criterion) {
+    let path = ceremony_zkey();
+    let bytes = std::fs::read(&path).expect("read the zkey");
+    let keys = Keys::from_zkey(&bytes).expect("a zkey for the withdraw circuit");
+    let (public, witness) = inputs();
+    let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(3);
+    let mut group = c.benchmark_group("groth16_ceremony");
+    group.sample_size(20);
+    group.bench_function("read_zkey", |b| {
+        b.iter(|| Keys::from_zkey(&bytes).expect("valid"))
+    });
+    group.bench_function("prove", |b| {
+        b.iter(|| prove(&keys, &public, &witness, &mut rng).expect("valid witness"))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, groth16, groth16_ceremony);
 criterion_main!(benches);
