@@ -145,6 +145,11 @@ fn r1cs(ctx: &Context, output: Option<PathBuf>) -> Result<()> {
         }
         None => {
             let mut stdout = std::io::stdout();
+            if ctx.out.json {
+                return Err(Error::usage(
+                    "--json prints the result on standard output: pass -o FILE for the .r1cs",
+                ));
+            }
             if stdout.is_terminal() {
                 return Err(Error::usage(
                     "the .r1cs file is binary: pass -o FILE or redirect standard output",
