@@ -1,7 +1,8 @@
 //! `ceremony` and `deploy` through the binary: the circuit exported for snarkjs, a snarkjs
 //! ceremony's zkey imported, tronpool deployed with it to a network that is a devnet's node
-//! (killed mid-way and resumed), then a deposit and a withdrawal whose proof, made with the
-//! ceremony's keys, the deployed verifier accepts. Also what is refused: the devnet itself,
+//! (killed mid-way and resumed), then deposits, a self-withdrawal and a relayed one (through
+//! `serve` for that network) whose proofs, made with the ceremony's keys, the deployed verifier
+//! accepts. Also what is refused: the devnet itself,
 //! the insecure development keys on any other network, a node on the wrong chain, a deployer
 //! who cannot pay, and a network with no deployment.
 
@@ -272,6 +273,65 @@ fn deploy_with_ceremony_keys_resume_and_withdraw() {
     withdraw.arg("--yes").write_stdin(note);
     ok(&mut withdraw, &["withdraw", "-", "--to", &recipient]);
     assert_eq!(balance(&env, &chain, &recipient), before + 100_000_000);
+
+    // A relayer for the network: `serve` loads the ceremony's keys at start and checks the
+    // proof with them before paying the energy.
+    let mut server = StdCommand::new(env!("CARGO_BIN_EXE_tronpool"))
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("TRONPOOL_HOME", env.home())
+        .env("HOME", env.dir.path())
+        .env(
+            "TRONPOOL_RELAYER_PRIVATE_KEY",
+            chain.devnet.accounts()[8].to_hex().as_str(),
+        )
+        .args([
+            "--json",
+            "--network",
+            "rehearsal",
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(server.stdout.take().unwrap()),
+        &mut line,
+    )
+    .unwrap();
+    let announced: Value = serde_json::from_str(&line).unwrap_or_else(|_| panic!("{line:?}"));
+    let api = announced["data"]["url"].as_str().unwrap().to_owned();
+    let deposit = ok(
+        on(&env, &chain, 4).arg("--yes"),
+        &["deposit", "--denom", "100"],
+    );
+    let note = deposit["notes"][0]["note"].as_str().unwrap().to_owned();
+    let before = balance(&env, &chain, &recipient);
+    let mut relay = on(&env, &chain, 4);
+    relay.arg("--yes").write_stdin(note);
+    let relayed = ok(
+        &mut relay,
+        &[
+            "relay",
+            "withdraw",
+            "-",
+            "--to",
+            &recipient,
+            "--relayer",
+            &api,
+        ],
+    );
+    let _ = server.kill();
+    server.wait().unwrap();
+    let received = balance(&env, &chain, &recipient) - before;
+    assert!(
+        (90_000_000..100_000_000).contains(&received),
+        "{received} after the relayer's fee: {relayed}"
+    );
 
     // Without the keys imported, a withdrawal says how to get them.
     let stranger = rehearsal(&chain);
