@@ -259,9 +259,46 @@ fn deploy_with_ceremony_keys_resume_and_withdraw() {
     assert_eq!(again["transactions"], serde_json::json!([]), "{again}");
     assert_eq!(&again["deployment"], deployment);
 
+    // A new denomination later adds its pool next to the same hasher and verifier.
+    let added = ok(
+        on(&env, &chain, 3).arg("--yes"),
+        &["deploy", "--denominations", "1000"],
+    );
+    let sent = added["transactions"].as_array().unwrap();
+    assert_eq!(sent.len(), 1, "{added}");
+    assert_eq!(sent[0]["contract"], "pool 1000");
+    assert_eq!(added["deployment"]["hasher"], deployment["hasher"]);
+    assert_eq!(added["deployment"]["verifier"], deployment["verifier"]);
+    assert_eq!(added["deployment"]["pools"].as_array().unwrap().len(), 3);
+
+    // A pending transaction that expired without reaching a block is forgotten: its contract
+    // is priced and deployed again.
+    let recorded = config(&env);
+    let mut edited = recorded.replace(
+        "denominations = [100, 500, 1000]",
+        "denominations = [100, 500, 1000, 3000]",
+    );
+    assert_ne!(edited, recorded, "{recorded}");
+    edited.push_str(&format!(
+        "\n[networks.rehearsal.deployment.pending]\ncontract = \"pool 3000\"\ntxid = \"{}\"\n\
+         expiration = 1\ntransaction = \"00\"\n",
+        "ab".repeat(32)
+    ));
+    std::fs::write(env.home().join("config.toml"), &edited).unwrap();
+    let estimate = ok(&mut on(&env, &chain, 3), &["deploy", "--dry-run"]);
+    let last = estimate["contracts"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .clone();
+    assert_eq!(last["contract"], "pool 3000");
+    assert_eq!(last["state"], "to deploy", "{estimate}");
+    std::fs::write(env.home().join("config.toml"), recorded).unwrap();
+
     // The pools work, and a withdrawal proven with the ceremony's keys is paid.
     let pools = ok(&mut on(&env, &chain, 4), &["pools"]);
-    assert_eq!(pools.as_array().unwrap().len(), 2, "{pools}");
+    assert_eq!(pools.as_array().unwrap().len(), 3, "{pools}");
     let deposit = ok(
         on(&env, &chain, 4).arg("--yes"),
         &["deposit", "--denom", "100"],
