@@ -110,7 +110,7 @@ impl DeployArgs {
         let checking = spinner(ctx, "checking the network and pricing each contract");
         let mut plan = deploy::plan(&node, &request, &keys, existing.clone()).await?;
         checking.finish_and_clear();
-        if existing.as_ref() != Some(&plan.record) && existing.is_some() {
+        if existing.as_ref().is_some_and(|e| *e != plan.record) {
             // A transaction an earlier run left pending has settled.
             save(&plan.record)?;
         }

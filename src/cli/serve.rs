@@ -131,9 +131,8 @@ impl ServeArgs {
         node_config.retries = 1;
         let node_url = node_config.url.to_string();
         let node = tron::NodeClient::new(node_config)?;
-        let mut spec = NetworkSpec::from_settings(settings);
-        spec.name = network.clone();
-        let chain = Chain::open(&spec, node, self.cache_ttl).await?;
+        let chain =
+            Chain::open(&NetworkSpec::from_settings(settings), node, self.cache_ttl).await?;
         // Proofs are verified before anything is paid for them: without the keys there is
         // nothing to serve, so find out now rather than at the first withdrawal.
         let keys = tokio::task::block_in_place(|| chain.verifying_keys())?;

@@ -154,15 +154,14 @@ impl Chain {
     fn load_keys(&self) -> Result<KeysHandle> {
         let pinned = &self.deployment.verifying_key_sha256;
         let network = &self.network;
-        let dev = Keys::insecure_dev();
-        if *pinned == dev.verifying_key_sha256() {
+        if *pinned == zk::keys::INSECURE_DEV_VK_SHA256 {
             if network != crate::network::DEFAULT_NETWORK {
                 return Err(Error::Refused(format!(
                     "the verifier on {network} holds tronpool's insecure development key, whose \
                      proofs anyone can forge: refusing to use its pools"
                 )));
             }
-            return Ok(KeysHandle::InsecureDev(dev));
+            return Ok(KeysHandle::InsecureDev(Keys::insecure_dev()));
         }
         let path = self
             .keys_dir

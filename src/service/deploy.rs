@@ -50,6 +50,15 @@ impl Contract {
         }
     }
 
+    /// Creation code, from the committed artifacts' bindings.
+    fn bytecode(&self) -> &'static [u8] {
+        match self {
+            Contract::Hasher => &contracts::PoseidonT3::BYTECODE,
+            Contract::Verifier => &contracts::Groth16Verifier::BYTECODE,
+            Contract::Pool(_) => &contracts::TronPool::BYTECODE,
+        }
+    }
+
     fn artifact(&self) -> &'static str {
         match self {
             Contract::Hasher => "PoseidonT3",
@@ -408,23 +417,17 @@ fn creation_code(
         }
         .abi_encode(),
     };
-    let (bytecode, _) = artifact(contract)?;
-    Ok(contracts::creation_code(&bytecode, &args))
+    Ok(contracts::creation_code(contract.bytecode(), &args))
 }
 
-fn artifact(contract: Contract) -> Result<(Vec<u8>, tron::proto::Abi)> {
+/// The ABI stored with the contract on chain, so explorers and wallets can call it.
+fn abi(contract: Contract) -> Result<tron::proto::Abi> {
     let name = contract.artifact();
     let broken = |detail: String| Error::Failed(format!("the built-in {name} artifact: {detail}"));
     let artifact = contracts::artifact(name).ok_or_else(|| broken("missing".into()))?;
     let json: serde_json::Value =
         serde_json::from_str(artifact.json).map_err(|e| broken(e.to_string()))?;
-    let abi = tron::json::abi_from_json(&json["abi"]).map_err(|e| broken(e.to_string()))?;
-    let bytecode = json["bytecode"]
-        .as_str()
-        .map(|h| h.trim_start_matches("0x"))
-        .ok_or_else(|| broken("no bytecode".into()))?;
-    let bytecode = hex::decode(bytecode).map_err(|e| broken(e.to_string()))?;
-    Ok((bytecode, abi))
+    tron::json::abi_from_json(&json["abi"]).map_err(|e| broken(e.to_string()))
 }
 
 /// A contract deployed by [`deploy_step`].
@@ -527,7 +530,7 @@ async fn creation_transaction(
 ) -> Result<Transaction> {
     let owner = plan.owner;
     let code = creation_code(step.contract, &plan.record, keys, owner)?;
-    let (_, abi) = artifact(step.contract)?;
+    let abi = abi(step.contract)?;
     let create = CreateSmartContract {
         owner_address: owner.tron_bytes().to_vec(),
         new_contract: Some(SmartContract {

@@ -25,6 +25,11 @@ use crate::circuit::WithdrawCircuit;
 /// is exactly why keys made from it must never guard real money.
 pub const INSECURE_DEV_SEED: &[u8] = b"tronpool insecure development setup v1";
 
+/// SHA-256 of the development setup's verifying key, so a deployment that pins it can be
+/// recognized without running the setup (a test keeps it equal to the setup's).
+pub const INSECURE_DEV_VK_SHA256: &str =
+    "c45fc57edd2701c7b0d93edd6b7fef5c77fe2b8de4ef1f9274ca83d8e9605002";
+
 #[derive(Debug, thiserror::Error)]
 pub enum KeyError {
     #[error("{path}: {source}")]
@@ -154,9 +159,10 @@ impl Keys {
         KEYS.get_or_init(Keys::insecure_dev_setup)
     }
 
-    /// Whether these are the development keys, whose proofs anyone can forge.
+    /// Whether these are the development keys, whose proofs anyone can forge. Compared by
+    /// hash, so refusing them elsewhere costs no setup.
     pub fn is_insecure_dev(&self) -> bool {
-        self.verifying_key_sha256() == Keys::insecure_dev().verifying_key_sha256()
+        self.verifying_key_sha256() == INSECURE_DEV_VK_SHA256
     }
 
     pub fn prepared(&self) -> &PreparedVerifyingKey<Bn254> {
@@ -353,6 +359,7 @@ mod tests {
         let b = Keys::insecure_dev_setup();
         assert_eq!(a.verifying_key_sha256(), b.verifying_key_sha256());
         assert_eq!(a.proving_key_sha256(), b.proving_key_sha256());
+        assert_eq!(b.verifying_key_sha256(), INSECURE_DEV_VK_SHA256);
         assert!(b.is_insecure_dev());
     }
 
