@@ -39,6 +39,12 @@ fn ceremony_zkey() -> &'static Path {
         let bytes = std::fs::read(&exported).unwrap();
         assert_eq!(out["bytes"], bytes.len());
         assert_eq!(&bytes[..4], b"r1cs");
+        // Piped, the file goes to stdout; with --json stdout is the envelope's, so it says so.
+        let piped = env.cmd().args(["ceremony", "r1cs"]).output().unwrap();
+        assert!(piped.status.success());
+        assert_eq!(piped.stdout, bytes);
+        let err = fails(&mut env.cmd(), &["ceremony", "r1cs"], 2);
+        assert!(err.contains("-o FILE"), "{err}");
 
         let dir = ceremony_dir();
         std::fs::create_dir_all(&dir).unwrap();
@@ -385,6 +391,18 @@ fn deploy_with_ceremony_keys_resume_and_withdraw() {
         err.contains(&vk) && err.contains("tronpool ceremony import"),
         "{err}"
     );
+    // Nor does a relayer start without them: it could not check a proof before paying.
+    let mut serve = stranger.cmd();
+    serve.timeout(Duration::from_secs(60)).env(
+        "TRONPOOL_RELAYER_PRIVATE_KEY",
+        chain.devnet.accounts()[8].to_hex().as_str(),
+    );
+    let err = fails(
+        serve.args(["--network", "rehearsal", "serve", "--listen", "127.0.0.1:0"]),
+        &[],
+        2,
+    );
+    assert!(err.contains(&vk), "{err}");
 }
 
 fn balance(env: &TestEnv, chain: &Chain, address: &str) -> u128 {
