@@ -1,6 +1,6 @@
 //! Tree sync from a devnet pool with 100,000 deposits: the first sync into an empty cache,
 //! and the incremental sync after 100 more deposits; plus `tronpool --help` start-up.
-//! Targets (issue 8): first sync ≤ 15 s, incremental ≤ 1 s, `--help` ≤ 20 ms.
+//! Targets (BENCHMARKS.md): first sync ≤ 15 s, incremental ≤ 1 s, `--help` ≤ 20 ms.
 //!
 //! The deposits are real: each is a signed `deposit` executed by the pool contract on the
 //! devnet (1,000 to a block, as on a busy pool), and the sync reads them over loopback HTTP

@@ -67,8 +67,9 @@ pub struct GivenNote {
     pub record: Option<NoteRecord>,
 }
 
-/// Reads a NOTE argument. The note's text as an argument is accepted (the scripts
-/// need it), with a warning: arguments land in shell history and process lists.
+/// Reads a NOTE argument. The note's text as an argument is accepted (a script that holds
+/// the text rather than a stored note's id needs it), with a warning: arguments land in shell
+/// history and process lists.
 pub fn given_note(ctx: &Context, store: &NoteStore, arg: &str) -> Result<GivenNote> {
     let text = if arg == "-" {
         zeroize::Zeroizing::new(read_text(None, "the note")?)

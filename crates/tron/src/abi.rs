@@ -73,7 +73,8 @@ mod tests {
 
     #[test]
     fn transfer_calldata_matches_the_real_capture() {
-        // Vector D: transfer(TA..., 100) on Nile USDT.
+        // Vector D of the tests in `transaction.rs` (a real Nile capture): transfer(TA..., 100)
+        // on Nile USDT.
         let to = Address::from_hex("41088a2bfcb1c7271029fd69a66859d55560895884").unwrap();
         let call = Trc20::transferCall {
             to: to.into(),

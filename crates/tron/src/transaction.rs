@@ -591,6 +591,12 @@ impl Transaction {
 mod tests {
     use super::*;
 
+    // The reference vectors A to G. A and B, and block 3111739 that they refer to, come from
+    // trustwallet/wallet-core (`tests/chains/Tron/SignerTests.cpp`); C, D and E are real Nile
+    // captures printed in java-tron's HTTP API documentation (tronprotocol/documentation-en:
+    // createtransaction.md, triggersmartcontract.md, triggerconstantcontract.md); G was made
+    // here, and TronWeb 6.5.1 and tronpy 0.6.2 build the same bytes and, but for the v byte,
+    // the same signature. K signs A, B and G.
     const K: &str = "2d8f68944bdbfbc0769542fba8fc2d2a3de67393334471624364c7006da2aa54";
 
     fn header_ab() -> RefBlock {

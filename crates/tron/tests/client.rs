@@ -1,7 +1,8 @@
 //! `tron::client::NodeClient` against in-process imitations of a java-tron FullNode and of
 //! TronGrid's event API.
 //!
-//! The imitations answer the way the real servers do (tron-protocol.md §1–§2): HTTP 200 with the
+//! The imitations answer the way the real servers do (tronprotocol/java-tron's servlets in
+//! `framework/src/main/java/org/tron/core/services/http/`, and TronGrid): HTTP 200 with the
 //! error in the body, proto3 defaults left out, `{}` for "not found", and text fields and
 //! addresses printed according to the `visible` flag the request carried (hex text, `41…`
 //! addresses and 20-byte log addresses when it is false). They also check what the client
@@ -166,7 +167,8 @@ mod support {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Fixtures: real Nile values from tron-protocol.md / the java-tron docs.
+// Fixtures: real Nile values, as printed in java-tron's HTTP API documentation
+// (tronprotocol/documentation-en, one page per endpoint).
 // ---------------------------------------------------------------------------------------------
 
 mod fixtures {
@@ -1650,7 +1652,7 @@ async fn get_transaction_by_id_is_none_until_mined_then_parsed() {
     }
 }
 
-/// The Nile receipt of tron-protocol.md §1.3.
+/// The Nile receipt of the `gettransactioninfobyid` page of java-tron's HTTP API documentation.
 fn nile_success_info() -> java_tron::Info {
     let topic = |hex_text: &str| -> [u8; 32] { hex::decode(hex_text).unwrap().try_into().unwrap() };
     java_tron::Info {

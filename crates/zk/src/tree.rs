@@ -19,8 +19,8 @@ use crate::field::{self, FieldError};
 use crate::poseidon::hash2;
 
 /// The depth of every tronpool tree: 2^20 (about a million) deposits per pool, 20 Poseidon
-/// hashes per on-chain insert (the dominant energy cost of a deposit, zk-stack.md §7.3), and
-/// the `Withdraw(20)` circuit's path length.
+/// hashes per on-chain insert (the dominant energy cost of a deposit: about 245k of its 355k
+/// energy, see BENCHMARKS.md), and the `Withdraw(20)` circuit's path length.
 pub const DEPTH: usize = 20;
 
 /// What [`ZERO`] is derived from: `keccak256(ZERO_TAG) mod r`.
@@ -623,8 +623,10 @@ mod tests {
                 levels,
                 filled_subtrees: (0..levels).map(|i| zeros()[i]).collect(),
                 next_index: 0,
-                // The contract starts with `zeros(levels - 1)` (a quirk, zk-stack.md §7.1); the
-                // first insert overwrites it, and we only compare after inserts.
+                // tornado-core's constructor starts the ring at `zeros(levels - 1)`, not at the
+                // empty root `zeros(levels)` (a harmless quirk our MerkleTreeWithHistory.sol
+                // does not copy); the first insert overwrites it, and we only compare after
+                // inserts.
                 last_root: zeros()[levels - 1],
             }
         }
@@ -679,8 +681,9 @@ mod tests {
         assert_eq!(zeros()[0], ZERO);
     }
 
-    /// The same recipe with tornado's zero reproduces zk-stack.md §7.2's table, which was
-    /// computed with circomlibjs: the chain (not just the hash) is right.
+    /// The same recipe with tornado's zero (`keccak256("tornado") mod r`) reproduces the
+    /// chain `z[i+1] = poseidon([z[i], z[i]])` as circomlibjs computes it (the values below,
+    /// re-checked with light-poseidon): the chain (not just the hash) is right.
     #[test]
     fn zero_chain_matches_circomlibjs_with_tornados_zero() {
         use sha3::{Digest, Keccak256};

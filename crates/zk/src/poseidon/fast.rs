@@ -321,7 +321,8 @@ mod tests {
         -Fr::one()
     }
 
-    /// zk-stack.md §2.3, computed with circomlibjs 0.1.7 and light-poseidon.
+    /// Computed independently with circomlibjs 0.1.7 (`buildPoseidon()`) and light-poseidon
+    /// 0.4.1, which agree; `crates/zk/tests/circomlibjs.rs` compares random inputs too.
     #[test]
     fn circomlib_vectors() {
         for (a, expected) in [

@@ -28,7 +28,8 @@ mod tests {
         from_decimal(s, "vector").unwrap()
     }
 
-    /// zk-stack.md §2.3: computed with circomlibjs and light-poseidon.
+    /// Computed independently with circomlibjs 0.1.7 (`buildPoseidon()`) and light-poseidon
+    /// 0.4.1, which agree; `crates/zk/tests/circomlibjs.rs` compares random inputs too.
     #[test]
     fn circomlib_vectors() {
         let r_minus_1 =
