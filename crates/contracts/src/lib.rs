@@ -31,6 +31,15 @@
 use alloy_sol_types::sol;
 
 sol!(
+    /// The devnet's TRX/USDT price source: SunSwap V2's pair read ABI (`token0`, `token1`,
+    /// `getReserves`, `Sync`) with owner-settable reserves (`setReserves`). Not a DEX: no
+    /// swaps, no tokens held. Devnet and tests only.
+    #[sol(all_derives)]
+    DevSunswapPair,
+    "../../contracts/artifacts/DevSunswapPair.json"
+);
+
+sol!(
     /// The devnet's TRC-20 USDT imitation (6 decimals, `transfer` returns `false`, blacklist,
     /// pause). Devnet and tests only.
     #[sol(all_derives)]
@@ -83,6 +92,7 @@ macro_rules! artifact {
 
 /// Every artifact this crate binds, sorted by name.
 pub const ARTIFACTS: &[Artifact] = &[
+    artifact!("DevSunswapPair"),
     artifact!("DevUSDT"),
     artifact!("Groth16Verifier"),
     artifact!("PoseidonT3"),

@@ -27,6 +27,11 @@ fn every_artifact_is_bound() {
 fn artifacts_are_consistent() {
     let by_name = [
         (
+            "DevSunswapPair",
+            &contracts::DevSunswapPair::BYTECODE,
+            &contracts::DevSunswapPair::DEPLOYED_BYTECODE,
+        ),
+        (
             "DevUSDT",
             &contracts::DevUSDT::BYTECODE,
             &contracts::DevUSDT::DEPLOYED_BYTECODE,

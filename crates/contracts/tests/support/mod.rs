@@ -159,6 +159,11 @@ impl Chain {
         chain
     }
 
+    /// The block time (seconds) of every transaction from now on (`block.timestamp`).
+    pub fn set_timestamp(&mut self, seconds: u64) {
+        self.evm.ctx.block.timestamp = U256::from(seconds);
+    }
+
     fn db(&mut self) -> &mut Db {
         self.evm.ctx.db_mut()
     }
