@@ -148,6 +148,7 @@ impl DeploymentRecord {
             block: self.block.unwrap_or(0),
             verifying_key_sha256: self.verifying_key_sha256.clone(),
             deployer: self.deployer,
+            price_pair: None,
         })
     }
 }

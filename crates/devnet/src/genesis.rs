@@ -1,6 +1,10 @@
 //! The devnet's genesis: deterministic dev accounts, and tronpool's contracts deployed in
 //! block 1 by signed `CreateSmartContract` transactions with fixed times, so every devnet —
 //! today's, tomorrow's, a CI runner's — has the token and the pools at the same addresses.
+//!
+//! Block 1 holds, in this order: the hasher, the verifier, the USDT, the six pools, one USDT
+//! transfer per dev account, and last the TRX/USDT price pair (a `DevSunswapPair`). The pair
+//! comes last so that adding it moved nothing that was deployed before it.
 
 use alloy_sol_types::SolConstructor;
 use serde::{Deserialize, Serialize};
@@ -28,6 +32,12 @@ pub const MAX_ACCOUNTS: usize = 1_000;
 const USDT_SUPPLY: u64 = DEV_ACCOUNT_USDT * MAX_ACCOUNTS as u64;
 /// TRX the deployer starts with; deploying everything burns a few hundred.
 const DEPLOYER_TRX_SUN: i64 = 1_000_000_000 * 1_000_000;
+/// The price pair's initial TRX reserve (its `reserve0`): 40,000,000 TRX in sun (6 decimals,
+/// as WTRX).
+pub const PAIR_RESERVE_TRX: u64 = 40_000_000 * 1_000_000;
+/// The price pair's initial USDT reserve (its `reserve1`): 11,200,000 USDT in base units
+/// (6 decimals). With [`PAIR_RESERVE_TRX`]: 0.28 USDT per TRX.
+pub const PAIR_RESERVE_USDT: u64 = 11_200_000 * 1_000_000;
 
 /// A private key from a label: SHA-256 of it. Anyone can derive these keys; they guard
 /// nothing but devnet funds.
@@ -51,6 +61,14 @@ pub fn witness_key() -> PrivateKey {
     derived_key(b"tronpool devnet witness")
 }
 
+/// The price pair's `token0`: a stand-in for WTRX, so the pair is oriented as mainnet's
+/// SunSwap V2 WTRX/USDT pair (token0 WTRX, token1 USDT, both 6 decimals). It is the address
+/// of the key derived from the label `tronpool devnet WTRX stand-in`, like the dev keys; no
+/// code is ever deployed there and it holds nothing: the pair only stores the address.
+pub fn wtrx_stand_in() -> Address {
+    derived_key(b"tronpool devnet WTRX stand-in").address()
+}
+
 /// Where everything is: what `tronpool --network devnet` needs to find the pools.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -66,6 +84,11 @@ pub struct Deployment {
     /// SHA-256 of the verifying key the verifier was deployed with (the insecure dev key).
     pub verifying_key_sha256: String,
     pub deployer: Address,
+    /// The TRX/USDT price pair (a `DevSunswapPair`: SunSwap V2's `token0`/`token1`/
+    /// `getReserves`, token0 [`wtrx_stand_in`], token1 the USDT). `None` in a state file
+    /// written before the devnet had one, and in deployments on real networks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub price_pair: Option<Address>,
 }
 
 /// One pool.
@@ -90,8 +113,8 @@ pub struct GenesisError {
     detail: String,
 }
 
-/// Builds the chain: genesis balances, then block 1 with every deployment and each dev
-/// account's USDT.
+/// Builds the chain: genesis balances, then block 1 with every deployment, each dev
+/// account's USDT, and the price pair.
 pub fn build(accounts: usize) -> Result<(Chain, Deployment), GenesisError> {
     let accounts = accounts.min(MAX_ACCOUNTS);
     let deployer = deployer_key();
@@ -196,6 +219,19 @@ pub fn build(accounts: usize) -> Result<(Chain, Deployment), GenesisError> {
             });
         }
     }
+
+    // Last, so that every address above is what it was before the devnet had a price pair.
+    let price_pair = deploy(
+        &mut chain,
+        "DevSunswapPair",
+        contracts::DevSunswapPair::constructorCall {
+            token0_: wtrx_stand_in().into(),
+            token1_: usdt.into(),
+            reserve0_: alloy_primitives::aliases::U112::from(PAIR_RESERVE_TRX),
+            reserve1_: alloy_primitives::aliases::U112::from(PAIR_RESERVE_USDT),
+        }
+        .abi_encode(),
+    )?;
     let block = chain.mine();
 
     let deployment = Deployment {
@@ -208,6 +244,7 @@ pub fn build(accounts: usize) -> Result<(Chain, Deployment), GenesisError> {
         block,
         verifying_key_sha256: keys.verifying_key_sha256(),
         deployer: deployer.address(),
+        price_pair: Some(price_pair),
     };
     Ok((chain, deployment))
 }
