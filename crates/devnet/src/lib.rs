@@ -1,6 +1,8 @@
 //! An embedded TRON-compatible chain for development and tests: revm behind java-tron's
-//! FullNode HTTP API, with tronpool's hasher, verifier, a USDT that behaves like TRON's and
-//! six pools deployed at genesis, and funded dev accounts.
+//! FullNode HTTP API, with funded dev accounts and, deployed at genesis (see [`genesis`]):
+//! tronpool's hasher, verifier, a USDT that behaves like TRON's, six pools, and a TRX/USDT
+//! price pair with SunSwap V2's read ABI (`token0`, `token1`, `getReserves`; token0 a WTRX
+//! stand-in, token1 the USDT; 0.28 USDT per TRX until `/devnet/set_price_reserves` moves it).
 //!
 //! It is spoken to over HTTP exactly like a real node, by tronpool and by unmodified tronpy and
 //! TronWeb. [`spawn`] starts one on any address (port 0 for an ephemeral one in tests);
@@ -16,8 +18,9 @@
 //! - Transactions execute when broadcast, against the block being built, as java-tron does on
 //!   its pending state; a refused transaction gets java-tron's code and message.
 //! - Energy follows TRON's schedule where revm allows (see [`chain::evm`]); energy is bought
-//!   with TRX at 100 sun and nobody has staked energy. Bandwidth: 600 free bytes per account
-//!   per day, then 1,000 sun per byte; activating an account by a transfer burns 1.1 TRX.
+//!   with TRX at 100 sun (`/devnet/set_energy_fee` changes the price) and nobody has staked
+//!   energy. Bandwidth: 600 free bytes per account per day, then 1,000 sun per byte;
+//!   activating an account by a transfer burns 1.1 TRX.
 //! - Permissions are the default single-key owner permission; multi-signature accounts,
 //!   staking, voting, TRC-10 and the TVM's TRON-only opcodes and precompiles do not exist here.
 //! - `consume_user_resource_percent` is recorded but the caller always pays all the energy.

@@ -6,6 +6,15 @@
 //!   snapshots taken after it are dropped, since they describe a future that no longer exists.
 //! - `POST /devnet/set_balance {"address", "balance"}` sets a TRX balance in sun.
 //! - `POST /devnet/increase_time {"seconds"}` moves the clock of future blocks forward.
+//! - `POST /devnet/set_energy_fee {"energyFee"}` sets the energy price in sun per energy
+//!   (1..=10000): `getEnergyFee`, what transactions burn from now on and what fee limits
+//!   buy; saved with the chain. → `{"energyFee"}`.
+//! - `POST /devnet/set_price_reserves {"trx", "usdt"}` moves the TRX price: the genesis
+//!   deployer calls the price pair's `setReserves(trx, usdt)` in a transaction sealed into a
+//!   block like any other. Base units (6 decimals), each above 0 and below 2^112, as JSON
+//!   numbers or decimal strings. → `{"reserve0", "reserve1", "txid"}`, the reserves read back
+//!   from the pair (numbers; decimal strings above 2^53, where JSON numbers lose precision in
+//!   JavaScript). Refused when the deployment has no price pair.
 //! - `GET /devnet/accounts`, `GET /devnet/deployment`, `GET /devnet/info`.
 
 use std::collections::HashMap;
@@ -16,9 +25,11 @@ use axum::extract::{Path, Query, State};
 use axum::http::{Method, StatusCode};
 use axum::response::Response;
 use serde_json::{Value, json};
+use tron::{Action, TransactionBuilder, Trigger};
 
 use super::{Params, json, json_status};
 use crate::Shared;
+use crate::chain::recover_signers;
 
 fn error(status: StatusCode, message: impl Into<String>) -> Response {
     json_status(status, json!({ "error": message.into() }))
@@ -36,7 +47,15 @@ pub(crate) async fn dispatch(
         Err(_) => return error(StatusCode::BAD_REQUEST, "the body must be a JSON object"),
     };
     let reads = ["accounts", "deployment", "info"];
-    let writes = ["mine", "snapshot", "revert", "set_balance", "increase_time"];
+    let writes = [
+        "mine",
+        "snapshot",
+        "revert",
+        "set_balance",
+        "increase_time",
+        "set_energy_fee",
+        "set_price_reserves",
+    ];
     let allowed = if reads.contains(&action.as_str()) {
         method == Method::GET || method == Method::POST
     } else if writes.contains(&action.as_str()) {
@@ -62,6 +81,8 @@ pub(crate) async fn dispatch(
         "revert" => revert(&shared, &params),
         "set_balance" => set_balance(&shared, &params),
         "increase_time" => increase_time(&shared, &params),
+        "set_energy_fee" => set_energy_fee(&shared, &params),
+        "set_price_reserves" => set_price_reserves(&shared, &params),
         _ => unreachable!("checked above"),
     };
     match result {
@@ -165,4 +186,96 @@ fn increase_time(shared: &Shared, p: &Params) -> Result<Value, String> {
     let mut chain = shared.lock();
     chain.increase_time(seconds * 1000);
     Ok(json!({ "offsetMs": chain.data().time_offset_ms }))
+}
+
+fn set_energy_fee(shared: &Shared, p: &Params) -> Result<Value, String> {
+    let fee = int(p, "energyFee")?.ok_or("energyFee (sun per energy) is required")?;
+    let mut chain = shared.lock();
+    chain
+        .set_energy_fee(fee)
+        .map_err(|e| format!("energyFee: {e}"))?;
+    Ok(json!({ "energyFee": chain.params().energy_fee }))
+}
+
+/// A reserve: a positive integer below 2^112 (`uint112`), as a JSON number or a decimal
+/// string (for values a JSON number cannot carry exactly).
+fn reserve(p: &Params, key: &str) -> Result<u128, String> {
+    let bad = || format!("{key} must be an integer above 0 and below 2^112 (base units)");
+    let value = match p.get(key).ok_or_else(|| format!("{key} is required"))? {
+        Value::Number(n) => n.as_u64().map(u128::from).ok_or_else(bad)?,
+        Value::String(s) => s.trim().parse::<u128>().map_err(|_| bad())?,
+        _ => return Err(bad()),
+    };
+    if value == 0 || value >= 1 << 112 {
+        return Err(bad());
+    }
+    Ok(value)
+}
+
+/// A reserve for JSON: a number while JavaScript holds it exactly, a decimal string beyond.
+fn reserve_json(value: u128) -> Value {
+    match u64::try_from(value) {
+        Ok(v) if v < 1 << 53 => json!(v),
+        _ => json!(value.to_string()),
+    }
+}
+
+fn set_price_reserves(shared: &Shared, p: &Params) -> Result<Value, String> {
+    use alloy_primitives::aliases::U112;
+    use alloy_sol_types::SolCall;
+    use contracts::DevSunswapPair::{getReservesCall, setReservesCall};
+
+    let pair = shared.deployment.price_pair.ok_or(
+        "this devnet's deployment has no price pair (its state file predates it); \
+         start a devnet with a fresh state file to get one",
+    )?;
+    let trx = reserve(p, "trx")?;
+    let usdt = reserve(p, "usdt")?;
+    let deployer = crate::genesis::deployer_key();
+    if deployer.address() != shared.deployment.deployer {
+        return Err("the price pair's owner is not the devnet's genesis deployer".into());
+    }
+    // token0 is the WTRX stand-in and token1 the USDT, as on mainnet's WTRX/USDT pair.
+    let data = setReservesCall {
+        reserve0_: U112::from(trx),
+        reserve1_: U112::from(usdt),
+    }
+    .abi_encode();
+    let action = Action::Trigger(Trigger {
+        owner: deployer.address(),
+        contract: pair,
+        data,
+        ..Trigger::default()
+    });
+
+    let mut chain = shared.lock();
+    let mut tx = TransactionBuilder::new(action, chain.head().ref_block())
+        .timestamp(chain.now())
+        .fee_limit(chain.params().max_fee_limit)
+        .build();
+    tx.push_signature(deployer.sign_digest(&tx.txid().0));
+    let signers = recover_signers(&tx);
+    let txid = chain
+        .submit(tx, signers)
+        .map_err(|e| format!("setReserves was refused: {e}"))?;
+    chain.mine();
+    let info = &chain.transaction(&txid).expect("just mined").info;
+    if let Some(reason) = &info.failure {
+        return Err(format!("setReserves failed ({}): {reason}", txid.to_hex()));
+    }
+    let out = chain
+        .call(
+            deployer.address(),
+            Some(pair),
+            getReservesCall {}.abi_encode(),
+            0,
+        )
+        .map_err(|e| format!("getReserves: {e}"))?;
+    let reserves = getReservesCall::abi_decode_returns(&out.output)
+        .map_err(|e| format!("getReserves: {e}"))?;
+    Ok(json!({
+        "reserve0": reserve_json(reserves._reserve0.to::<u128>()),
+        "reserve1": reserve_json(reserves._reserve1.to::<u128>()),
+        "txid": txid.to_hex(),
+    }))
 }

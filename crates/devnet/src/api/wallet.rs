@@ -300,27 +300,36 @@ fn account_net(shared: &Shared, p: &Params) -> Answer {
 }
 
 /// java-tron's price history (`getenergyprices`, `getbandwidthprices`): its default price
-/// from time 0, then `,<time>:<price>` for every change; here the one change is at genesis,
-/// when the devnet's price differs from java-tron's default.
-fn price_history(chain: &Chain, default: i64, price: i64) -> Value {
+/// from time 0, then `,<time>:<price>` for every change: at genesis, when the devnet's
+/// price differs from java-tron's default, then each later change (`(time, price)`).
+fn price_history(chain: &Chain, default: i64, genesis_price: i64, changes: &[(i64, i64)]) -> Value {
     let mut prices = format!("0:{default}");
-    if price != default {
+    if genesis_price != default {
         let genesis = chain.block(0).map_or(0, |b| b.timestamp);
-        prices.push_str(&format!(",{genesis}:{price}"));
+        prices.push_str(&format!(",{genesis}:{genesis_price}"));
+    }
+    for (time, price) in changes {
+        prices.push_str(&format!(",{time}:{price}"));
     }
     json!({ "prices": prices })
 }
 
 fn energy_prices(shared: &Shared) -> Value {
     let chain = shared.lock();
-    // DynamicPropertiesStore.DEFAULT_ENERGY_FEE
-    price_history(&chain, 100, chain.params().energy_fee)
+    let p = chain.params();
+    // DynamicPropertiesStore.DEFAULT_ENERGY_FEE; the devnet's genesis price is its default's.
+    let genesis_price = if p.energy_fee_changes.is_empty() {
+        p.energy_fee
+    } else {
+        crate::chain::Params::default().energy_fee
+    };
+    price_history(&chain, 100, genesis_price, &p.energy_fee_changes)
 }
 
 fn bandwidth_prices(shared: &Shared) -> Value {
     let chain = shared.lock();
     // DynamicPropertiesStore.DEFAULT_TRANSACTION_FEE
-    price_history(&chain, 10, chain.params().transaction_fee)
+    price_history(&chain, 10, chain.params().transaction_fee, &[])
 }
 
 fn chain_parameters(shared: &Shared) -> Value {

@@ -47,6 +47,11 @@ pub struct Params {
     pub memo_fee: i64,
     /// The largest `fee_limit`, in sun.
     pub max_fee_limit: i64,
+    /// Every change of `energy_fee` after genesis (`/devnet/set_energy_fee`), oldest first:
+    /// `(time in ms, new price)`, for `getenergyprices`' history. Empty in state files written
+    /// before the price could change.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub energy_fee_changes: Vec<(i64, i64)>,
 }
 
 impl Default for Params {
@@ -59,9 +64,13 @@ impl Default for Params {
             create_new_account_fee_in_system_contract: 1_000_000,
             memo_fee: 1_000_000,
             max_fee_limit: 15_000_000_000,
+            energy_fee_changes: Vec::new(),
         }
     }
 }
+
+/// The energy prices [`Chain::set_energy_fee`] accepts, in sun per unit of energy.
+pub const ENERGY_FEE_RANGE: std::ops::RangeInclusive<i64> = 1..=10_000;
 
 /// The largest transaction java-tron accepts, in bytes.
 pub const MAX_TX_BYTES: usize = 500 * 1024;
@@ -289,6 +298,28 @@ impl Chain {
 
     pub fn increase_time(&mut self, ms: i64) {
         self.data.time_offset_ms += ms;
+    }
+
+    /// Sets the energy price (`getEnergyFee`, sun per unit of energy), as a committee proposal
+    /// would: transactions executed from now on burn energy at it, and fee limits and
+    /// constant calls convert at it; transactions already executed keep what they paid. The
+    /// change is recorded for `getenergyprices` with the time of the block being built, or
+    /// the clock's when none is. Refuses a price outside [`ENERGY_FEE_RANGE`].
+    pub fn set_energy_fee(&mut self, sun_per_energy: i64) -> Result<(), String> {
+        if !ENERGY_FEE_RANGE.contains(&sun_per_energy) {
+            return Err(format!(
+                "the energy fee must be between {} and {} sun per energy",
+                ENERGY_FEE_RANGE.start(),
+                ENERGY_FEE_RANGE.end()
+            ));
+        }
+        let at = self.building.map_or_else(|| self.now(), |(_, time)| time);
+        self.data.params.energy_fee = sun_per_energy;
+        self.data
+            .params
+            .energy_fee_changes
+            .push((at, sun_per_energy));
+        Ok(())
     }
 
     /// Runtime code at an address (empty for an account without code).
