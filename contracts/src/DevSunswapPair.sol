@@ -7,6 +7,10 @@ pragma solidity 0.8.30;
 /// those calls exactly as a SunSwap V2 / Uniswap V2 pair does, so the same code runs offline
 /// against the devnet. It is not a DEX: it holds no tokens, has no swap, mint, burn or skim, and
 /// its reserves are whatever its owner last set, so tests can move the price at will.
+/// A real WTRX/USDT pair trades every few seconds, and a relayer takes a pair whose last trade
+/// (`blockTimestampLast`) is old for a stale price. Nobody trades on a devnet, so this pair
+/// reports a trade in every block, as a busy pair would, until its owner says when it last
+/// traded (`setLastTrade`), which is how tests make its price stale.
 /// @dev Storage mirrors Uniswap V2's: both reserves and the timestamp share one slot, and every
 /// change emits `Sync` with the new reserves, as `UniswapV2Pair._update` does.
 contract DevSunswapPair {
@@ -17,6 +21,8 @@ contract DevSunswapPair {
     uint112 private reserve0;
     uint112 private reserve1;
     uint32 private blockTimestampLast;
+    /// Whether `getReserves` reports a trade in the current block.
+    bool private tradedEveryBlock;
 
     event Sync(uint112 reserve0, uint112 reserve1);
 
@@ -44,18 +50,26 @@ contract DevSunswapPair {
     {
         _reserve0 = reserve0;
         _reserve1 = reserve1;
-        _blockTimestampLast = blockTimestampLast;
+        _blockTimestampLast = tradedEveryBlock ? uint32(block.timestamp) : blockTimestampLast;
     }
 
-    /// @notice Sets both reserves (the price is their ratio); owner only.
+    /// @notice Sets both reserves (the price is their ratio); owner only. The pair trades in
+    /// every block again.
     function setReserves(uint112 reserve0_, uint112 reserve1_) external onlyOwner {
         _update(reserve0_, reserve1_);
+    }
+
+    /// @notice Says the pair last traded at `timestamp` (seconds) and not since; owner only.
+    function setLastTrade(uint32 timestamp) external onlyOwner {
+        blockTimestampLast = timestamp;
+        tradedEveryBlock = false;
     }
 
     function _update(uint112 reserve0_, uint112 reserve1_) private {
         reserve0 = reserve0_;
         reserve1 = reserve1_;
         blockTimestampLast = uint32(block.timestamp);
+        tradedEveryBlock = true;
         emit Sync(reserve0_, reserve1_);
     }
 }

@@ -112,6 +112,27 @@ fn the_owner_sets_the_reserves_and_the_time() {
         (u112(5_000_000), u112(1_750_000))
     );
 
+    // A pair that trades in every block: its last trade is always the current block.
+    chain.set_timestamp(later + 100);
+    assert_eq!(reserves(&mut chain, pair).2, (later + 100) as u32);
+    // Until the owner says when it last traded: then that time stands, and the price ages.
+    chain
+        .call(
+            DEPLOYER,
+            pair,
+            &DevSunswapPair::setLastTradeCall {
+                timestamp: later as u32,
+            }
+            .abi_encode(),
+            U256::ZERO,
+        )
+        .expect_success("setLastTrade");
+    chain.set_timestamp(later + 7_200);
+    assert_eq!(
+        reserves(&mut chain, pair),
+        (u112(5_000_000), u112(1_750_000), later as u32)
+    );
+
     // The largest uint112 is accepted; one more does not decode.
     let max = U112::MAX;
     chain
@@ -131,6 +152,8 @@ fn the_owner_sets_the_reserves_and_the_time() {
     data.extend_from_slice(&U256::from(1u8).to_be_bytes::<32>());
     assert!(!chain.call(DEPLOYER, pair, &data, U256::ZERO).is_success());
     assert_eq!(reserves(&mut chain, pair).0, max);
+    // Setting the reserves is a trade: the pair trades in every block again.
+    assert_eq!(reserves(&mut chain, pair).2, (later + 7_200) as u32);
 }
 
 #[test]
@@ -153,8 +176,18 @@ fn a_stranger_cannot_set_the_reserves() {
         out.revert_reason().as_deref(),
         Some("pair: caller is not the owner")
     );
+    let out = chain.call(
+        STRANGER,
+        pair,
+        &DevSunswapPair::setLastTradeCall { timestamp: 1 }.abi_encode(),
+        U256::ZERO,
+    );
+    assert_eq!(
+        out.revert_reason().as_deref(),
+        Some("pair: caller is not the owner")
+    );
     assert_eq!(
         reserves(&mut chain, pair),
-        (u112(1_000), u112(2_000), START as u32)
+        (u112(1_000), u112(2_000), (START + 60) as u32)
     );
 }

@@ -90,6 +90,14 @@ async fn energy_fee(url: &str) -> i64 {
         .expect("getEnergyFee")
 }
 
+/// The head block's time, ms.
+async fn head_time(url: &str) -> i64 {
+    post(&format!("{url}/wallet/getnowblock"), json!({})).await["block_header"]["raw_data"]
+        ["timestamp"]
+        .as_i64()
+        .expect("a time")
+}
+
 async fn head(url: &str) -> i64 {
     post(&format!("{url}/wallet/getnowblock"), json!({})).await["block_header"]["raw_data"]
         ["number"]
@@ -129,13 +137,16 @@ async fn genesis_pair_reads_as_sunswap_v2_wtrx_usdt() {
     )
     .await;
     assert_eq!(contract, json!({}), "no code at the WTRX stand-in");
+    // A pair that trades in every block: its last trade is never older than the head.
+    let head_seconds = head_time(&url).await / 1000;
+    let (r0, r1, last_trade) = reserves(&url, &pair).await;
     assert_eq!(
-        reserves(&url, &pair).await,
-        (
-            u128::from(PAIR_RESERVE_TRX),
-            u128::from(PAIR_RESERVE_USDT),
-            (DEPLOY_TIME_MS / 1000) as u32
-        )
+        (r0, r1),
+        (u128::from(PAIR_RESERVE_TRX), u128::from(PAIR_RESERVE_USDT))
+    );
+    assert!(
+        i64::from(last_trade) >= head_seconds && i64::from(last_trade) > DEPLOY_TIME_MS / 1000,
+        "{last_trade} vs head {head_seconds}"
     );
     // 0.28 USDT per TRX, both sides in 6-decimal base units.
     assert_eq!(PAIR_RESERVE_USDT * 100, PAIR_RESERVE_TRX * 28);
@@ -187,14 +198,30 @@ async fn set_price_reserves_moves_the_price() {
         "one Sync: {info}"
     );
     let block_time = info["blockTimeStamp"].as_i64().unwrap();
-    assert_eq!(
-        reserves(&url, &pair).await,
-        (
-            50_000_000_000_000,
-            12_500_000_000_000,
-            (block_time / 1000) as u32
-        )
-    );
+    let (r0, r1, last_trade) = reserves(&url, &pair).await;
+    assert_eq!((r0, r1), (50_000_000_000_000, 12_500_000_000_000));
+    assert!(i64::from(last_trade) >= block_time / 1000, "{last_trade}");
+
+    // Quiet for two hours: the pair says it last traded then, and keeps saying so.
+    let (status, quiet) = control(
+        &url,
+        "set_price_reserves",
+        json!({ "trx": 50_000_000_000_000u64, "usdt": 12_500_000_000_000u64,
+                "quietSeconds": 7_200 }),
+    )
+    .await;
+    assert_eq!(status, 200, "{quiet}");
+    let head_seconds = head_time(&url).await / 1000;
+    let (_, _, last_trade) = reserves(&url, &pair).await;
+    let age = head_seconds - i64::from(last_trade);
+    assert!((7_200..7_210).contains(&age), "{age} s");
+    let (status, refused) = control(
+        &url,
+        "set_price_reserves",
+        json!({ "trx": 1, "usdt": 1, "quietSeconds": -1 }),
+    )
+    .await;
+    assert_eq!(status, 400, "{refused}");
     let tx = post(
         &format!("{url}/wallet/gettransactionbyid"),
         json!({ "value": out["txid"], "visible": true }),

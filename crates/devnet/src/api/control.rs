@@ -14,7 +14,9 @@
 //!   block like any other. Base units (6 decimals), each above 0 and below 2^112, as JSON
 //!   numbers or decimal strings. → `{"reserve0", "reserve1", "txid"}`, the reserves read back
 //!   from the pair (numbers; decimal strings above 2^53, where JSON numbers lose precision in
-//!   JavaScript). Refused when the deployment has no price pair.
+//!   JavaScript). Refused when the deployment has no price pair. The pair reports a trade in
+//!   every block, as a busy pair would; with `"quietSeconds": n` it says instead that it last
+//!   traded n seconds before the head block (its `setLastTrade`), so its price looks stale.
 //! - `GET /devnet/accounts`, `GET /devnet/deployment`, `GET /devnet/info`.
 
 use std::collections::HashMap;
@@ -223,7 +225,7 @@ fn reserve_json(value: u128) -> Value {
 fn set_price_reserves(shared: &Shared, p: &Params) -> Result<Value, String> {
     use alloy_primitives::aliases::U112;
     use alloy_sol_types::SolCall;
-    use contracts::DevSunswapPair::{getReservesCall, setReservesCall};
+    use contracts::DevSunswapPair::{getReservesCall, setLastTradeCall, setReservesCall};
 
     let pair = shared.deployment.price_pair.ok_or(
         "this devnet's deployment has no price pair (its state file predates it); \
@@ -231,38 +233,63 @@ fn set_price_reserves(shared: &Shared, p: &Params) -> Result<Value, String> {
     )?;
     let trx = reserve(p, "trx")?;
     let usdt = reserve(p, "usdt")?;
+    let quiet = int(p, "quietSeconds")?;
+    if quiet.is_some_and(|q| !(0..=10 * 365 * 86_400).contains(&q)) {
+        return Err("quietSeconds must be between 0 and ten years".into());
+    }
     let deployer = crate::genesis::deployer_key();
     if deployer.address() != shared.deployment.deployer {
         return Err("the price pair's owner is not the devnet's genesis deployer".into());
     }
     // token0 is the WTRX stand-in and token1 the USDT, as on mainnet's WTRX/USDT pair.
-    let data = setReservesCall {
-        reserve0_: U112::from(trx),
-        reserve1_: U112::from(usdt),
-    }
-    .abi_encode();
-    let action = Action::Trigger(Trigger {
-        owner: deployer.address(),
-        contract: pair,
-        data,
-        ..Trigger::default()
-    });
-
+    let mut calls = vec![
+        setReservesCall {
+            reserve0_: U112::from(trx),
+            reserve1_: U112::from(usdt),
+        }
+        .abi_encode(),
+    ];
     let mut chain = shared.lock();
-    let mut tx = TransactionBuilder::new(action, chain.head().ref_block())
-        .timestamp(chain.now())
-        .fee_limit(chain.params().max_fee_limit)
-        .build();
-    tx.push_signature(deployer.sign_digest(&tx.txid().0));
-    let signers = recover_signers(&tx);
-    let txid = chain
-        .submit(tx, signers)
-        .map_err(|e| format!("setReserves was refused: {e}"))?;
-    chain.mine();
-    let info = &chain.transaction(&txid).expect("just mined").info;
-    if let Some(reason) = &info.failure {
-        return Err(format!("setReserves failed ({}): {reason}", txid.to_hex()));
+    if let Some(quiet) = quiet {
+        let last = (chain.head().timestamp / 1000 - quiet).max(0);
+        calls.push(
+            setLastTradeCall {
+                timestamp: u32::try_from(last).unwrap_or(u32::MAX),
+            }
+            .abi_encode(),
+        );
     }
+    let mut txids = Vec::new();
+    for data in calls {
+        let action = Action::Trigger(Trigger {
+            owner: deployer.address(),
+            contract: pair,
+            data,
+            ..Trigger::default()
+        });
+        let mut tx = TransactionBuilder::new(action, chain.head().ref_block())
+            .timestamp(chain.now())
+            .fee_limit(chain.params().max_fee_limit)
+            .build();
+        tx.push_signature(deployer.sign_digest(&tx.txid().0));
+        let signers = recover_signers(&tx);
+        txids.push(
+            chain
+                .submit(tx, signers)
+                .map_err(|e| format!("the pair refused the change: {e}"))?,
+        );
+    }
+    chain.mine();
+    for txid in &txids {
+        let info = &chain.transaction(txid).expect("just mined").info;
+        if let Some(reason) = &info.failure {
+            return Err(format!(
+                "changing the pair failed ({}): {reason}",
+                txid.to_hex()
+            ));
+        }
+    }
+    let txid = txids[0];
     let out = chain
         .call(
             deployer.address(),
