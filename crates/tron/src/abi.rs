@@ -1,5 +1,5 @@
-//! ABI bindings for the contracts tronpool calls that are not its own (TRC-20 USDT), and the
-//! decoding of revert data into words a person can read.
+//! ABI bindings for the contracts tronpool calls that are not its own (TRC-20 USDT, a SunSwap
+//! V2 pair), and the decoding of revert data into words a person can read.
 
 use alloy_sol_types::{SolCall, sol};
 
@@ -21,6 +21,18 @@ sol! {
 
         event Transfer(address indexed from, address indexed to, uint256 value);
         event Approval(address indexed owner, address indexed spender, uint256 value);
+    }
+}
+
+sol! {
+    /// The read surface of a SunSwap V2 (Uniswap V2) pair: what a relayer reads to price TRX
+    /// in USDT from a WTRX/USDT pool's reserves.
+    interface SunswapV2Pair {
+        function token0() external view returns (address);
+        function token1() external view returns (address);
+        function getReserves() external view returns (
+            uint112 reserve0, uint112 reserve1, uint32 blockTimestampLast
+        );
     }
 }
 

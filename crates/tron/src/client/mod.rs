@@ -541,6 +541,20 @@ impl NodeClient {
         self.read_optional(path, body).await
     }
 
+    /// The execution record of a transaction once its block is solidified (irreversible:
+    /// confirmed by two thirds of the block producers), or `None` until then. Read from the
+    /// node's `/walletsolidity/` API (java-tron's `HttpApiOnSolidityService`, served by
+    /// TronGrid and by `tronpool devnet` on the same address as `/wallet/`). A node that
+    /// does not serve it answers [`NodeError::Http`] 404.
+    pub async fn get_solid_transaction_info(
+        &self,
+        txid: &TxId,
+    ) -> Result<Option<TransactionInfo>, NodeError> {
+        let path = "walletsolidity/gettransactioninfobyid";
+        let body = json!({ "value": txid.to_hex(), "visible": true });
+        self.read_optional(path, body).await
+    }
+
     /// A deployed contract, or `None` when there is no contract at the address.
     pub async fn get_contract(&self, address: &Address) -> Result<Option<ContractInfo>, NodeError> {
         let path = "wallet/getcontract";
