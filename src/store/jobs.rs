@@ -1,5 +1,16 @@
 //! The relayer's jobs, in SQLite: one row per withdrawal we signed, written before it is
-//! broadcast and updated as it goes (signed → broadcast → confirmed | failed).
+//! broadcast and moved along as it goes:
+//!
+//! ```text
+//! signed ──▶ broadcast ──▶ included ──▶ confirmed
+//!    │           │            │
+//!    └───────────┴────────────┴──────▶ failed
+//! ```
+//!
+//! `included` is in a block that is not solidified yet; `confirmed` is solidified and
+//! succeeded; `failed` is refused, expired, or executed and failed (its burned energy
+//! recorded). Every move is a compare-and-set from the states it may leave, so a slow task
+//! can never move a job back (a first broadcast answering after the watcher saw the receipt).
 //!
 //! The row holds the signed transaction, so after a crash the watcher can finish what was
 //! started: broadcast it again (same bytes, same txid: the node drops a duplicate) or learn
@@ -10,21 +21,23 @@ use std::path::Path;
 use std::sync::Mutex;
 
 use rusqlite::{Connection, OptionalExtension, params};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 
 /// Where a job stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum JobState {
     /// Signed and recorded; maybe not broadcast yet.
     Signed,
     /// The node accepted it.
     Broadcast,
-    /// In a block, and it succeeded.
+    /// In a block that is not solidified yet.
+    Included,
+    /// In a solidified block, and it succeeded.
     Confirmed,
-    /// Refused, reverted or expired. The note may still be unspent.
+    /// Refused, expired, or failed on chain. The note may still be unspent.
     Failed,
 }
 
@@ -33,6 +46,7 @@ impl JobState {
         match self {
             JobState::Signed => "signed",
             JobState::Broadcast => "broadcast",
+            JobState::Included => "included",
             JobState::Confirmed => "confirmed",
             JobState::Failed => "failed",
         }
@@ -42,6 +56,7 @@ impl JobState {
         Ok(match text {
             "signed" => JobState::Signed,
             "broadcast" => JobState::Broadcast,
+            "included" => JobState::Included,
             "confirmed" => JobState::Confirmed,
             "failed" => JobState::Failed,
             other => return Err(Error::Failed(format!("relayer job store: state `{other}`"))),
@@ -51,10 +66,22 @@ impl JobState {
     pub fn is_finished(self) -> bool {
         matches!(self, JobState::Confirmed | JobState::Failed)
     }
+
+    /// The states a job may move to this one from.
+    fn predecessors(self) -> &'static [JobState] {
+        use JobState::*;
+        match self {
+            Signed => &[],
+            Broadcast => &[Signed],
+            Included => &[Signed, Broadcast],
+            Confirmed => &[Signed, Broadcast, Included],
+            Failed => &[Signed, Broadcast, Included],
+        }
+    }
 }
 
 /// One relayed withdrawal.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Job {
     pub txid: String,
@@ -66,6 +93,9 @@ pub struct Job {
     pub recipient: String,
     /// USDT base units.
     pub fee: String,
+    /// Sun sent along to the recipient.
+    #[serde(default)]
+    pub refund: String,
     pub state: JobState,
     /// The signed transaction's protobuf, hex.
     #[serde(skip)]
@@ -75,6 +105,29 @@ pub struct Job {
     pub created_at: i64,
     pub updated_at: i64,
     pub error: Option<String>,
+    /// The block it is in, once it is.
+    #[serde(default)]
+    pub block: Option<i64>,
+    /// Energy it used (all of its fee limit for `OUT_OF_ENERGY` or `OUT_OF_TIME`).
+    #[serde(default)]
+    pub energy_used: Option<i64>,
+    /// Sun it burned.
+    #[serde(default)]
+    pub fee_sun: Option<i64>,
+    /// Broadcasts the node turned away for a passing reason (`SERVER_BUSY`).
+    #[serde(default)]
+    pub attempts: i64,
+    /// Not broadcast again before this time (ms since the epoch).
+    #[serde(skip)]
+    pub retry_at: i64,
+}
+
+/// What a receipt says, recorded with the move it causes.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Execution {
+    pub block: i64,
+    pub energy_used: i64,
+    pub fee_sun: i64,
 }
 
 pub struct JobStore {
@@ -98,9 +151,22 @@ CREATE TABLE IF NOT EXISTS relayer_jobs (
 );
 CREATE UNIQUE INDEX IF NOT EXISTS relayer_jobs_live
     ON relayer_jobs (pool, nullifier_hash) WHERE state != 'failed';
-CREATE INDEX IF NOT EXISTS relayer_jobs_unfinished
-    ON relayer_jobs (state) WHERE state IN ('signed', 'broadcast');
+DROP INDEX IF EXISTS relayer_jobs_unfinished;
+CREATE INDEX IF NOT EXISTS relayer_jobs_open
+    ON relayer_jobs (state) WHERE state IN ('signed', 'broadcast', 'included');
+CREATE INDEX IF NOT EXISTS relayer_jobs_nullifier ON relayer_jobs (nullifier_hash);
 ";
+
+/// Columns added after the first release, with their definitions: a database made by an
+/// earlier tronpool gains them when it is opened (existing jobs keep their rows).
+const ADDED_COLUMNS: &[(&str, &str)] = &[
+    ("refund", "TEXT NOT NULL DEFAULT '0'"),
+    ("block", "INTEGER"),
+    ("energy_used", "INTEGER"),
+    ("fee_sun", "INTEGER"),
+    ("attempts", "INTEGER NOT NULL DEFAULT 0"),
+    ("retry_at", "INTEGER NOT NULL DEFAULT 0"),
+];
 
 fn db_error(e: rusqlite::Error) -> Error {
     Error::Failed(format!("relayer job store: {e}"))
@@ -119,6 +185,21 @@ impl JobStore {
 
     fn init(conn: Connection) -> Result<Self> {
         conn.execute_batch(SCHEMA).map_err(db_error)?;
+        let existing: Vec<String> = conn
+            .prepare("SELECT name FROM pragma_table_info('relayer_jobs')")
+            .and_then(|mut s| {
+                s.query_map([], |row| row.get(0))?
+                    .collect::<rusqlite::Result<_>>()
+            })
+            .map_err(db_error)?;
+        for (column, definition) in ADDED_COLUMNS {
+            if !existing.iter().any(|c| c == column) {
+                conn.execute_batch(&format!(
+                    "ALTER TABLE relayer_jobs ADD COLUMN {column} {definition}"
+                ))
+                .map_err(db_error)?;
+            }
+        }
         Ok(JobStore {
             db: Mutex::new(conn),
         })
@@ -132,8 +213,8 @@ impl JobStore {
     pub fn insert(&self, job: &Job) -> Result<()> {
         let result = self.db().execute(
             "INSERT INTO relayer_jobs (txid, pool, denomination, nullifier_hash, recipient, fee,
-                 state, signed_hex, expiration, created_at, updated_at, error)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                 refund, state, signed_hex, expiration, created_at, updated_at, error)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
             params![
                 job.txid,
                 job.pool,
@@ -141,6 +222,7 @@ impl JobStore {
                 job.nullifier_hash,
                 job.recipient,
                 job.fee,
+                job.refund,
                 job.state.as_str(),
                 job.signed_hex,
                 job.expiration,
@@ -163,11 +245,48 @@ impl JobStore {
         }
     }
 
-    pub fn set_state(&self, txid: &str, state: JobState, error: Option<&str>) -> Result<()> {
+    /// Moves a job to `state` if it is in a state that may move there; answers whether it
+    /// moved. A receipt's figures are recorded with the move.
+    pub fn advance(
+        &self,
+        txid: &str,
+        state: JobState,
+        error: Option<&str>,
+        execution: Option<Execution>,
+    ) -> Result<bool> {
+        let from: Vec<&str> = state.predecessors().iter().map(|s| s.as_str()).collect();
+        let placeholders = vec!["?"; from.len()].join(", ");
+        let sql = format!(
+            "UPDATE relayer_jobs SET state = ?, error = ?, updated_at = ?,
+                 block = COALESCE(?, block), energy_used = COALESCE(?, energy_used),
+                 fee_sun = COALESCE(?, fee_sun)
+             WHERE txid = ? AND state IN ({placeholders})"
+        );
+        let mut values: Vec<rusqlite::types::Value> = vec![
+            state.as_str().to_owned().into(),
+            error.map(str::to_owned).into(),
+            tron::transaction::now_ms().into(),
+            execution.map(|e| e.block).into(),
+            execution.map(|e| e.energy_used).into(),
+            execution.map(|e| e.fee_sun).into(),
+            txid.to_owned().into(),
+        ];
+        values.extend(from.iter().map(|s| (*s).to_owned().into()));
+        let changed = self
+            .db()
+            .execute(&sql, rusqlite::params_from_iter(values))
+            .map_err(db_error)?;
+        Ok(changed == 1)
+    }
+
+    /// Counts a broadcast the node turned away for a passing reason, and when to try again.
+    pub fn defer(&self, txid: &str, retry_at: i64, reason: &str) -> Result<()> {
         self.db()
             .execute(
-                "UPDATE relayer_jobs SET state = ?2, error = ?3, updated_at = ?4 WHERE txid = ?1",
-                params![txid, state.as_str(), error, tron::transaction::now_ms()],
+                "UPDATE relayer_jobs SET attempts = attempts + 1, retry_at = ?2, error = ?3,
+                     updated_at = ?4
+                 WHERE txid = ?1 AND state IN ('signed', 'broadcast')",
+                params![txid, retry_at, reason, tron::transaction::now_ms()],
             )
             .map_err(db_error)?;
         Ok(())
@@ -175,35 +294,41 @@ impl JobStore {
 
     /// The job that holds this note, unless it failed.
     pub fn live(&self, pool: &str, nullifier_hash: &str) -> Result<Option<Job>> {
-        self.db()
-            .query_row(
-                &format!("{SELECT} WHERE pool = ?1 AND nullifier_hash = ?2 AND state != 'failed'"),
-                params![pool, nullifier_hash],
-                row_to_job,
-            )
-            .optional()
-            .map_err(db_error)?
-            .transpose()
+        self.one(
+            &format!("{SELECT} WHERE pool = ?1 AND nullifier_hash = ?2 AND state != 'failed'"),
+            params![pool, nullifier_hash],
+        )
     }
 
     pub fn get(&self, txid: &str) -> Result<Option<Job>> {
+        self.one(&format!("{SELECT} WHERE txid = ?1"), params![txid])
+    }
+
+    /// The newest job for a nullifier hash, in any pool: a live one if there is one.
+    pub fn by_nullifier(&self, nullifier_hash: &str) -> Result<Option<Job>> {
+        self.one(
+            &format!(
+                "{SELECT} WHERE nullifier_hash = ?1
+                 ORDER BY state != 'failed' DESC, created_at DESC LIMIT 1"
+            ),
+            params![nullifier_hash],
+        )
+    }
+
+    fn one(&self, sql: &str, values: impl rusqlite::Params) -> Result<Option<Job>> {
         self.db()
-            .query_row(
-                &format!("{SELECT} WHERE txid = ?1"),
-                params![txid],
-                row_to_job,
-            )
+            .query_row(sql, values, row_to_job)
             .optional()
             .map_err(db_error)?
             .transpose()
     }
 
-    /// Jobs still signed or broadcast, oldest first.
+    /// Jobs not finished yet, oldest first.
     pub fn unfinished(&self) -> Result<Vec<Job>> {
         let db = self.db();
         let mut statement = db
             .prepare(&format!(
-                "{SELECT} WHERE state IN ('signed', 'broadcast') ORDER BY created_at"
+                "{SELECT} WHERE state IN ('signed', 'broadcast', 'included') ORDER BY created_at"
             ))
             .map_err(db_error)?;
         let rows = statement
@@ -216,7 +341,8 @@ impl JobStore {
 }
 
 const SELECT: &str = "SELECT txid, pool, denomination, nullifier_hash, recipient, fee, state,
-    signed_hex, expiration, created_at, updated_at, error FROM relayer_jobs";
+    signed_hex, expiration, created_at, updated_at, error, refund, block, energy_used, fee_sun,
+    attempts, retry_at FROM relayer_jobs";
 
 fn row_to_job(row: &rusqlite::Row<'_>) -> rusqlite::Result<Result<Job>> {
     let state: String = row.get(6)?;
@@ -234,6 +360,12 @@ fn row_to_job(row: &rusqlite::Row<'_>) -> rusqlite::Result<Result<Job>> {
         created_at: row.get(9)?,
         updated_at: row.get(10)?,
         error: row.get(11)?,
+        refund: row.get(12)?,
+        block: row.get(13)?,
+        energy_used: row.get(14)?,
+        fee_sun: row.get(15)?,
+        attempts: row.get(16)?,
+        retry_at: row.get(17)?,
     };
     Ok(JobState::parse(&state).map(|state| Job { state, ..job }))
 }
@@ -250,12 +382,18 @@ mod tests {
             nullifier_hash: nullifier.into(),
             recipient: "TRecipient".into(),
             fee: "1000000".into(),
+            refund: "0".into(),
             state: JobState::Signed,
             signed_hex: "0a02".into(),
             expiration: 1,
             created_at: 1,
             updated_at: 1,
             error: None,
+            block: None,
+            energy_used: None,
+            fee_sun: None,
+            attempts: 0,
+            retry_at: 0,
         }
     }
 
@@ -268,12 +406,18 @@ mod tests {
             store.insert(&job("aa", "0x01")).unwrap();
             let again = store.insert(&job("bb", "0x01")).unwrap_err();
             assert_eq!(again.http_status(), 409, "{again}");
-            store
-                .set_state("aa", JobState::Failed, Some("expired"))
-                .unwrap();
+            assert!(
+                store
+                    .advance("aa", JobState::Failed, Some("expired"), None)
+                    .unwrap()
+            );
             // A failed job frees the note for another try.
             store.insert(&job("bb", "0x01")).unwrap();
-            store.set_state("bb", JobState::Broadcast, None).unwrap();
+            assert!(
+                store
+                    .advance("bb", JobState::Broadcast, None, None)
+                    .unwrap()
+            );
         }
         let store = JobStore::open(&path).unwrap();
         let unfinished = store.unfinished().unwrap();
@@ -285,11 +429,98 @@ mod tests {
             Some("expired")
         );
         assert_eq!(store.live("TPool", "0x01").unwrap().unwrap().txid, "bb");
+        assert_eq!(store.by_nullifier("0x01").unwrap().unwrap().txid, "bb");
+        assert!(store.by_nullifier("0x02").unwrap().is_none());
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
             let mode = std::fs::metadata(&path).unwrap().permissions().mode();
             assert_eq!(mode & 0o777, 0o600);
         }
+    }
+
+    #[test]
+    fn moves_are_compare_and_set_and_never_go_back() {
+        let store = JobStore::in_memory().unwrap();
+        store.insert(&job("aa", "0x01")).unwrap();
+        let receipt = Execution {
+            block: 7,
+            energy_used: 330_000,
+            fee_sun: 33_000_000,
+        };
+        assert!(
+            store
+                .advance("aa", JobState::Included, None, Some(receipt))
+                .unwrap()
+        );
+        // A first broadcast that answers late finds the job past it: no move back.
+        assert!(
+            !store
+                .advance("aa", JobState::Broadcast, None, None)
+                .unwrap()
+        );
+        assert!(
+            store
+                .advance("aa", JobState::Confirmed, None, None)
+                .unwrap()
+        );
+        // Finished is final, whatever answers later.
+        for late in [JobState::Failed, JobState::Included, JobState::Signed] {
+            assert!(!store.advance("aa", late, Some("late"), None).unwrap());
+        }
+        let done = store.get("aa").unwrap().unwrap();
+        assert_eq!(done.state, JobState::Confirmed);
+        assert_eq!(
+            (done.block, done.energy_used, done.fee_sun),
+            (Some(7), Some(330_000), Some(33_000_000))
+        );
+        assert_eq!(done.error, None);
+        assert!(store.unfinished().unwrap().is_empty());
+
+        store.insert(&job("bb", "0x02")).unwrap();
+        store.defer("bb", 5_000, "SERVER_BUSY").unwrap();
+        store.defer("bb", 9_000, "SERVER_BUSY").unwrap();
+        let deferred = store.get("bb").unwrap().unwrap();
+        assert_eq!((deferred.attempts, deferred.retry_at), (2, 9_000));
+        assert_eq!(deferred.state, JobState::Signed);
+    }
+
+    #[test]
+    fn a_database_from_before_the_new_columns_is_migrated_with_its_jobs() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("devnet/tronpool.sqlite3");
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        {
+            // The table and the row exactly as the first release wrote them.
+            let conn = Connection::open(&path).unwrap();
+            conn.execute_batch(
+                "CREATE TABLE relayer_jobs (
+                    txid TEXT PRIMARY KEY, pool TEXT NOT NULL, denomination INTEGER NOT NULL,
+                    nullifier_hash TEXT NOT NULL, recipient TEXT NOT NULL, fee TEXT NOT NULL,
+                    state TEXT NOT NULL, signed_hex TEXT NOT NULL, expiration INTEGER NOT NULL,
+                    created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, error TEXT);
+                 CREATE UNIQUE INDEX relayer_jobs_live
+                    ON relayer_jobs (pool, nullifier_hash) WHERE state != 'failed';
+                 CREATE INDEX relayer_jobs_unfinished
+                    ON relayer_jobs (state) WHERE state IN ('signed', 'broadcast');
+                 INSERT INTO relayer_jobs VALUES ('aa', 'TPool', 100, '0x01', 'TRecipient',
+                    '1000000', 'broadcast', '0a02', 9, 1, 1, NULL);",
+            )
+            .unwrap();
+        }
+        let store = JobStore::open(&path).unwrap();
+        let old = store.get("aa").unwrap().unwrap();
+        assert_eq!(old.state, JobState::Broadcast);
+        assert_eq!((old.refund.as_str(), old.attempts), ("0", 0));
+        assert_eq!(store.unfinished().unwrap().len(), 1);
+        assert!(
+            store
+                .advance("aa", JobState::Confirmed, None, None)
+                .unwrap()
+        );
+        // Opening again changes nothing.
+        drop(store);
+        let store = JobStore::open(&path).unwrap();
+        assert_eq!(store.get("aa").unwrap().unwrap().state, JobState::Confirmed);
     }
 }
