@@ -9,11 +9,11 @@
 use alloy_primitives::U256;
 use alloy_sol_types::SolConstructor;
 use tron::proto::{CreateSmartContract, SmartContract};
-use tron::{Action, Address, NodeClient, NodeError, Transaction, TransactionBuilder, TxId};
+use tron::{Action, Address, NodeClient, Transaction, TransactionBuilder, TxId};
 use zk::keys::Keys;
 
 use crate::error::{Error, Result};
-use crate::service::submit::{Outcome, wait_for};
+use crate::service::submit::{Broadcast, Outcome, wait_for};
 use crate::store::config::{DeploymentRecord, PendingRecord, PoolRecord};
 
 /// How long a deployment transaction stays valid. Creation transactions are large and a
@@ -468,12 +468,16 @@ pub async fn deploy_step(
                     ))
                 })?;
             // It may never have reached the node; sending it again is harmless either way.
-            match node.broadcast_hex(&tx).await {
-                Ok(_) => {}
-                Err(NodeError::Refused { code, .. }) if code == "DUP_TRANSACTION_ERROR" => {}
-                Err(e) if e.is_unavailable() => return Err(e.into()),
+            match Broadcast::classify(node.broadcast_hex(&tx).await) {
+                Broadcast::Accepted => {}
+                Broadcast::Unknown(e) if e.is_unavailable() => return Err(e.into()),
                 // Refused now (expired, say): what the chain did with it decides below.
-                Err(e) => tracing::debug!("resending the pending {}: {e}", pending.contract),
+                Broadcast::Unknown(e) => {
+                    tracing::debug!("resending the pending {}: {e}", pending.contract)
+                }
+                Broadcast::Retry(reason) | Broadcast::Refused(reason) => {
+                    tracing::debug!("resending the pending {}: {reason}", pending.contract)
+                }
             }
             (tx.txid(), pending.expiration)
         }

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use tron::client::TransactionInfo;
-use tron::{NodeClient, Transaction, TxId};
+use tron::{NodeClient, NodeError, Transaction, TxId};
 
 use crate::error::{Error, Result};
 use crate::service::chain::Chain;
@@ -39,6 +39,55 @@ impl Outcome {
     }
 }
 
+/// What a node's answer to a broadcast means for the transaction: the one reading of
+/// java-tron's `response_code`s (api.proto `Return.response_code`; Wallet.java
+/// `broadcastTransaction`) that every sender here uses.
+#[derive(Debug)]
+pub enum Broadcast {
+    /// The node holds it: accepted now, or already (`DUP_TRANSACTION_ERROR`: it is in the
+    /// node's pending pool or in a block — sending the same bytes again is how a resumed
+    /// sender learns that).
+    Accepted,
+    /// Turned away for a passing reason (`SERVER_BUSY`, no peers, the node behind): the same
+    /// bytes may be sent again until they expire.
+    Retry(String),
+    /// Refused for good (bad signature, expired, validation failed, no TRX).
+    Refused(String),
+    /// No answer (unreachable, timed out): maybe sent, maybe not.
+    Unknown(NodeError),
+}
+
+/// The codes that say "try again": the node is busy or not in sync, not that the
+/// transaction is wrong.
+const RETRY_CODES: &[&str] = &[
+    "SERVER_BUSY",
+    "NO_CONNECTION",
+    "NOT_ENOUGH_EFFECTIVE_CONNECTION",
+    "BLOCK_UNSOLIDIFIED",
+];
+
+impl Broadcast {
+    pub fn classify(result: Result<TxId, NodeError>) -> Self {
+        match result {
+            Ok(_) => Broadcast::Accepted,
+            Err(NodeError::Refused { code, message, .. }) => {
+                let reason = format!("the node refused it: {code}: {message}");
+                if code == "DUP_TRANSACTION_ERROR" {
+                    Broadcast::Accepted
+                } else if RETRY_CODES.contains(&code.as_str()) {
+                    Broadcast::Retry(reason)
+                } else {
+                    Broadcast::Refused(reason)
+                }
+            }
+            Err(e) if e.is_transient() => Broadcast::Unknown(e),
+            // Any other answer (a 4xx, a body we cannot read) came from the node and did
+            // not take the transaction.
+            Err(e) => Broadcast::Refused(format!("the node refused it: {e}")),
+        }
+    }
+}
+
 impl Chain {
     /// Broadcasts a signed transaction. The node's refusal is the chain saying no (exit 4).
     pub async fn send(&self, tx: &Transaction) -> Result<TxId> {
@@ -50,13 +99,37 @@ impl Chain {
         wait_for(&self.node, txid, expiration).await
     }
 
+    /// Broadcasts and reads the answer as [`Broadcast`].
+    pub async fn broadcast(&self, tx: &Transaction) -> Broadcast {
+        Broadcast::classify(self.node.broadcast_hex(tx).await)
+    }
+
     pub async fn send_and_confirm(&self, tx: &Transaction, what: &str) -> Result<TransactionInfo> {
         let txid = self.send(tx).await?;
         self.wait_for(&txid, tx.expiration())
             .await?
             .settle(what, &txid)
     }
+
+    /// Whether a transaction in a block is in a solidified one. From the node's
+    /// `/walletsolidity/` API; a node that does not serve it (java-tron serves the solidity
+    /// API on its own port) is answered by counting blocks: TRON solidifies a block once
+    /// two thirds of its 27 producers have built on it, 19 blocks (java-tron
+    /// `ChainConstant.SOLIDIFIED_THRESHOLD` of 70%).
+    pub async fn is_solidified(&self, txid: &TxId, block: i64) -> Result<bool> {
+        match self.node.get_solid_transaction_info(txid).await {
+            Ok(found) => Ok(found.is_some()),
+            Err(NodeError::Http { status: 404, .. }) => {
+                let head = self.head().await?;
+                Ok(head.block.number() - block >= SOLIDIFICATION_BLOCKS)
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
 }
+
+/// Blocks after which a block is irreversible when the solidity API cannot say.
+pub const SOLIDIFICATION_BLOCKS: i64 = 19;
 
 /// Waits for a transaction's receipt until it is included, or the head block passes its
 /// expiration (after which it can never be included).
@@ -74,5 +147,55 @@ pub async fn wait_for(node: &NodeClient, txid: &TxId, expiration: i64) -> Result
             });
         }
         tokio::time::sleep(RECEIPT_POLL).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refused(code: &str) -> Result<TxId, NodeError> {
+        Err(NodeError::Refused {
+            endpoint: "wallet/broadcasthex".into(),
+            code: code.into(),
+            message: "m".into(),
+        })
+    }
+
+    #[test]
+    fn broadcast_answers_are_read_one_way() {
+        assert!(matches!(
+            Broadcast::classify(Ok(TxId([0; 32]))),
+            Broadcast::Accepted
+        ));
+        assert!(matches!(
+            Broadcast::classify(refused("DUP_TRANSACTION_ERROR")),
+            Broadcast::Accepted
+        ));
+        for code in RETRY_CODES {
+            assert!(matches!(
+                Broadcast::classify(refused(code)),
+                Broadcast::Retry(_)
+            ));
+        }
+        for code in [
+            "SIGERROR",
+            "TAPOS_ERROR",
+            "TRANSACTION_EXPIRATION_ERROR",
+            "OTHER_ERROR",
+        ] {
+            assert!(
+                matches!(Broadcast::classify(refused(code)), Broadcast::Refused(r) if r.contains(code))
+            );
+        }
+        let timeout = Err(NodeError::Timeout {
+            url: "u".into(),
+            endpoint: "e".into(),
+            after_ms: 1,
+        });
+        assert!(matches!(
+            Broadcast::classify(timeout),
+            Broadcast::Unknown(_)
+        ));
     }
 }
