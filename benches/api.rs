@@ -22,7 +22,8 @@ use tokio::net::TcpStream;
 use tron::client::{NodeClient, NodeConfig};
 use tronpool::api::{self, ApiConfig, App, ServerHandle};
 use tronpool::service::chain::Chain;
-use tronpool::service::relayer_fees::RelayerFees;
+use tronpool::service::price::PriceSource;
+use tronpool::service::relayer_fees::Pricing;
 
 const CONNECTIONS: usize = 32;
 const LOAD_SECONDS: u64 = 5;
@@ -101,7 +102,9 @@ impl Bench {
             relayer_rate_limit: u32::MAX,
             ..ApiConfig::default()
         };
-        let app = Arc::new(App::new(chain, RelayerFees::default(), config));
+        // The pools quote the relayer's fee from the devnet's pair, as `serve` does.
+        let pricing = Pricing::with_source(devnet.deployment().price_pair.map(PriceSource::Pair));
+        let app = Arc::new(App::new(chain, pricing, config));
         let server = api::spawn("127.0.0.1:0".parse().expect("addr"), app)
             .await
             .expect("server");

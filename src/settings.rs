@@ -80,6 +80,8 @@ pub struct Settings {
     pub key_file: Setting<Option<PathBuf>>,
     /// The relayer `tronpool relay` uses by default (none: on the devnet, its dev relayer).
     pub relayer: Setting<Option<Url>>,
+    /// The TRX/USDT price source (`fixed:…` or `pair:…`; none: on the devnet, its pair).
+    pub price_source: Setting<Option<String>>,
     /// Where tronpool's contracts are (none: the devnet's own, or not deployed yet).
     pub deployment: Setting<Option<DeploymentRecord>>,
     /// The `block.chainid` the preset expects, to catch a node on the wrong network.
@@ -178,6 +180,10 @@ impl Settings {
             Some(url) => Setting::new(Some(url.clone()), from_file.clone()),
             None => Setting::new(None, Source::Default),
         };
+        let price_source = match &table.price_source {
+            Some(text) => Setting::new(Some(text.clone()), from_file.clone()),
+            None => Setting::new(None, Source::Default),
+        };
         let deployment = match (&table.deployment, preset.and_then(|p| p.deployment)) {
             (Some(record), _) => Setting::new(Some(record.clone()), from_file.clone()),
             (None, Some(published)) => Setting::new(
@@ -188,6 +194,7 @@ impl Settings {
         };
         Ok(Settings {
             relayer,
+            price_source,
             deployment,
             chain_id: preset.and_then(|p| p.chain_id),
             dirs,

@@ -70,6 +70,7 @@ struct Shown<'a> {
     api_key: Setting<&'static str>,
     key_file: &'a Setting<Option<std::path::PathBuf>>,
     relayer: &'a Setting<Option<url::Url>>,
+    price_source: &'a Setting<Option<String>>,
     deployment: Setting<String>,
 }
 
@@ -111,6 +112,7 @@ fn show(ctx: &Context) -> Result<()> {
         },
         key_file: &s.key_file,
         relayer: &s.relayer,
+        price_source: &s.price_source,
         deployment: Setting {
             value: deployment_summary(s),
             source: s.deployment.source.clone(),
@@ -161,6 +163,15 @@ fn show(ctx: &Context) -> Result<()> {
                         ToString::to_string,
                     ),
                     &s.relayer.source,
+                ),
+            ),
+            (
+                "price_source",
+                line(
+                    s.price_source.value.clone().unwrap_or_else(|| {
+                        "(none; the devnet's own pair on the devnet)".to_owned()
+                    }),
+                    &s.price_source.source,
                 ),
             ),
             (

@@ -2,11 +2,9 @@
 
 use clap::Args;
 
-use crate::error::Result;
-use crate::service::relayer_fees::RelayerFees;
-
 use super::Context;
-use super::session::connect;
+use super::session::{connect, pricing};
+use crate::error::Result;
 
 #[derive(Debug, Args)]
 pub struct PoolsArgs {}
@@ -14,7 +12,11 @@ pub struct PoolsArgs {}
 impl PoolsArgs {
     pub async fn run(self, ctx: &Context) -> Result<()> {
         let chain = connect(ctx).await?;
-        let pools = chain.pools(&RelayerFees::default()).await?;
+        // The fee a relayer with the default terms asks at today's prices (each relayer
+        // quotes its own: `tronpool relay status`).
+        let pricing = pricing(ctx, &chain)?;
+        let terms = pricing.terms(&chain, Default::default()).await.ok();
+        let pools = chain.pools(terms.as_ref()).await?;
         ctx.out.result(&pools, || {
             let mut rows = vec![[
                 "DENOM".to_owned(),
@@ -31,7 +33,8 @@ impl PoolsArgs {
                     format!("{} USDT", p.pool_balance),
                     p.deposit_count.to_string(),
                     format!("{}…", &p.current_root[..12]),
-                    format!("{} USDT", p.relayer_fee),
+                    p.relayer_fee
+                        .map_or_else(|| "-".to_owned(), |f| format!("{f} USDT")),
                 ]);
             }
             super::output::table(&rows)

@@ -12,6 +12,8 @@ use crate::error::{Error, Result};
 use crate::service::chain::{Chain, NetworkSpec};
 use crate::service::notes::{commitment_of, parse_note};
 use crate::service::pools::word_hex;
+use crate::service::price::PriceSource;
+use crate::service::relayer_fees::Pricing;
 use crate::store::notes::{NoteRecord, NoteStore};
 use crate::store::trees::TreeCache;
 
@@ -35,6 +37,14 @@ pub async fn connect(ctx: &Context) -> Result<Chain> {
             }
             other => other,
         })
+}
+
+/// What a relay costs by this client's own reckoning: the default fee policy at the price
+/// the configuration names (on the devnet, its pair).
+pub fn pricing(ctx: &Context, chain: &Chain) -> Result<Pricing> {
+    let configured = ctx.settings()?.price_source.value.clone();
+    let source = PriceSource::resolve(configured.as_deref(), chain)?;
+    Ok(Pricing::with_source(source))
 }
 
 pub fn notes(ctx: &Context) -> Result<NoteStore> {

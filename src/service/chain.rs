@@ -20,7 +20,8 @@ use zk::keys::Keys;
 
 /// How long the head block (for health and for transaction references) is kept.
 const HEAD_TTL: Duration = Duration::from_secs(1);
-/// Chain parameters (the energy price) change by committee vote, rarely.
+/// Chain parameters (the energy price) change by committee vote, rarely; kept at most this
+/// long, and no longer than the pool reads.
 const PARAMS_TTL: Duration = Duration::from_secs(600);
 
 /// The head block and how long the node took to give it.
@@ -112,6 +113,9 @@ pub struct Prices {
     pub energy_fee: i64,
     /// The highest fee limit a transaction may carry (`getMaxFeeLimit`).
     pub max_fee_limit: i64,
+    /// Sun per byte of bandwidth beyond an account's free and staked allowance
+    /// (`getTransactionFee`).
+    pub bandwidth_fee: i64,
 }
 
 impl Chain {
@@ -128,7 +132,8 @@ impl Chain {
             deployment,
             pool_states,
             head: Cached::new(HEAD_TTL.min(ttl.max(Duration::from_millis(1)))),
-            prices: Cached::new(PARAMS_TTL),
+            // Kept no longer than the pools: a relayer's quote follows the energy price.
+            prices: Cached::new(PARAMS_TTL.min(ttl)),
             keys_dir: None,
             keys: OnceLock::new(),
         }
@@ -280,6 +285,7 @@ impl Chain {
                 Ok(Prices {
                     energy_fee: params.energy_fee().unwrap_or(100),
                     max_fee_limit: params.max_fee_limit().unwrap_or(15_000_000_000),
+                    bandwidth_fee: params.transaction_fee().unwrap_or(1_000),
                 })
             })
             .await?;

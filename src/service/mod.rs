@@ -10,6 +10,7 @@ pub mod health;
 pub mod inputs;
 pub mod notes;
 pub mod pools;
+pub mod price;
 pub mod relayer;
 pub mod relayer_client;
 pub mod relayer_fees;

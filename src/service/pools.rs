@@ -10,7 +10,7 @@ use tron::abi::Trc20;
 use crate::error::Result;
 use crate::service::chain::Chain;
 use crate::service::inputs::{USDT_DECIMALS, USDT_UNIT};
-use crate::service::relayer_fees::RelayerFees;
+use crate::service::relayer_fees::Terms;
 use crate::units::format_units;
 
 /// What the chain says about a pool (cached per pool).
@@ -32,8 +32,10 @@ pub struct Pool {
     pub pool_balance: f64,
     pub pool_balance_raw: String,
     pub current_root: String,
-    pub relayer_fee: f64,
-    pub relayer_fee_raw: String,
+    /// A relay's fee from this pool at today's prices (see `GET /api/relayer/status`);
+    /// `null` without a TRX/USDT price.
+    pub relayer_fee: Option<f64>,
+    pub relayer_fee_raw: Option<String>,
     pub deposit_count: u32,
 }
 
@@ -110,10 +112,11 @@ impl Chain {
         }
     }
 
-    pub async fn pool(&self, denomination: u64, fees: &RelayerFees) -> Result<Pool> {
+    /// One pool, with the relayer fee `fees` quotes for it (none without a price).
+    pub async fn pool(&self, denomination: u64, fees: Option<&Terms<'_>>) -> Result<Pool> {
         let address = self.pool_address(denomination)?;
         let state = self.pool_state(denomination).await?;
-        let fee = fees.fee(denomination);
+        let fee = fees.map(|t| t.relay_fee(denomination));
         Ok(Pool {
             denomination,
             denomination_raw: (denomination * USDT_UNIT).to_string(),
@@ -121,14 +124,14 @@ impl Chain {
             pool_balance: six_decimals(state.balance),
             pool_balance_raw: state.balance.to_string(),
             current_root: word_hex(&state.root),
-            relayer_fee: six_decimals(U256::from(fee)),
-            relayer_fee_raw: fee.to_string(),
+            relayer_fee: fee.map(six_decimals),
+            relayer_fee_raw: fee.map(|f| f.to_string()),
             deposit_count: state.deposit_count,
         })
     }
 
     /// Every pool, smallest first, read concurrently.
-    pub async fn pools(&self, fees: &RelayerFees) -> Result<Vec<Pool>> {
+    pub async fn pools(&self, fees: Option<&Terms<'_>>) -> Result<Vec<Pool>> {
         let reads = self.denominations().into_iter().map(|d| self.pool(d, fees));
         futures_util::future::try_join_all(reads).await
     }

@@ -1,29 +1,76 @@
-//! The fee a relayer asks per pool, in USDT base units.
+//! What a relayer charges, and the most it will spend: the fee is the TRX a relay burns,
+//! turned into USDT at the current rate, plus a margin; the ceiling is the energy of a normal
+//! relay plus a little, and no relay may cost more.
 //!
-//! A relayed withdrawal burns about 325k energy (≈ 32 TRX at 100 sun per unit without staked
-//! energy), so the default is 1 USDT or 0.3% of the denomination, whichever is more; an
-//! operator sets their own per denomination.
+//! ```text
+//! cost(energy, bytes) = (energy − staked energy) × energy price
+//!                     + bytes × bandwidth price   (unless staked/free bandwidth covers them)
+//! fee(pool)          = max(floor(pool),
+//!                          usdt(cost(expected energy, relay bytes)) × (100 + margin) / 100)
+//! fee(request)      ≥ fee(pool) + usdt(refund) × (100 + margin) / 100
+//! ```
+//!
+//! `usdt(sun)` is the rate from the operator's price source, the prices are the chain's
+//! `getEnergyFee` and `getTransactionFee`, and what the relayer's stake covers is not burned.
+//! A request must also pass two checks on its own simulation: its energy is within the
+//! ceiling, and its fee covers what that energy, its bytes and the refund actually cost. The fee limit of every
+//! relayed transaction is the ceiling's price, so even a recipient that behaves differently
+//! on chain than in the simulation cannot make the relayer pay more.
 
 use std::collections::BTreeMap;
 
-use crate::error::{Error, Result};
-use crate::service::inputs::{USDT_DECIMALS, USDT_UNIT, parse_units};
+use alloy_primitives::U256;
 
-#[derive(Debug, Clone, Default)]
-pub struct RelayerFees {
-    overrides: BTreeMap<u64, u64>,
+use crate::error::{Error, Result};
+use crate::service::chain::Chain;
+use crate::service::inputs::{USDT_DECIMALS, USDT_UNIT, parse_units};
+use crate::service::pools::six_decimals;
+use crate::service::price::{PriceFeed, PriceQuote, PriceSource};
+
+/// The energy of a normal relayed withdrawal on the devnet: a fresh recipient activated by a
+/// TRX refund, and the fee paid into a balance slot the relayer did not have (the costliest
+/// normal case, 323,695 measured by `tests/it/relayer.rs`, which fails when a relay no
+/// longer fits). A relay without a refund costs about 34,000 less.
+pub const NORMAL_RELAY_ENERGY: i64 = 325_000;
+/// The default ceiling over [`NORMAL_RELAY_ENERGY`]: room for the few thousand energy a
+/// proof's bytes or a tree's state move a withdrawal, and nothing more.
+pub const DEFAULT_CEILING_PERCENT: i64 = 110;
+/// The default margin on the relayer's costs.
+pub const DEFAULT_MARGIN_PERCENT: u32 = 20;
+/// The bandwidth a relayed withdrawal takes: its signed transaction (the 516 bytes of
+/// `withdraw` calldata, the raw data and one signature) plus the 64 bytes java-tron adds per
+/// transaction; 799 measured with a refund (`tests/it/relayer.rs` checks a real one fits).
+pub const RELAY_BYTES: i64 = 800;
+
+/// An operator's terms.
+#[derive(Debug, Clone)]
+pub struct FeePolicy {
+    /// Energy a normal relay costs: what the quote is for.
+    pub expected_energy: i64,
+    /// No relay whose simulation needs more is signed, and every relay's fee limit is this
+    /// energy's price.
+    pub max_energy: i64,
+    /// Percent over cost, on the energy and on the refund.
+    pub margin_percent: u32,
+    /// The least fee per pool, in USDT base units, whatever the costs.
+    pub floors: BTreeMap<u64, u64>,
 }
 
-impl RelayerFees {
-    /// The default fee for a pool of `denomination` whole USDT.
-    pub fn default_fee(denomination: u64) -> u64 {
-        let base = denomination.saturating_mul(USDT_UNIT);
-        (base / 1000 * 3).max(USDT_UNIT).min(base)
+impl Default for FeePolicy {
+    fn default() -> Self {
+        FeePolicy {
+            expected_energy: NORMAL_RELAY_ENERGY,
+            max_energy: NORMAL_RELAY_ENERGY * DEFAULT_CEILING_PERCENT / 100,
+            margin_percent: DEFAULT_MARGIN_PERCENT,
+            floors: BTreeMap::new(),
+        }
     }
+}
 
-    /// Reads `DENOM=FEE` settings (`100=0.5`: half a USDT on the 100 pool).
-    pub fn parse(specs: &[String]) -> Result<Self> {
-        let mut overrides = BTreeMap::new();
+impl FeePolicy {
+    /// Sets the least fee per pool from `DENOM=FEE` settings (`100=0.5`: half a USDT on the
+    /// 100 pool).
+    pub fn with_floors(mut self, specs: &[String]) -> Result<Self> {
         for spec in specs {
             let bad = || {
                 Error::usage(format!(
@@ -39,33 +86,299 @@ impl RelayerFees {
                     "relayer fee `{spec}`: the fee cannot exceed the denomination"
                 )));
             }
-            overrides.insert(denom, fee);
+            self.floors.insert(denom, fee);
         }
-        Ok(RelayerFees { overrides })
+        Ok(self)
     }
 
-    /// The fee for a pool, in base units.
-    pub fn fee(&self, denomination: u64) -> u64 {
-        self.overrides
-            .get(&denomination)
-            .copied()
-            .unwrap_or_else(|| Self::default_fee(denomination))
+    /// Checks the energy figures make sense together.
+    pub fn validate(&self) -> Result<()> {
+        if self.expected_energy <= 0 || self.max_energy < self.expected_energy {
+            return Err(Error::usage(format!(
+                "the relayer's energy ceiling ({}) must be at least the energy it expects a \
+                 relay to cost ({}), which must be positive",
+                self.max_energy, self.expected_energy
+            )));
+        }
+        Ok(())
+    }
+
+    pub fn floor(&self, denomination: u64) -> u64 {
+        self.floors.get(&denomination).copied().unwrap_or(0)
+    }
+}
+
+/// A policy and where its prices come from.
+pub struct Pricing {
+    pub policy: FeePolicy,
+    pub feed: PriceFeed,
+}
+
+impl Pricing {
+    pub fn new(policy: FeePolicy, feed: PriceFeed) -> Self {
+        Pricing { policy, feed }
+    }
+
+    /// The default policy with `source` and the default maximum age.
+    pub fn with_source(source: Option<PriceSource>) -> Self {
+        Pricing::new(
+            FeePolicy::default(),
+            PriceFeed::new(source, crate::service::price::DEFAULT_MAX_AGE),
+        )
+    }
+
+    /// The prices of this moment, for a relayer with this much energy and bandwidth of its
+    /// own (staked, or free).
+    pub async fn terms(&self, chain: &Chain, own: Resources) -> Result<Terms<'_>> {
+        let (prices, price) = tokio::try_join!(chain.prices(), self.feed.current(chain))?;
+        Ok(Terms {
+            policy: &self.policy,
+            energy_fee: prices.energy_fee,
+            bandwidth_fee: prices.bandwidth_fee,
+            own,
+            price,
+        })
+    }
+}
+
+/// What a relayer has of its own before it burns TRX.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Resources {
+    /// Energy staked (or delegated to it) and not used yet.
+    pub energy: i64,
+    /// Free and staked bandwidth not used yet, in bytes.
+    pub bandwidth: i64,
+}
+
+impl Resources {
+    pub fn of(resources: &tron::client::AccountResource) -> Self {
+        Resources {
+            energy: resources.energy_available(),
+            bandwidth: resources.bandwidth_available(),
+        }
+    }
+}
+
+/// The policy at this moment's prices.
+#[derive(Debug, Clone)]
+pub struct Terms<'a> {
+    pub policy: &'a FeePolicy,
+    /// Sun per energy.
+    pub energy_fee: i64,
+    /// Sun per byte of bandwidth.
+    pub bandwidth_fee: i64,
+    /// What the relayer's stake and free allowance cover before TRX is burned.
+    pub own: Resources,
+    pub price: PriceQuote,
+}
+
+impl Terms<'_> {
+    /// Sun burned by a relay of `energy` in a transaction of `bytes`: the energy beyond the
+    /// staked energy, and the bytes unless the account's bandwidth covers them all (TRON
+    /// takes a transaction's bandwidth from one place or burns it whole).
+    pub fn burned_sun(&self, energy: i64, bytes: i64) -> u128 {
+        let energy = (energy - self.own.energy).max(0) as u128 * self.energy_fee.max(0) as u128;
+        let bandwidth = if self.own.bandwidth >= bytes {
+            0
+        } else {
+            bytes.max(0) as u128 * self.bandwidth_fee.max(0) as u128
+        };
+        energy + bandwidth
+    }
+
+    fn with_margin(&self) -> u128 {
+        100 + u128::from(self.policy.margin_percent)
+    }
+
+    /// The fee for relaying from a pool with no refund.
+    pub fn relay_fee(&self, denomination: u64) -> U256 {
+        let burned = self.burned_sun(self.policy.expected_energy, RELAY_BYTES);
+        let cost = self.price.price.usdt_for_sun(burned, self.with_margin());
+        cost.max(U256::from(self.policy.floor(denomination)))
+    }
+
+    /// What a refund of `refund_sun` adds to the fee.
+    pub fn refund_fee(&self, refund_sun: i64) -> U256 {
+        self.price
+            .price
+            .usdt_for_sun(refund_sun.max(0) as u128, self.with_margin())
+    }
+
+    /// The fee a request with this refund must carry.
+    pub fn required_fee(&self, denomination: u64, refund_sun: i64) -> U256 {
+        self.relay_fee(denomination) + self.refund_fee(refund_sun)
+    }
+
+    /// What a relay of `energy` and `bytes` with this refund costs the relayer, in USDT,
+    /// with no margin: a fee below this is a loss.
+    pub fn break_even(&self, energy: i64, bytes: i64, refund_sun: i64) -> U256 {
+        let sun = self.burned_sun(energy, bytes) + refund_sun.max(0) as u128;
+        self.price.price.usdt_for_sun(sun, 100)
+    }
+
+    /// The fee limit of a relayed transaction: the ceiling's energy at the energy price.
+    pub fn fee_limit(&self) -> i64 {
+        self.policy.max_energy.saturating_mul(self.energy_fee)
+    }
+
+    /// Everything a client needs to check a pool's fee.
+    pub fn quote(&self, denomination: u64) -> FeeQuote {
+        let fee = self.relay_fee(denomination);
+        let refund_price = self.refund_fee(1_000_000);
+        FeeQuote {
+            denomination,
+            relayer_fee: six_decimals(fee),
+            relayer_fee_raw: fee.to_string(),
+            expected_energy: self.policy.expected_energy,
+            max_energy: self.policy.max_energy,
+            energy_price: self.energy_fee,
+            staked_energy: self.own.energy,
+            bandwidth_sun: self.burned_sun(0, RELAY_BYTES) as i64,
+            trx_price: self.price.price.usdt_per_trx(),
+            trx_price_source: self.price.source.clone(),
+            trx_price_age_seconds: self.price.age_seconds,
+            refund_price: six_decimals(refund_price),
+            refund_price_raw: refund_price.to_string(),
+            margin_percent: self.policy.margin_percent,
+        }
+    }
+}
+
+/// One pool's fee and how it was reached (`GET /api/relayer/status`, `fees[]`).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FeeQuote {
+    pub denomination: u64,
+    /// The fee without a refund, in USDT.
+    pub relayer_fee: f64,
+    /// The same in base units.
+    pub relayer_fee_raw: String,
+    /// Energy the fee is for: a normal relay.
+    pub expected_energy: i64,
+    /// The most energy a relay may cost; its fee limit.
+    pub max_energy: i64,
+    /// Sun per energy (the chain's `getEnergyFee`).
+    pub energy_price: i64,
+    /// Energy the relayer's stake covers before TRX is burned.
+    pub staked_energy: i64,
+    /// Sun a relay's bandwidth burns (zero while the relayer's own bandwidth covers it).
+    pub bandwidth_sun: i64,
+    /// USDT per TRX.
+    pub trx_price: f64,
+    /// Where the rate came from: `fixed:…` or `pair:…`.
+    pub trx_price_source: String,
+    /// Seconds since the rate last moved.
+    pub trx_price_age_seconds: u64,
+    /// What each TRX of refund adds to the fee, in USDT.
+    pub refund_price: f64,
+    /// The same in base units.
+    pub refund_price_raw: String,
+    pub margin_percent: u32,
+}
+
+impl FeeQuote {
+    /// The fee this quote asks with a refund of `refund_sun`, in base units.
+    pub fn fee_with_refund(&self, refund_sun: i64) -> Result<U256> {
+        let parse = |text: &str, what: &str| {
+            text.parse::<U256>().map_err(|_| {
+                Error::Failed(format!("the relayer's {what} `{text}` is not a number"))
+            })
+        };
+        let fee = parse(&self.relayer_fee_raw, "fee")?;
+        let per_trx = parse(&self.refund_price_raw, "refund price")?;
+        let refund = U256::from(refund_sun.max(0));
+        Ok(fee + (refund * per_trx).div_ceil(U256::from(1_000_000u32)))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::service::price::TrxPrice;
+
+    fn terms(policy: &FeePolicy, energy_fee: i64, staked: i64, usdt_per_trx: u128) -> Terms<'_> {
+        Terms {
+            policy,
+            energy_fee,
+            bandwidth_fee: 1_000,
+            own: Resources {
+                energy: staked,
+                bandwidth: 600,
+            },
+            price: PriceQuote {
+                price: TrxPrice {
+                    usdt: usdt_per_trx,
+                    sun: 1_000_000,
+                },
+                source: "fixed".into(),
+                age_seconds: 0,
+            },
+        }
+    }
 
     #[test]
-    fn defaults_and_overrides() {
-        assert_eq!(RelayerFees::default_fee(100), 1_000_000);
-        assert_eq!(RelayerFees::default_fee(10_000), 30_000_000);
-        let fees = RelayerFees::parse(&["100=0.5".into()]).unwrap();
-        assert_eq!(fees.fee(100), 500_000);
-        assert_eq!(fees.fee(1000), 3_000_000);
+    fn the_fee_pays_for_the_energy_the_refund_and_the_margin() {
+        let policy = FeePolicy::default();
+        let t = terms(&policy, 100, 0, 280_000);
+        // 325,000 energy × 100 sun + 800 bytes × 1,000 sun (600 free bytes do not cover
+        // them) = 33.3 TRX × 0.28 = 9.324 USDT, +20% = 11.1888.
+        assert_eq!(t.relay_fee(100), U256::from(11_188_800));
+        // 2 TRX of refund = 0.56 USDT, +20% = 0.672.
+        assert_eq!(t.refund_fee(2_000_000), U256::from(672_000));
+        assert_eq!(t.required_fee(100, 2_000_000), U256::from(11_860_800));
+        assert_eq!(t.break_even(325_000, 800, 2_000_000), U256::from(9_884_000));
+        assert_eq!(t.fee_limit(), 357_500 * 100);
+        let quote = t.quote(100);
+        assert_eq!(quote.relayer_fee_raw, "11188800");
+        assert_eq!(quote.refund_price_raw, "336000");
+        assert_eq!(quote.bandwidth_sun, 800_000);
+        assert_eq!(
+            quote.fee_with_refund(2_000_000).unwrap(),
+            t.required_fee(100, 2_000_000)
+        );
+        // The price moves, the quote follows: (68.25 + 0.8) TRX × 0.28 × 1.2.
+        assert_eq!(
+            terms(&policy, 210, 0, 280_000).relay_fee(100),
+            U256::from(23_200_800)
+        );
+        assert_eq!(
+            terms(&policy, 100, 0, 140_000).relay_fee(100),
+            U256::from(5_594_400)
+        );
+        // Staked energy is not burned: the quote drops by what it covers.
+        assert_eq!(
+            terms(&policy, 100, 325_000, 280_000).relay_fee(100),
+            U256::from(268_800)
+        );
+        assert_eq!(
+            terms(&policy, 100, 125_000, 280_000).relay_fee(100),
+            U256::from(6_988_800)
+        );
+        // Bandwidth the account has covers the bytes.
+        let mut staked_bandwidth = terms(&policy, 100, 325_000, 280_000);
+        staked_bandwidth.own.bandwidth = 5_000;
+        assert_eq!(staked_bandwidth.relay_fee(100), U256::ZERO);
+    }
+
+    #[test]
+    fn floors_and_their_refusals() {
+        let policy = FeePolicy::default()
+            .with_floors(&["100=50".into()])
+            .unwrap();
+        let t = terms(&policy, 100, 0, 280_000);
+        assert_eq!(t.relay_fee(100), U256::from(50_000_000));
+        assert_eq!(t.relay_fee(1000), U256::from(11_188_800));
         for bad in ["100", "x=1", "100=-1", "100=101", "100=0.0000001"] {
-            assert!(RelayerFees::parse(&[bad.into()]).is_err(), "{bad}");
+            assert!(
+                FeePolicy::default().with_floors(&[bad.into()]).is_err(),
+                "{bad}"
+            );
         }
+        let upside_down = FeePolicy {
+            max_energy: 1,
+            ..FeePolicy::default()
+        };
+        assert_eq!(upside_down.validate().unwrap_err().exit_code(), 2);
+        FeePolicy::default().validate().unwrap();
     }
 }

@@ -41,6 +41,9 @@ pub struct NetworkFile {
     pub api_key: Option<String>,
     /// The relayer `tronpool relay` uses when `--relayer` is not given (its base URL).
     pub relayer: Option<Url>,
+    /// Where the TRX/USDT rate comes from: `fixed:USDT_PER_TRX` or `pair:ADDRESS` (a SunSwap
+    /// V2 WTRX/USDT pair). A relayer prices its fee with it; a client checks quotes with it.
+    pub price_source: Option<String>,
     /// Where tronpool's contracts are on this network: written by `tronpool deploy`, or
     /// copied from an operator's published record.
     pub deployment: Option<DeploymentRecord>,
@@ -307,6 +310,7 @@ pub fn template(network: Option<&str>) -> String {
 # events = "https://nile.trongrid.io"
 # api_key = "..."
 # relayer = "https://relayer.example.org"   # for `tronpool relay` without --relayer
+# price_source = "fixed:0.28"   # USDT per TRX, or "pair:T..." (a SunSwap V2 WTRX/USDT pair)
 #
 # `tronpool deploy` records its contracts here, as [networks.nile.deployment]; to use an
 # operator's pools, copy the deployment table they publish.
