@@ -2,7 +2,7 @@
 //!
 //! A fixed one-minute window per client address, so the `ratelimit-*` headers are exact:
 //! `limit` requests a window, `remaining` in this one, `reset` seconds until the next. The
-//! general endpoints and the relayer's have separate budgets. Behind a reverse proxy every
+//! general endpoints (and `/api/relayer/jobs/*`) and the relayer's have separate budgets. Behind a reverse proxy every
 //! request comes from the proxy, so the client is read from `X-Forwarded-For`, but only when
 //! the connection comes from a proxy the operator named: otherwise anyone could claim any
 //! address and never be limited.
@@ -128,7 +128,10 @@ pub async fn rate_limit(
     next: Next,
 ) -> Response {
     let client = client_address(peer.ip(), req.headers(), &app.config.trusted_proxies);
-    let limiter = if req.uri().path().starts_with("/api/relayer/") {
+    // Following a job is a cheap read a client repeats: it counts against the general
+    // budget, so polling cannot use up the relayer's.
+    let path = req.uri().path();
+    let limiter = if path.starts_with("/api/relayer/") && !path.starts_with("/api/relayer/jobs/") {
         &app.relayer_limit
     } else {
         &app.general_limit

@@ -30,7 +30,7 @@ use crate::error::{Error, Result};
 use crate::service::chain::Chain;
 use crate::service::inputs;
 use crate::service::relayer::Relayer;
-use crate::service::relayer_fees::RelayerFees;
+use crate::service::relayer_fees::Pricing;
 use errors::ApiError;
 use limits::RateLimiter;
 
@@ -67,7 +67,8 @@ impl Default for ApiConfig {
 /// What the handlers share.
 pub struct App {
     pub chain: Arc<Chain>,
-    pub fees: RelayerFees,
+    /// The relayer's fee policy and its TRX/USDT price (also what `GET /api/pools` quotes).
+    pub pricing: Pricing,
     /// `None`: relaying is off (503 on withdraw, `enabled: false` in the status).
     pub relayer: Option<Arc<Relayer>>,
     pub config: ApiConfig,
@@ -76,13 +77,13 @@ pub struct App {
 }
 
 impl App {
-    pub fn new(chain: Chain, fees: RelayerFees, config: ApiConfig) -> Self {
+    pub fn new(chain: Chain, pricing: Pricing, config: ApiConfig) -> Self {
         App {
             general_limit: RateLimiter::new(config.rate_limit),
             relayer_limit: RateLimiter::new(config.relayer_rate_limit),
             chain: Arc::new(chain),
             relayer: None,
-            fees,
+            pricing,
             config,
         }
     }
@@ -91,6 +92,15 @@ impl App {
     pub fn with_relayer(mut self, relayer: Relayer) -> Self {
         self.relayer = Some(Arc::new(relayer));
         self
+    }
+
+    /// The relayer's fee terms at this moment's prices, for the pool listings: none without
+    /// a price (the listing still answers; `GET /api/relayer/status` says why).
+    pub async fn fee_terms(&self) -> Option<crate::service::relayer_fees::Terms<'_>> {
+        self.pricing
+            .terms(&self.chain, Default::default())
+            .await
+            .ok()
     }
 
     /// A denomination from a path segment, or 404 naming the pools there are.
@@ -158,6 +168,16 @@ pub const ENDPOINTS: &[(&str, &str, &str)] = &[
     ),
     (
         "GET",
+        "/api/relayer/jobs/{txid}",
+        "A relayed withdrawal by its txid",
+    ),
+    (
+        "GET",
+        "/api/relayer/jobs/nullifier/{nullifierHash}",
+        "The newest relayed withdrawal of a note",
+    ),
+    (
+        "GET",
         "/api/openapi.json",
         "This API's OpenAPI 3.1 document",
     ),
@@ -180,6 +200,11 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/health", get(health::health))
         .route("/api/relayer/status", get(relayer::status))
         .route("/api/relayer/withdraw", post(relayer::withdraw))
+        .route("/api/relayer/jobs/{txid}", get(relayer::job))
+        .route(
+            "/api/relayer/jobs/nullifier/{nullifierHash}",
+            get(relayer::job_for_note),
+        )
         .route("/api/openapi.json", get(openapi::document))
         .fallback(errors::not_found)
         .method_not_allowed_fallback(errors::method_not_allowed)
@@ -217,9 +242,16 @@ fn cors(origins: &[HeaderValue]) -> CorsLayer {
         .max_age(Duration::from_secs(600))
 }
 
+/// When a request's time runs out: a handler that must answer before then (the relayer, with
+/// a txid) reads it from the request's extensions.
+#[derive(Debug, Clone, Copy)]
+pub struct Deadline(pub Instant);
+
 /// Answers 504 for a request that outlives the configured timeout (a node that hangs).
-async fn deadline(State(app): State<Arc<App>>, req: Request, next: Next) -> Response {
+async fn deadline(State(app): State<Arc<App>>, mut req: Request, next: Next) -> Response {
     let limit = app.config.request_timeout;
+    req.extensions_mut()
+        .insert(Deadline(Instant::now() + limit));
     match tokio::time::timeout(limit, next.run(req)).await {
         Ok(response) => response,
         Err(_) => ApiError::new(

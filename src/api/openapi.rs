@@ -57,6 +57,15 @@ fn responses(data: Value, errors: &[(&str, &str)]) -> Value {
     Value::Object(map)
 }
 
+/// Adds a 202 with the same data as the 200: accepted, still under way.
+fn accepted(mut responses: Value) -> Value {
+    let data = responses["200"].clone();
+    if let Some(map) = responses.as_object_mut() {
+        map.insert("202".into(), data);
+    }
+    responses
+}
+
 fn body(schema: &str) -> Value {
     json!({
         "required": true,
@@ -159,21 +168,54 @@ fn build() -> Value {
             "/api/relayer/withdraw": { "post": {
                 "summary": "Have the relayer submit a withdrawal and pay its energy",
                 "description": "The proof must be made with relayer = this relayer's address \
-                    and fee = its fee (or the fee given). Checked in order: not in flight or \
-                    relayed (409), not spent (409), root known (422), proof valid off-chain \
-                    (422), fee (422), the relayer can pay (503), simulation (422). Limited \
+                    and a fee of at least its quote plus the refund's price (status: \
+                    relayerFeeRaw + refund TRX × refundPriceRaw). Checked in order: not in \
+                    flight or relayed (409), refund within the limit (422), a price (503), \
+                    fee (422), not spent (409), root known (422), proof valid off-chain (422), \
+                    no refund to a contract (422), simulation, its energy within the ceiling \
+                    and its cost covered (422), the relayer can pay its fee limit (503). \
+                    Answers 200 once the node has the transaction, 202 with the txid when \
+                    the broadcast is still under way as the request's time runs out. Limited \
                     to 5 requests a minute per client.",
                 "requestBody": body("RelayRequest"),
-                "responses": responses(json!({ "type": "object", "properties": {
-                    "txid": { "type": "string", "pattern": "^[0-9a-f]{64}$" } } }),
+                "responses": accepted(responses(schema_ref("Relayed"),
                     &[("400", "Malformed input"), ("404", "Unknown pool"),
                       ("409", "Nullifier spent or already being relayed"),
-                      ("422", "Unknown root, invalid proof, fee too low, or it would revert"),
-                      ("503", "Relaying is off, or the relayer cannot pay")]) } },
+                      ("422", "Unknown root, invalid proof, fee too low, a refund to a \
+                        contract, over the energy ceiling, or it would revert"),
+                      ("503", "Relaying is off, no usable price, or the relayer cannot \
+                        pay")])) } },
+            "/api/relayer/jobs/{txid}": { "get": {
+                "summary": "A relayed withdrawal by its txid",
+                "parameters": [{ "name": "txid", "in": "path", "required": true,
+                    "schema": { "type": "string", "pattern": "^(0x)?[0-9a-fA-F]{64}$" } }],
+                "responses": responses(schema_ref("Job"),
+                    &[("400", "Malformed txid"), ("404", "No such job"),
+                      ("503", "Relaying is off")]) } },
+            "/api/relayer/jobs/nullifier/{nullifierHash}": { "get": {
+                "summary": "The newest relayed withdrawal of a note (a live one first)",
+                "parameters": [{ "name": "nullifierHash", "in": "path", "required": true,
+                    "schema": word }],
+                "responses": responses(schema_ref("Job"),
+                    &[("400", "Malformed nullifier hash"), ("404", "No such job"),
+                      ("503", "Relaying is off")]) } },
             "/api/openapi.json": { "get": { "summary": "This document",
                 "responses": { "200": { "description": "OpenAPI 3.1" } } } }
         },
-        "components": { "schemas": {
+        "components": { "schemas": schemas(&word, &address, &amount, &raw, &units, &denomination) }
+    })
+}
+
+/// The components' schemas (a second `json!`: one would pass the macro recursion limit).
+fn schemas(
+    word: &Value,
+    address: &Value,
+    amount: &Value,
+    raw: &Value,
+    units: &Value,
+    denomination: &Value,
+) -> Value {
+    json!({
             "Error": { "type": "object", "required": ["ok", "error"], "properties": {
                 "ok": { "const": false }, "error": { "type": "string" } } },
             "Pool": { "type": "object", "properties": {
@@ -237,10 +279,39 @@ fn build() -> Value {
                 "network": { "type": "string" },
                 "balanceTrx": { "type": ["number", "null"] },
                 "energyAvailable": { "type": ["integer", "null"] },
-                "fees": { "type": "array", "items": { "type": "object", "properties": {
-                    "denomination": { "type": "integer" }, "relayerFee": amount,
-                    "relayerFeeRaw": raw } } },
+                "fees": { "type": "array", "items": schema_ref("FeeQuote") },
+                "priceError": { "type": "string",
+                    "description": "Why there are no quotes (no usable TRX/USDT price)" },
                 "pending": { "type": "integer" }, "version": { "type": "string" } } },
+            "FeeQuote": { "type": "object", "properties": {
+                "denomination": { "type": "integer" }, "relayerFee": amount,
+                "relayerFeeRaw": raw,
+                "expectedEnergy": { "type": "integer", "description": "Energy of a normal relay" },
+                "maxEnergy": { "type": "integer",
+                    "description": "The most energy a relay may use; its fee limit" },
+                "energyPrice": { "type": "integer", "description": "Sun per energy" },
+                "stakedEnergy": { "type": "integer",
+                    "description": "Energy the relayer's stake covers before TRX is burned" },
+                "trxPrice": { "type": "number", "description": "USDT per TRX" },
+                "trxPriceSource": { "type": "string" },
+                "trxPriceAgeSeconds": { "type": "integer" },
+                "refundPrice": { "type": "number",
+                    "description": "USDT the fee grows by per TRX of refund" },
+                "refundPriceRaw": raw, "marginPercent": { "type": "integer" } } },
+            "Relayed": { "type": "object", "properties": {
+                "txid": { "type": "string", "pattern": "^[0-9a-f]{64}$" },
+                "state": { "enum": ["signed", "broadcast"] } } },
+            "Job": { "type": "object", "properties": {
+                "txid": { "type": "string" }, "pool": address,
+                "denomination": { "type": "integer" }, "nullifierHash": word,
+                "recipient": address, "fee": raw, "refund": raw,
+                "state": { "enum": ["signed", "broadcast", "included", "confirmed", "failed"] },
+                "expiration": { "type": "integer" }, "createdAt": { "type": "integer" },
+                "updatedAt": { "type": "integer" }, "error": { "type": ["string", "null"] },
+                "block": { "type": ["integer", "null"] },
+                "energyUsed": { "type": ["integer", "null"] },
+                "feeSun": { "type": ["integer", "null"] },
+                "attempts": { "type": "integer" } } },
             "Health": { "type": "object", "properties": {
                 "status": { "enum": ["ok", "unavailable"] }, "version": { "type": "string" },
                 "network": { "type": "string" },
@@ -249,7 +320,6 @@ fn build() -> Value {
                     "blockNumber": { "type": ["integer", "null"] },
                     "latencyMs": { "type": ["integer", "null"] },
                     "error": { "type": "string" } } } } }
-        } }
     })
 }
 

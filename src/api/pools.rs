@@ -26,7 +26,8 @@ pub struct CanWithdraw {
 }
 
 pub async fn list(State(app): State<Arc<App>>) -> ApiResult<Json<Value>> {
-    let pools = app.chain.pools(&app.fees).await?;
+    let terms = app.fee_terms().await;
+    let pools = app.chain.pools(terms.as_ref()).await?;
     Ok(Json(envelope::ok(&json!({ "pools": pools }))))
 }
 
@@ -35,7 +36,8 @@ pub async fn show(
     Path(denom): Path<String>,
 ) -> ApiResult<Json<Value>> {
     let denomination = app.denomination(&denom)?;
-    let pool = app.chain.pool(denomination, &app.fees).await?;
+    let terms = app.fee_terms().await;
+    let pool = app.chain.pool(denomination, terms.as_ref()).await?;
     Ok(Json(envelope::ok(&pool)))
 }
 

@@ -1,18 +1,25 @@
-//! `/api/relayer/*`: the relayer's terms, and withdrawals it submits for the caller.
+//! `/api/relayer/*`: the relayer's terms, withdrawals it submits for the caller, and the
+//! jobs a caller follows them by.
 
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
-use axum::Json;
-use axum::extract::State;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::{Extension, Json};
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::App;
 use super::errors::{ApiResult, Body};
+use super::{App, Deadline};
 use crate::envelope;
-use crate::error::Error;
+use crate::error::{Error, Result};
 use crate::service::inputs;
-use crate::service::relayer::{RelayRequest, RelayerStatus, fee_quotes};
+use crate::service::relayer::{RelayRequest, Relayer, RelayerStatus};
+use crate::store::jobs::JobState;
+
+/// Time kept back from a request's deadline to answer with the txid.
+const ANSWER_MARGIN: Duration = Duration::from_millis(500);
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
@@ -23,7 +30,7 @@ pub struct Withdraw {
     root: String,
     nullifier_hash: String,
     recipient: String,
-    /// USDT base units; the advertised fee when absent.
+    /// USDT base units; the fee this relayer asks for the refund when absent.
     fee: Option<Value>,
     /// Sun; zero when absent.
     refund: Option<Value>,
@@ -31,28 +38,20 @@ pub struct Withdraw {
 
 pub async fn status(State(app): State<Arc<App>>) -> ApiResult<Json<Value>> {
     let status = match &app.relayer {
-        Some(relayer) => relayer.status(&app.chain, &app.fees).await?,
-        None => RelayerStatus {
-            enabled: false,
-            address: None,
-            network: app.chain.network.clone(),
-            balance_trx: None,
-            energy_available: None,
-            fees: fee_quotes(&app.chain, &app.fees),
-            pending: 0,
-            version: env!("CARGO_PKG_VERSION"),
-        },
+        Some(relayer) => relayer.status(&app.chain, &app.pricing).await?,
+        None => RelayerStatus::off(&app.chain, &app.pricing).await,
     };
     Ok(Json(envelope::ok(&status)))
 }
 
+/// 200 once the node has the transaction; 202 with the txid when its broadcast is still
+/// under way as the request's time runs out (follow it at `/api/relayer/jobs/{txid}`).
 pub async fn withdraw(
     State(app): State<Arc<App>>,
+    deadline: Option<Extension<Deadline>>,
     Body(body): Body<Withdraw>,
-) -> ApiResult<Json<Value>> {
-    let relayer = app.relayer.as_ref().ok_or_else(|| {
-        Error::Disabled("this server does not relay withdrawals (no relayer key)".into())
-    })?;
+) -> ApiResult<(StatusCode, Json<Value>)> {
+    let relayer = relayer(&app)?;
     let request = RelayRequest {
         denomination: app.denomination_field(&body.denomination)?,
         proof: inputs::proof(&body.proof)?,
@@ -70,6 +69,45 @@ pub async fn withdraw(
             .map(|v| inputs::base_units(v, "refund"))
             .transpose()?,
     };
-    let relayed = relayer.relay(&app.chain, &app.fees, &request).await?;
-    Ok(Json(envelope::ok(&relayed)))
+    // What is left of the request's time once the checks are done is spent waiting for the
+    // node to take the transaction; the rest of the broadcast goes on without us.
+    let wait = |deadline: Option<Instant>| {
+        deadline.map_or(app.config.request_timeout, |d| {
+            d.saturating_duration_since(Instant::now())
+                .saturating_sub(ANSWER_MARGIN)
+        })
+    };
+    let deadline = deadline.map(|Extension(Deadline(at))| at);
+    let relayed = relayer
+        .relay(&app.chain, &app.pricing, &request, wait(deadline))
+        .await?;
+    let status = if relayed.state == JobState::Signed {
+        StatusCode::ACCEPTED
+    } else {
+        StatusCode::OK
+    };
+    Ok((status, Json(envelope::ok(&relayed))))
+}
+
+/// `GET /api/relayer/jobs/{txid}`.
+pub async fn job(State(app): State<Arc<App>>, Path(txid): Path<String>) -> ApiResult<Json<Value>> {
+    let txid = inputs::txid(&txid)?;
+    let job = relayer(&app)?.job(&txid)?;
+    Ok(Json(envelope::ok(&job)))
+}
+
+/// `GET /api/relayer/jobs/nullifier/{nullifierHash}`.
+pub async fn job_for_note(
+    State(app): State<Arc<App>>,
+    Path(nullifier_hash): Path<String>,
+) -> ApiResult<Json<Value>> {
+    let nullifier_hash = inputs::word(&nullifier_hash, "nullifierHash")?;
+    let job = relayer(&app)?.job_for_note(&nullifier_hash)?;
+    Ok(Json(envelope::ok(&job)))
+}
+
+fn relayer(app: &App) -> Result<&Arc<Relayer>> {
+    app.relayer.as_ref().ok_or_else(|| {
+        Error::Disabled("this server does not relay withdrawals (no relayer key)".into())
+    })
 }

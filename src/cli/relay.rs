@@ -5,30 +5,41 @@
 //! on the devnet without either, the devnet's own: its dev account 1 running this crate's
 //! relayer in-process, with the same checks a server makes.
 
+use std::sync::Arc;
+use std::time::Duration;
+
 use alloy_primitives::U256;
 use clap::{Args, Subcommand};
-use serde_json::Value;
 use tron::{Address, TxId};
 use url::Url;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Kind, Result};
 use crate::service::builders::withdraw_calldata;
 use crate::service::chain::Chain;
-use crate::service::inputs::USDT_UNIT;
+use crate::service::inputs::{USDT_DECIMALS, USDT_UNIT, parse_units};
 use crate::service::notes::Payout;
-use crate::service::relayer::{RelayRequest, Relayer, RelayerConfig};
+use crate::service::pools::six_decimals_text;
+use crate::service::relayer::{RelayRequest, Relayer, RelayerConfig, RelayerStatus};
 use crate::service::relayer_client::RelayerClient;
-use crate::service::relayer_fees::RelayerFees;
+use crate::service::relayer_fees::{FeeQuote, RELAY_BYTES, Resources};
 use crate::service::submit::Outcome;
-use crate::store::jobs::JobStore;
+use crate::store::jobs::{JobState, JobStore};
 
 use super::Context;
 use super::input::confirm;
-use super::session::{connect, given_note, notes, remember, trees};
+use super::session::{connect, given_note, notes, pricing, remember, trees};
 use super::withdraw::{DryRun, Withdrawn, prove, refund_sun};
+
+/// The default cap on a relayer's fee, as a share of the pool's denomination.
+const DEFAULT_MAX_FEE_PERCENT: u64 = 25;
+/// How often to ask a relayer about its job: a block is 3 s, and a server allows a client
+/// 120 requests a minute.
+const FOLLOW_POLL: Duration = Duration::from_secs(1);
 
 /// How long to follow a relayed transaction: relayers sign for a couple of minutes.
 const FOLLOW_MS: i64 = 3 * 60 * 1000;
+/// How long the devnet's in-process relayer waits for its broadcast before answering.
+const FOLLOW_WAIT: Duration = Duration::from_secs(30);
 
 #[derive(Debug, Subcommand)]
 pub enum RelayCommand {
@@ -52,6 +63,10 @@ pub struct RelayWithdrawArgs {
     /// TRX the relayer sends along to the recipient (its fee must cover it), e.g. 2
     #[arg(long, value_name = "TRX")]
     refund: Option<String>,
+    /// The most fee to accept, in USDT (default: 25% of the pool, and never more than twice
+    /// what the relay costs at the chain's prices)
+    #[arg(long, value_name = "USDT")]
+    max_fee: Option<String>,
     /// Sync, prove, verify and simulate, but send nothing
     #[arg(long)]
     dry_run: bool,
@@ -76,7 +91,7 @@ impl RelayCommand {
 /// The relayer a command talks to.
 enum Target {
     Remote(RelayerClient),
-    Devnet(Box<Relayer>),
+    Devnet(Arc<Relayer>),
 }
 
 fn target(ctx: &Context, url: Option<Url>) -> Result<Target> {
@@ -96,7 +111,7 @@ fn target(ctx: &Context, url: Option<Url>) -> Result<Target> {
         RelayerConfig::default(),
         JobStore::in_memory()?,
     );
-    Ok(Target::Devnet(Box::new(relayer)))
+    Ok(Target::Devnet(Arc::new(relayer)))
 }
 
 impl Target {
@@ -107,53 +122,157 @@ impl Target {
         }
     }
 
-    /// The relayer's address and its fee for a pool, after checking it serves our network.
-    async fn terms(&self, chain: &Chain, denomination: u64) -> Result<(Address, U256)> {
-        match self {
-            Target::Remote(client) => {
-                let (status, _) = client.status().await?;
-                if status.network != chain.network {
-                    return Err(Error::usage(format!(
-                        "{} serves network `{}`, not `{}`",
-                        self.describe(),
-                        status.network,
-                        chain.network
-                    )));
-                }
-                let address = match (status.enabled, status.address) {
-                    (true, Some(address)) => address,
-                    _ => {
-                        return Err(Error::Disabled(format!(
-                            "{} does not relay withdrawals",
-                            self.describe()
+    /// The status of a remote relayer, or of the devnet's (which needs the chain).
+    async fn status(&self, ctx: &Context, chain: Option<&Chain>) -> Result<RelayerStatus> {
+        match (self, chain) {
+            (Target::Remote(client), _) => client.status().await,
+            (Target::Devnet(relayer), Some(chain)) => {
+                relayer.status(chain, &pricing(ctx, chain)?).await
+            }
+            (Target::Devnet(relayer), None) => {
+                let chain = connect(ctx).await?;
+                relayer.status(&chain, &pricing(ctx, &chain)?).await
+            }
+        }
+    }
+
+    /// The relayer's address and its quote for a pool, after checking it serves our network.
+    async fn terms(
+        &self,
+        ctx: &Context,
+        chain: &Chain,
+        denomination: u64,
+    ) -> Result<(Address, FeeQuote)> {
+        let status = self.status(ctx, Some(chain)).await?;
+        if status.network != chain.network {
+            return Err(Error::usage(format!(
+                "{} serves network `{}`, not `{}`",
+                self.describe(),
+                status.network,
+                chain.network
+            )));
+        }
+        let address = match (status.enabled, status.address) {
+            (true, Some(address)) => address,
+            _ => {
+                return Err(Error::Disabled(format!(
+                    "{} does not relay withdrawals",
+                    self.describe()
+                )));
+            }
+        };
+        Ok((address, status.quote(denomination)?.clone()))
+    }
+
+    /// Follows a relayed transaction to its receipt: through the relayer's job while it is
+    /// not in a block (a relayer that cannot say is skipped), then on our own node, which
+    /// alone decides whether the note was spent.
+    async fn follow(&self, chain: &Chain, txid: &TxId, deadline: i64) -> Result<Outcome> {
+        if let Target::Remote(client) = self {
+            while tron::transaction::now_ms() < deadline {
+                match client.job(txid).await {
+                    Ok(job) if job.state == JobState::Failed => {
+                        return Err(Error::Refused(format!(
+                            "the relayed withdrawal {txid} failed: {}",
+                            job.error.unwrap_or_else(|| "no reason given".into())
                         )));
                     }
-                };
-                Ok((address, U256::from(status.fee(denomination)?)))
+                    Ok(job) if matches!(job.state, JobState::Included | JobState::Confirmed) => {
+                        break;
+                    }
+                    Ok(_) => {}
+                    // An older relayer without the jobs endpoint: watch the chain instead.
+                    Err(e) if e.kind() == Kind::NotFound || e.kind() == Kind::Disabled => break,
+                    Err(e) => tracing::debug!(error = %e, "asking the relayer about its job"),
+                }
+                tokio::time::sleep(FOLLOW_POLL).await;
             }
-            Target::Devnet(relayer) => Ok((
-                relayer.address(),
-                U256::from(RelayerFees::default().fee(denomination)),
-            )),
+        }
+        chain.wait_for(txid, deadline).await
+    }
+}
+
+/// The most fee to accept: `--max-fee`, else a share of the pool capped at twice what the
+/// relay costs at the chain's prices (when this client can price it).
+async fn fee_cap(
+    ctx: &Context,
+    chain: &Chain,
+    denomination: u64,
+    refund: i64,
+    max_fee: Option<&str>,
+) -> Result<(U256, String)> {
+    if let Some(text) = max_fee {
+        let cap = parse_units(text, USDT_DECIMALS)
+            .ok_or_else(|| Error::usage(format!("--max-fee `{text}` is not an amount of USDT")))?;
+        return Ok((cap, "--max-fee".into()));
+    }
+    let share = U256::from(denomination * USDT_UNIT * DEFAULT_MAX_FEE_PERCENT / 100);
+    let why = format!("{DEFAULT_MAX_FEE_PERCENT}% of the pool");
+    let pricing = pricing(ctx, chain)?;
+    match pricing.terms(chain, Resources::default()).await {
+        Ok(terms) => {
+            let cost = terms.break_even(terms.policy.expected_energy, RELAY_BYTES, refund);
+            let twice = cost * U256::from(2u8);
+            Ok(if twice < share {
+                (
+                    twice,
+                    format!(
+                        "twice the {} USDT a relay costs at {} sun per energy and {} USDT \
+                         per TRX",
+                        six_decimals_text(cost),
+                        terms.energy_fee,
+                        terms.price.price.usdt_per_trx_text()
+                    ),
+                )
+            } else {
+                (share, why)
+            })
+        }
+        Err(e) => {
+            ctx.out.note(format!(
+                "cannot price the relay here ({e}); accepting a fee up to {why}"
+            ));
+            Ok((share, why))
         }
     }
 }
 
 impl RelayWithdrawArgs {
     pub async fn run(self, ctx: &Context) -> Result<()> {
-        let chain = connect(ctx).await?;
+        let chain = Arc::new(connect(ctx).await?);
         let store = notes(ctx)?;
         let trees = trees(ctx)?;
         let mut given = given_note(ctx, &store, &self.note)?;
         let denomination = given.note.meta().denomination();
         let pool = chain.pool_address(denomination)?;
         let refund = refund_sun(self.refund.as_deref())?;
+        let refund_i64 =
+            i64::try_from(refund).map_err(|_| Error::usage("--refund is more TRX than exists"))?;
         let relayer = target(ctx, self.relayer.clone())?;
-        let (address, fee) = relayer.terms(&chain, denomination).await?;
+        let (address, quote) = relayer.terms(ctx, &chain, denomination).await?;
+        let fee = quote.fee_with_refund(refund_i64)?;
+        let (cap, why) = fee_cap(
+            ctx,
+            &chain,
+            denomination,
+            refund_i64,
+            self.max_fee.as_deref(),
+        )
+        .await?;
+        if fee > cap {
+            return Err(Error::Refused(format!(
+                "{} asks a fee of {} USDT for the {denomination} USDT pool, more than the {} \
+                 USDT accepted ({why}); pass --max-fee to accept more, or use another relayer",
+                relayer.describe(),
+                six_decimals_text(fee),
+                six_decimals_text(cap)
+            )));
+        }
         ctx.out.note(format!(
-            "relaying through {} for a fee of {} USDT",
+            "relaying through {} for a fee of {} USDT (at most {} accepted)",
             relayer.describe(),
-            crate::service::pools::six_decimals_text(fee)
+            six_decimals_text(fee),
+            six_decimals_text(cap)
         ));
         let payout = Payout {
             from: address,
@@ -186,7 +305,7 @@ impl RelayWithdrawArgs {
                 "Withdraw {denomination} USDT with note {id} to {} through {} (fee {} USDT)?",
                 self.to,
                 relayer.describe(),
-                crate::service::pools::six_decimals_text(fee)
+                six_decimals_text(fee)
             ),
         )?;
         let request = RelayRequest {
@@ -198,24 +317,20 @@ impl RelayWithdrawArgs {
             fee: Some(fee),
             refund: Some(refund),
         };
-        let txid: TxId = match &relayer {
-            Target::Remote(client) => {
-                let txid = client.withdraw(&request).await?;
-                txid.parse().map_err(|_| {
-                    Error::Failed(format!("the relayer answered with a bad txid `{txid}`"))
-                })?
-            }
+        let relayed = match &relayer {
+            Target::Remote(client) => client.withdraw(&request).await?,
             Target::Devnet(relayer) => {
+                let pricing = pricing(ctx, &chain)?;
                 relayer
-                    .relay(&chain, &RelayerFees::default(), &request)
+                    .relay(&chain, &pricing, &request, FOLLOW_WAIT)
                     .await?
-                    .txid
             }
         };
+        let txid = relayed.txid;
         ctx.out
             .note(format!("the relayer sent {txid}; waiting for it"));
         let deadline = tron::transaction::now_ms() + FOLLOW_MS;
-        let outcome = chain.wait_for(&txid, deadline).await?;
+        let outcome = relayer.follow(&chain, &txid, deadline).await?;
         // Our deadline, not the transaction's expiry (the relayer chose that): say so.
         if matches!(outcome, Outcome::Expired) {
             return Err(Error::Refused(format!(
@@ -241,9 +356,9 @@ impl RelayWithdrawArgs {
         ctx.out.result(&out, || {
             format!(
                 "withdrew {} USDT to {} (note {id}, fee {} USDT): {txid}",
-                crate::service::pools::six_decimals_text(received),
+                six_decimals_text(received),
                 self.to,
-                crate::service::pools::six_decimals_text(fee)
+                six_decimals_text(fee)
             )
         })
     }
@@ -252,43 +367,53 @@ impl RelayWithdrawArgs {
 impl RelayStatusArgs {
     pub async fn run(self, ctx: &Context) -> Result<()> {
         let relayer = target(ctx, self.relayer)?;
-        let data: Value = match &relayer {
-            Target::Remote(client) => client.status().await?.1,
-            Target::Devnet(r) => {
-                let chain = connect(ctx).await?;
-                serde_json::to_value(r.status(&chain, &RelayerFees::default()).await?)
-                    .expect("statuses serialize")
-            }
-        };
-        ctx.out.result(&data, || describe_status(&relayer, &data))
+        let status = relayer.status(ctx, None).await?;
+        ctx.out
+            .result(&status, || describe_status(&relayer, &status))
     }
 }
 
-fn describe_status(relayer: &Target, data: &Value) -> String {
-    let text = |key: &str| match &data[key] {
-        Value::Null => "-".to_owned(),
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    };
+fn describe_status(relayer: &Target, status: &RelayerStatus) -> String {
+    let or_dash = |v: Option<String>| v.unwrap_or_else(|| "-".into());
     let mut lines = vec![
         ("relayer", relayer.describe()),
-        ("enabled", text("enabled")),
-        ("address", text("address")),
-        ("network", text("network")),
-        ("TRX", text("balanceTrx")),
-        ("pending", text("pending")),
+        ("enabled", status.enabled.to_string()),
+        ("address", or_dash(status.address.map(|a| a.to_base58()))),
+        ("network", status.network.clone()),
+        ("TRX", or_dash(status.balance_trx.map(|t| t.to_string()))),
+        ("pending", status.pending.to_string()),
     ];
-    let fees: Vec<String> = data["fees"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|f| {
-            let fee = f["relayerFee"].as_f64().unwrap_or(f64::NAN);
-            format!("{} USDT pool: {fee} USDT", f["denomination"])
-        })
-        .collect();
-    for fee in &fees {
-        lines.push(("fee", fee.clone()));
+    if let Some(reason) = &status.price_error {
+        lines.push(("no fees", reason.clone()));
+    }
+    if let Some(first) = status.fees.first() {
+        lines.push((
+            "prices",
+            format!(
+                "{} sun per energy, {} USDT per TRX ({}, {} s old)",
+                first.energy_price,
+                first.trx_price,
+                first.trx_price_source,
+                first.trx_price_age_seconds
+            ),
+        ));
+        lines.push((
+            "energy",
+            format!(
+                "{} expected per relay, at most {} ({} staked)",
+                first.expected_energy, first.max_energy, first.staked_energy
+            ),
+        ));
+        lines.push((
+            "refund",
+            format!("{} USDT per TRX refunded", first.refund_price),
+        ));
+    }
+    for fee in &status.fees {
+        lines.push((
+            "fee",
+            format!("{} USDT pool: {} USDT", fee.denomination, fee.relayer_fee),
+        ));
     }
     super::output::rows(&lines)
 }

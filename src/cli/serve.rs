@@ -1,4 +1,4 @@
-//! `tronpool serve`: the REST API (and, later, the relayer) as a long-running daemon.
+//! `tronpool serve`: the REST API and the relayer as a long-running daemon.
 
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
@@ -13,8 +13,11 @@ use crate::api::{self, ApiConfig, App};
 use crate::error::{Error, Result};
 use crate::service::chain::{Chain, NetworkSpec};
 use crate::service::inputs::parse_units;
+use crate::service::price::{PriceFeed, PriceSource};
 use crate::service::relayer::{Relayer, RelayerConfig};
-use crate::service::relayer_fees::RelayerFees;
+use crate::service::relayer_fees::{
+    DEFAULT_CEILING_PERCENT, DEFAULT_MARGIN_PERCENT, FeePolicy, NORMAL_RELAY_ENERGY, Pricing,
+};
 use crate::settings::Source;
 use crate::shutdown::Shutdown;
 use crate::store::jobs::JobStore;
@@ -54,9 +57,32 @@ pub struct ServeArgs {
     /// How long pool reads are cached (about a block)
     #[arg(long, default_value = "3s", value_name = "DURATION", value_parser = humantime::parse_duration)]
     cache_ttl: Duration,
-    /// The relayer fee for a pool, in USDT (repeatable; default 1 USDT or 0.3%, the larger)
+    /// The least relayer fee for a pool, in USDT, whatever the prices (repeatable)
     #[arg(long = "relayer-fee", value_name = "DENOM=USDT")]
     relayer_fees: Vec<String>,
+    /// Percent over the relay's cost (its energy and refund at today's prices) in the fee
+    #[arg(long, default_value_t = DEFAULT_MARGIN_PERCENT, value_name = "PERCENT",
+          value_parser = clap::value_parser!(u32).range(0..=1000))]
+    relayer_margin: u32,
+    /// Energy a normal relay costs: what the fee is quoted for
+    #[arg(long, default_value_t = NORMAL_RELAY_ENERGY, value_name = "ENERGY",
+          value_parser = clap::value_parser!(i64).range(1..))]
+    relayer_expected_energy: i64,
+    /// The most energy one relay may use, and its fee limit (default: the expected energy
+    /// + 10%)
+    #[arg(long, value_name = "ENERGY", value_parser = clap::value_parser!(i64).range(1..))]
+    relayer_max_energy: Option<i64>,
+    /// Send refunds to recipients that hold contract code (they can spend the relay's
+    /// energy up to the ceiling)
+    #[arg(long)]
+    relayer_allow_contract_refund: bool,
+    /// Where the TRX/USDT rate comes from: fixed:USDT_PER_TRX or pair:ADDRESS (a SunSwap V2
+    /// WTRX/USDT pair; default: price_source in the config, on the devnet its own pair)
+    #[arg(long, env = "TRONPOOL_PRICE_SOURCE", value_name = "SOURCE")]
+    price_source: Option<String>,
+    /// A pair's price is stale when it has not traded for this long
+    #[arg(long, default_value = "30m", value_name = "DURATION", value_parser = humantime::parse_duration)]
+    price_max_age: Duration,
     /// Do not relay withdrawals, even with a relayer key
     #[arg(long)]
     no_relayer: bool,
@@ -93,7 +119,18 @@ impl ServeArgs {
         let shutdown = Shutdown::register()
             .map_err(|e| Error::Failed(format!("cannot listen for Ctrl-C: {e}")))?;
         let settings = ctx.settings()?;
-        let fees = RelayerFees::parse(&self.relayer_fees)?;
+        let policy = FeePolicy {
+            expected_energy: self.relayer_expected_energy,
+            max_energy: self.relayer_max_energy.unwrap_or(
+                self.relayer_expected_energy
+                    .saturating_mul(DEFAULT_CEILING_PERCENT)
+                    / 100,
+            ),
+            margin_percent: self.relayer_margin,
+            ..FeePolicy::default()
+        }
+        .with_floors(&self.relayer_fees)?;
+        policy.validate()?;
         let cors_origins = self
             .cors_origins
             .iter()
@@ -103,7 +140,7 @@ impl ServeArgs {
             })
             .collect::<Result<Vec<_>>>()?;
 
-        // The devnet with no node configured: run one here, as DESIGN.md promises.
+        // On the devnet with no node configured, run one in-process (docs/ARCHITECTURE.md).
         let network = settings.network.value.clone();
         let own_devnet = network == crate::network::DEFAULT_NETWORK
             && matches!(settings.node.source, Source::Preset(_) | Source::Default);
@@ -137,6 +174,21 @@ impl ServeArgs {
         // nothing to serve, so find out now rather than at the first withdrawal.
         let keys = tokio::task::block_in_place(|| chain.verifying_keys())?;
         tracing::info!(verifying_key = %keys.verifying_key_sha256(), "keys loaded");
+        let configured = self
+            .price_source
+            .as_deref()
+            .or(settings.price_source.value.as_deref());
+        let source = PriceSource::resolve(configured, &chain)?;
+        match &source {
+            Some(source) => tracing::info!(%source, "TRX/USDT price source"),
+            None => tracing::warn!(
+                "no TRX/USDT price source (--price-source): relayed withdrawals are refused"
+            ),
+        }
+        // A pair is read again about once a block, like the pools.
+        let feed = PriceFeed::new(source, self.price_max_age)
+            .refresh_every(self.cache_ttl.min(Duration::from_secs(10)));
+        let pricing = Pricing::new(policy, feed);
         let relayer = self.relayer(settings, devnet.is_some())?;
         let config = ApiConfig {
             rate_limit: self.rate_limit,
@@ -146,7 +198,7 @@ impl ServeArgs {
             body_limit: self.body_limit,
             request_timeout: self.request_timeout,
         };
-        let mut app = App::new(chain, fees, config);
+        let mut app = App::new(chain, pricing, config);
         if let Some(relayer) = relayer {
             app = app.with_relayer(relayer);
         }
@@ -233,6 +285,7 @@ impl ServeArgs {
         let config = RelayerConfig {
             min_balance: trx(&self.relayer_min_trx, "--relayer-min-trx")?,
             max_refund: trx(&self.relayer_max_refund, "--relayer-max-refund")?,
+            allow_contract_refund: self.relayer_allow_contract_refund,
             poll: self.relayer_poll,
         };
         let jobs = if in_process_devnet {

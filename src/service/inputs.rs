@@ -39,6 +39,23 @@ pub fn word(text: &str, field: &str) -> Result<B256> {
     Ok(B256::from(bytes))
 }
 
+/// A transaction id: 64 hex digits, with or without `0x`.
+pub fn txid(text: &str) -> Result<tron::TxId> {
+    let digits = text
+        .strip_prefix("0x")
+        .or_else(|| text.strip_prefix("0X"))
+        .unwrap_or(text);
+    Some(digits)
+        .filter(|d| d.len() == 64)
+        .and_then(|d| d.parse().ok())
+        .ok_or_else(|| {
+            Error::usage(format!(
+                "txid must be 64 hex digits, got {}",
+                describe(text)
+            ))
+        })
+}
+
 /// A Groth16 proof as the pool takes it: `0x` and 512 hex digits (eight words). Only the
 /// form is checked here; whether it verifies is the caller's next step.
 pub fn proof(text: &str) -> Result<EncodedProof> {

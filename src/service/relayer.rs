@@ -1,32 +1,44 @@
 //! The relayer: submits other people's withdrawals with its own key, pays the energy, and
-//! earns the pool's fee.
+//! earns the pool's fee — never less than the relay costs it.
 //!
-//! Nothing is broadcast until every check that costs nothing has passed, in this order: the
-//! note is not in flight or relayed by us, not spent, the root is known, the proof verifies
-//! off-chain for *our* address and the fee we accept, the fee is ours, we can pay, and a
-//! simulation succeeds. The job is recorded (with the signed transaction) before the
-//! broadcast, so a crash can lose neither the job nor its outcome; the watcher follows each
-//! job to its receipt, broadcasting again what a crash or a node may have dropped.
+//! Nothing is broadcast until every check has passed, cheapest first: the note is not in
+//! flight or relayed by us; the refund is within our limit; there is a price (else 503); the
+//! fee covers our quote for this refund; the note is unspent, the root known, the proof valid
+//! for *our* address and this fee; a refund does not go to a contract (unless the operator
+//! allows it); the simulation succeeds within the energy ceiling and its real cost is covered
+//! by the fee; we can pay the ceiling. The transaction's fee limit is the ceiling's price, so
+//! a withdrawal that behaves worse on chain than in the simulation costs at most that.
+//!
+//! The job is recorded (with the signed transaction) before the broadcast, and the broadcast
+//! is detached from the request: a client whose request runs out of time still gets the txid
+//! and can follow the job (`GET /api/relayer/jobs/{txid}`). The watcher follows each job to a
+//! solidified receipt, broadcasting again what a crash or a node dropped, retrying what a
+//! busy node turned away, and recording what a failed transaction burned.
 
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use alloy_primitives::{B256, U256};
-use serde::Serialize;
-use tron::{Address, NodeError, PrivateKey, Transaction, TxId};
+use serde::{Deserialize, Serialize};
+use tron::{Address, PrivateKey, Transaction, TxId};
 use zk::proof::EncodedProof;
 
 use crate::error::{Error, Result};
 use crate::service::builders::{WithdrawRequest, withdraw_calldata};
 use crate::service::chain::Chain;
-use crate::service::pools::{six_decimals, word_hex};
-use crate::service::relayer_fees::RelayerFees;
-use crate::store::jobs::{Job, JobState, JobStore};
+use crate::service::inputs::USDT_UNIT;
+use crate::service::pools::{six_decimals, six_decimals_text, word_hex};
+use crate::service::relayer_fees::{FeeQuote, Pricing, Resources, Terms};
+use crate::service::submit::Broadcast;
+use crate::store::jobs::{Execution, Job, JobState, JobStore};
+use crate::units::format_trx;
 
 /// A relayed transaction is broadcast at once; a short validity bounds how long a job can
 /// stay undecided after a crash.
 const RELAY_EXPIRATION_MS: i64 = 2 * 60 * 1000;
+/// The longest wait between broadcasts a busy node turned away.
+const MAX_RETRY_DELAY: Duration = Duration::from_secs(30);
 
 #[derive(Debug, Clone)]
 pub struct RelayerConfig {
@@ -34,6 +46,9 @@ pub struct RelayerConfig {
     pub min_balance: i64,
     /// The most TRX (sun) we forward to a recipient as a refund.
     pub max_refund: i64,
+    /// Whether a refund may go to an address that holds contract code. The pool forwards
+    /// the rest of the transaction's energy with a refund, and a contract can spend it all.
+    pub allow_contract_refund: bool,
     /// How often the watcher looks at unfinished jobs.
     pub poll: Duration,
 }
@@ -43,6 +58,7 @@ impl Default for RelayerConfig {
         RelayerConfig {
             min_balance: 100_000_000,
             max_refund: 10_000_000,
+            allow_contract_refund: false,
             poll: Duration::from_secs(1),
         }
     }
@@ -56,14 +72,15 @@ pub struct RelayRequest {
     pub root: B256,
     pub nullifier_hash: B256,
     pub recipient: Address,
-    /// Defaults to the advertised fee.
+    /// Defaults to the fee we ask for this refund.
     pub fee: Option<U256>,
     /// Sun; defaults to zero.
     pub refund: Option<U256>,
 }
 
-/// `GET /api/relayer/status`.
-#[derive(Debug, Clone, Serialize)]
+/// `GET /api/relayer/status`: what the relayer is and what it charges. The server writes it
+/// and the client reads it with this one type.
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RelayerStatus {
     pub enabled: bool,
@@ -71,23 +88,71 @@ pub struct RelayerStatus {
     pub network: String,
     pub balance_trx: Option<f64>,
     pub energy_available: Option<i64>,
+    /// One quote per pool; empty when there is no price (see `price_error`).
     pub fees: Vec<FeeQuote>,
+    /// Why there is no quote: the price source is missing, dead or stale.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub price_error: Option<String>,
     pub pending: usize,
-    pub version: &'static str,
+    pub version: String,
 }
 
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct FeeQuote {
-    pub denomination: u64,
-    pub relayer_fee: f64,
-    pub relayer_fee_raw: String,
+impl RelayerStatus {
+    /// A pool's quote, or why there is none.
+    pub fn quote(&self, denomination: u64) -> Result<&FeeQuote> {
+        self.fees
+            .iter()
+            .find(|f| f.denomination == denomination)
+            .ok_or_else(|| match &self.price_error {
+                Some(reason) => Error::Disabled(format!("the relayer quotes no fee: {reason}")),
+                None => Error::Refused(format!(
+                    "the relayer quotes no fee for the {denomination} USDT pool"
+                )),
+            })
+    }
+
+    /// The status of a server that does not relay: its quotes as they would be.
+    pub async fn off(chain: &Chain, pricing: &Pricing) -> Self {
+        let (fees, price_error) = quotes(chain, pricing, Resources::default()).await;
+        RelayerStatus {
+            enabled: false,
+            address: None,
+            network: chain.network.clone(),
+            balance_trx: None,
+            energy_available: None,
+            fees,
+            price_error,
+            pending: 0,
+            version: env!("CARGO_PKG_VERSION").to_owned(),
+        }
+    }
 }
 
-/// `POST /api/relayer/withdraw`.
-#[derive(Debug, Clone, Serialize)]
+/// Every pool's quote at this moment's prices, or why there is none.
+async fn quotes(
+    chain: &Chain,
+    pricing: &Pricing,
+    own: Resources,
+) -> (Vec<FeeQuote>, Option<String>) {
+    match pricing.terms(chain, own).await {
+        Ok(terms) => (
+            chain
+                .denominations()
+                .into_iter()
+                .map(|d| terms.quote(d))
+                .collect(),
+            None,
+        ),
+        Err(e) => (Vec::new(), Some(e.to_string())),
+    }
+}
+
+/// `POST /api/relayer/withdraw`: the transaction we signed, and how far it got before we
+/// answered (`broadcast`, or `signed` while its broadcast is still under way).
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Relayed {
     pub txid: TxId,
+    pub state: JobState,
 }
 
 pub struct Relayer {
@@ -146,29 +211,49 @@ impl Relayer {
         })
     }
 
-    pub async fn status(&self, chain: &Chain, fees: &RelayerFees) -> Result<RelayerStatus> {
+    pub async fn status(&self, chain: &Chain, pricing: &Pricing) -> Result<RelayerStatus> {
         let address = self.address();
         let (trx, resources) = tokio::try_join!(chain.trx_balance(address), async {
             Ok(chain.node.get_account_resource(&address).await?)
         })?;
+        let (fees, price_error) = quotes(chain, pricing, Resources::of(&resources)).await;
         Ok(RelayerStatus {
             enabled: true,
             address: Some(address),
             network: chain.network.clone(),
             balance_trx: Some(six_decimals(U256::from(trx.max(0)))),
             energy_available: Some(resources.energy_available()),
-            fees: fee_quotes(chain, fees),
+            fees,
+            price_error,
             pending: self.jobs.unfinished()?.len(),
-            version: env!("CARGO_PKG_VERSION"),
+            version: env!("CARGO_PKG_VERSION").to_owned(),
         })
     }
 
-    /// Checks, signs, records and broadcasts one withdrawal; answers with its txid.
+    /// A job by its txid (64 hex digits).
+    pub fn job(&self, txid: &TxId) -> Result<Job> {
+        self.jobs
+            .get(&txid.to_hex())?
+            .ok_or_else(|| Error::NotFound(format!("this relayer has no job {txid}")))
+    }
+
+    /// The newest job for a nullifier hash.
+    pub fn job_for_note(&self, nullifier_hash: &B256) -> Result<Job> {
+        let hex = word_hex(nullifier_hash);
+        self.jobs
+            .by_nullifier(&hex)?
+            .ok_or_else(|| Error::NotFound(format!("this relayer has no job for {hex}")))
+    }
+
+    /// Checks, signs, records and broadcasts one withdrawal; answers with its txid once the
+    /// node has taken it, or after `wait` with the broadcast still under way (it carries on
+    /// without us: the job is recorded and the watcher finishes it).
     pub async fn relay(
-        &self,
-        chain: &Chain,
-        fees: &RelayerFees,
+        self: &Arc<Self>,
+        chain: &Arc<Chain>,
+        pricing: &Pricing,
         request: &RelayRequest,
+        wait: Duration,
     ) -> Result<Relayed> {
         let denomination = request.denomination;
         let pool = chain.pool_address(denomination)?;
@@ -182,9 +267,35 @@ impl Relayer {
                 job.state.as_str()
             )));
         }
-        let advertised = U256::from(fees.fee(denomination));
-        let fee = request.fee.unwrap_or(advertised);
         let refund = request.refund.unwrap_or(U256::ZERO);
+        let refund_sun = i64::try_from(refund)
+            .ok()
+            .filter(|r| *r <= self.config.max_refund)
+            .ok_or_else(|| {
+                Error::Refused(format!(
+                    "refund {refund} sun is more than this relayer forwards ({})",
+                    format_trx(self.config.max_refund)
+                ))
+            })?;
+
+        let resources = chain.node.get_account_resource(&self.address()).await?;
+        let terms = pricing.terms(chain, Resources::of(&resources)).await?;
+        let payout = U256::from(denomination) * U256::from(USDT_UNIT);
+        let required = terms.required_fee(denomination, refund_sun);
+        if required > payout {
+            return Err(Error::Disabled(format!(
+                "relaying from the {denomination} USDT pool costs {} USDT at today's prices, \
+                 more than it pays out",
+                six_decimals_text(required)
+            )));
+        }
+        let fee = request.fee.unwrap_or(required);
+        if fee < required {
+            return Err(Error::Refused(format!(
+                "fee {fee} is below this relayer's fee of {required} for the {denomination} USDT \
+                 pool with a refund of {refund} sun; prove again with fee {required}"
+            )));
+        }
         let withdrawal = WithdrawRequest {
             from: self.address(),
             denomination,
@@ -197,20 +308,12 @@ impl Relayer {
             refund,
         };
         // Spent (409), unknown root (422), and the proof for our address and this fee (422).
-        let refund_sun = chain.check_withdrawal(&withdrawal).await?;
-        if fee < advertised {
-            return Err(Error::Refused(format!(
-                "fee {fee} is below this relayer's fee of {advertised} for the \
-                 {denomination} USDT pool; prove again with fee {advertised}"
-            )));
+        chain.check_withdrawal(&withdrawal).await?;
+        if refund_sun > 0 && !self.config.allow_contract_refund {
+            self.refuse_contract_recipient(chain, request.recipient)
+                .await?;
         }
-        if refund_sun > self.config.max_refund {
-            return Err(Error::Refused(format!(
-                "refund {refund_sun} sun is more than this relayer forwards ({} sun)",
-                self.config.max_refund
-            )));
-        }
-        let call = chain
+        let mut call = chain
             .prepare_call(
                 self.address(),
                 pool,
@@ -218,20 +321,29 @@ impl Relayer {
                 withdraw_calldata(&withdrawal),
             )
             .await?;
-        if call.owner_trx < self.config.min_balance.max(call.cost()) {
+        call.check_succeeds("the withdrawal")?;
+        let (energy, owner_trx) = (call.energy, call.owner_trx);
+        let max_fee_limit = chain.prices().await?.max_fee_limit;
+        call.fee_limit = terms.fee_limit().min(max_fee_limit);
+        let fee_limit = call.fee_limit;
+        let mut tx = chain.transaction(call, RELAY_EXPIRATION_MS).await?;
+        tx.sign(&self.key)?;
+        // java-tron charges a transaction's protobuf plus 64 bytes of bandwidth.
+        let bytes = tx.to_protobuf().len() as i64 + 64;
+        check_cost(&terms, energy, bytes, fee, refund_sun)?;
+        let worst_case = fee_limit
+            .saturating_add(refund_sun)
+            .saturating_add(terms.burned_sun(0, bytes) as i64);
+        if owner_trx < self.config.min_balance.max(worst_case) {
             tracing::warn!(
-                balance_sun = call.owner_trx,
-                needed_sun = call.cost(),
+                balance_sun = owner_trx,
+                needed_sun = worst_case,
                 "the relayer is short of TRX"
             );
             return Err(Error::Disabled(
                 "the relayer cannot pay for energy right now; try later or another relayer".into(),
             ));
         }
-        call.check_succeeds("the withdrawal")?;
-
-        let mut tx = chain.transaction(call, RELAY_EXPIRATION_MS).await?;
-        tx.sign(&self.key)?;
         let txid = tx.txid();
         let now = tron::transaction::now_ms();
         let job = Job {
@@ -241,48 +353,123 @@ impl Relayer {
             nullifier_hash: nullifier_hex,
             recipient: request.recipient.to_base58(),
             fee: fee.to_string(),
+            refund: refund_sun.to_string(),
             state: JobState::Signed,
             signed_hex: hex::encode(tx.to_protobuf()),
             expiration: tx.expiration(),
             created_at: now,
             updated_at: now,
             error: None,
+            block: None,
+            energy_used: None,
+            fee_sun: None,
+            attempts: 0,
+            retry_at: 0,
         };
         self.jobs.insert(&job)?;
         tracing::info!(txid = %job.txid, denomination, "relaying a withdrawal");
-        match chain.node.broadcast_hex(&tx).await {
-            Ok(_) => self.jobs.set_state(&job.txid, JobState::Broadcast, None)?,
-            Err(NodeError::Refused { code, message, .. }) => {
-                let reason = format!("the node refused it: {code}: {message}");
-                self.jobs
-                    .set_state(&job.txid, JobState::Failed, Some(&reason))?;
-                return Err(Error::Refused(reason));
+        // Detached: a request that gives up does not take the broadcast with it.
+        let broadcast = tokio::spawn({
+            let (relayer, chain) = (Arc::clone(self), Arc::clone(chain));
+            async move {
+                let state = relayer.first_broadcast(&chain, &job.txid, &tx).await;
+                chain.pool_changed(denomination);
+                state
             }
-            // Maybe sent, maybe not: the job is recorded, and the watcher broadcasts it
-            // again until it lands or expires. The client tracks the txid either way.
-            Err(e) => tracing::warn!(txid = %job.txid, error = %e, "broadcast unconfirmed"),
+        });
+        match tokio::time::timeout(wait, broadcast).await {
+            Ok(Ok(state)) => Ok(Relayed {
+                txid,
+                state: state?,
+            }),
+            Ok(Err(stopped)) => Err(Error::Failed(format!(
+                "relaying {txid}: the broadcast stopped: {stopped}"
+            ))),
+            Err(_) => Ok(Relayed {
+                txid,
+                state: JobState::Signed,
+            }),
         }
-        chain.pool_changed(denomination);
-        Ok(Relayed { txid })
+    }
+
+    /// Refuses a refund to an address that holds code: the pool hands the recipient the rest
+    /// of the transaction's energy with the refund, which a contract can burn on our account.
+    async fn refuse_contract_recipient(&self, chain: &Chain, recipient: Address) -> Result<()> {
+        let contract = chain.node.get_contract(&recipient).await?;
+        if contract.is_some_and(|c| !c.bytecode.is_empty()) {
+            return Err(Error::Refused(format!(
+                "{recipient} is a contract: this relayer sends no refund to a contract (ask \
+                 without a refund, or withdraw to an ordinary address)"
+            )));
+        }
+        Ok(())
+    }
+
+    /// The first broadcast of a recorded job, and the state it leaves the job in.
+    async fn first_broadcast(
+        &self,
+        chain: &Chain,
+        txid: &str,
+        tx: &Transaction,
+    ) -> Result<JobState> {
+        match chain.broadcast(tx).await {
+            Broadcast::Accepted => {
+                self.jobs.advance(txid, JobState::Broadcast, None, None)?;
+                Ok(JobState::Broadcast)
+            }
+            Broadcast::Retry(reason) => {
+                tracing::warn!(txid, reason, "the node is busy; the watcher will retry");
+                self.jobs.defer(txid, self.retry_at(1), &reason)?;
+                Ok(JobState::Signed)
+            }
+            Broadcast::Refused(reason) => {
+                self.jobs
+                    .advance(txid, JobState::Failed, Some(&reason), None)?;
+                Err(Error::Refused(reason))
+            }
+            // Maybe sent, maybe not: the watcher broadcasts it again until it lands or
+            // expires. The client has the txid either way.
+            Broadcast::Unknown(e) => {
+                tracing::warn!(txid, error = %e, "broadcast unconfirmed");
+                Ok(JobState::Signed)
+            }
+        }
+    }
+
+    /// When to try again after `attempts` busy answers: the poll, doubling, at most 30 s.
+    fn retry_at(&self, attempts: i64) -> i64 {
+        let delay = self
+            .config
+            .poll
+            .saturating_mul(1 << attempts.clamp(0, 10))
+            .min(MAX_RETRY_DELAY);
+        tron::transaction::now_ms() + delay.as_millis() as i64
     }
 
     /// Follows every unfinished job until the server stops; after a restart this picks up
     /// where the last process left off.
     pub async fn watch(self: Arc<Self>, chain: Arc<Chain>) {
         loop {
-            if let Err(e) = self.check_jobs(&chain).await {
-                tracing::warn!(error = %e, "checking relayer jobs");
-            }
+            self.check_jobs(&chain).await;
             tokio::time::sleep(self.config.poll).await;
         }
     }
 
-    /// One pass over the unfinished jobs.
-    pub async fn check_jobs(&self, chain: &Chain) -> Result<()> {
-        for job in self.jobs.unfinished()? {
-            self.check_job(chain, &job).await?;
+    /// One pass over the unfinished jobs. A job that cannot be checked now (the node is
+    /// down, its row is damaged) is logged and skipped: it never holds up the others.
+    pub async fn check_jobs(&self, chain: &Chain) {
+        let jobs = match self.jobs.unfinished() {
+            Ok(jobs) => jobs,
+            Err(e) => {
+                tracing::warn!(error = %e, "reading the relayer's jobs");
+                return;
+            }
+        };
+        for job in jobs {
+            if let Err(e) = self.check_job(chain, &job).await {
+                tracing::warn!(txid = %job.txid, error = %e, "checking a relayer job");
+            }
         }
-        Ok(())
     }
 
     async fn check_job(&self, chain: &Chain, job: &Job) -> Result<()> {
@@ -291,64 +478,95 @@ impl Relayer {
             .parse()
             .map_err(|_| Error::Failed(format!("relayer job store: bad txid {}", job.txid)))?;
         if let Some(info) = chain.node.get_transaction_info(&txid).await? {
-            let (state, error) = if info.succeeded() {
-                (JobState::Confirmed, None)
-            } else {
+            let execution = Execution {
+                block: info.block_number,
+                energy_used: info.receipt.energy_usage_total,
+                fee_sun: info.fee,
+            };
+            let (state, error) = if !info.succeeded() {
                 let reason = info
                     .failure_reason()
                     .unwrap_or_else(|| "it failed on chain".into());
                 (JobState::Failed, Some(reason))
+            } else if chain.is_solidified(&txid, info.block_number).await? {
+                (JobState::Confirmed, None)
+            } else {
+                (JobState::Included, None)
             };
-            tracing::info!(txid = %job.txid, state = state.as_str(), "relayer job finished");
-            self.jobs.set_state(&job.txid, state, error.as_deref())?;
-            chain.pool_changed(job.denomination);
+            if self
+                .jobs
+                .advance(&job.txid, state, error.as_deref(), Some(execution))?
+            {
+                tracing::info!(
+                    txid = %job.txid,
+                    state = state.as_str(),
+                    energy = execution.energy_used,
+                    burned_sun = execution.fee_sun,
+                    "relayer job moved"
+                );
+                chain.pool_changed(job.denomination);
+            }
             return Ok(());
         }
         let head = chain.node.get_now_block().await?;
         if head.timestamp() > job.expiration {
-            self.jobs.set_state(
+            self.jobs.advance(
                 &job.txid,
                 JobState::Failed,
                 Some("expired before it was included in a block"),
+                None,
             )?;
             return Ok(());
         }
-        // Not executed yet. Unless the node holds it, (re)broadcast the recorded bytes.
-        if job.state == JobState::Signed || chain.node.get_transaction_by_id(&txid).await?.is_none()
-        {
-            let bytes = hex::decode(&job.signed_hex)
-                .map_err(|e| Error::Failed(format!("relayer job {}: {e}", job.txid)))?;
-            let tx = Transaction::from_protobuf(&bytes)
-                .map_err(|e| Error::Failed(format!("relayer job {}: {e}", job.txid)))?;
-            match chain.node.broadcast_hex(&tx).await {
-                Ok(_) => self.jobs.set_state(&job.txid, JobState::Broadcast, None)?,
-                Err(NodeError::Refused { code, .. }) if code == "DUP_TRANSACTION_ERROR" => {
-                    self.jobs.set_state(&job.txid, JobState::Broadcast, None)?
-                }
-                Err(NodeError::Refused { code, message, .. }) => {
-                    let reason = format!("the node refused it: {code}: {message}");
-                    self.jobs
-                        .set_state(&job.txid, JobState::Failed, Some(&reason))?;
-                }
-                Err(e) => return Err(e.into()),
+        if job.retry_at > tron::transaction::now_ms() {
+            return Ok(());
+        }
+        // Not executed yet: broadcast the recorded bytes again. A node that holds them says
+        // so (a duplicate), which is the same as accepting them.
+        let bytes = hex::decode(&job.signed_hex)
+            .map_err(|e| Error::Failed(format!("relayer job {}: {e}", job.txid)))?;
+        let tx = Transaction::from_protobuf(&bytes)
+            .map_err(|e| Error::Failed(format!("relayer job {}: {e}", job.txid)))?;
+        match chain.broadcast(&tx).await {
+            Broadcast::Accepted => {
+                self.jobs
+                    .advance(&job.txid, JobState::Broadcast, None, None)?;
             }
+            Broadcast::Retry(reason) => {
+                self.jobs
+                    .defer(&job.txid, self.retry_at(job.attempts + 1), &reason)?;
+            }
+            Broadcast::Refused(reason) => {
+                self.jobs
+                    .advance(&job.txid, JobState::Failed, Some(&reason), None)?;
+            }
+            Broadcast::Unknown(e) => return Err(e.into()),
         }
         Ok(())
     }
 }
 
-/// The advertised fee of every pool.
-pub fn fee_quotes(chain: &Chain, fees: &RelayerFees) -> Vec<FeeQuote> {
-    chain
-        .denominations()
-        .into_iter()
-        .map(|denomination| {
-            let fee = fees.fee(denomination);
-            FeeQuote {
-                denomination,
-                relayer_fee: six_decimals(U256::from(fee)),
-                relayer_fee_raw: fee.to_string(),
-            }
-        })
-        .collect()
+/// The checks on a simulated relay: within the ceiling, and paid for by its fee.
+fn check_cost(
+    terms: &Terms<'_>,
+    energy: i64,
+    bytes: i64,
+    fee: U256,
+    refund_sun: i64,
+) -> Result<()> {
+    let ceiling = terms.policy.max_energy;
+    if energy > ceiling {
+        return Err(Error::Refused(format!(
+            "the withdrawal would use {energy} energy, more than the {ceiling} this relayer \
+             pays for one relay (does the recipient run code?)"
+        )));
+    }
+    let break_even = terms.break_even(energy, bytes, refund_sun);
+    if fee < break_even {
+        return Err(Error::Refused(format!(
+            "fee {fee} does not cover this withdrawal's {energy} energy, {bytes} bytes and \
+             refund; it needs fee {break_even}"
+        )));
+    }
+    Ok(())
 }

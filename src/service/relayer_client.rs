@@ -3,13 +3,14 @@
 
 use std::time::Duration;
 
-use serde::Deserialize;
+use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
-use tron::Address;
+use tron::TxId;
 use url::Url;
 
 use crate::error::{Error, Result};
-use crate::service::relayer::RelayRequest;
+use crate::service::relayer::{RelayRequest, Relayed, RelayerStatus};
+use crate::store::jobs::Job;
 
 /// Proving takes a fraction of a second, but a relayer checks, simulates and broadcasts.
 const TIMEOUT: Duration = Duration::from_secs(60);
@@ -17,47 +18,6 @@ const TIMEOUT: Duration = Duration::from_secs(60);
 pub struct RelayerClient {
     http: reqwest::Client,
     base: Url,
-}
-
-/// What a relayer says about itself (`GET /api/relayer/status`).
-#[derive(Debug, Clone, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct RemoteStatus {
-    pub enabled: bool,
-    pub address: Option<Address>,
-    pub network: String,
-    #[serde(default)]
-    pub fees: Vec<RemoteFee>,
-    #[serde(flatten)]
-    pub rest: serde_json::Map<String, Value>,
-}
-
-#[derive(Debug, Clone, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct RemoteFee {
-    pub denomination: u64,
-    pub relayer_fee_raw: String,
-}
-
-impl RemoteStatus {
-    /// The fee in USDT base units for a denomination, as advertised.
-    pub fn fee(&self, denomination: u64) -> Result<u64> {
-        let quote = self
-            .fees
-            .iter()
-            .find(|f| f.denomination == denomination)
-            .ok_or_else(|| {
-                Error::Refused(format!(
-                    "the relayer quotes no fee for the {denomination} USDT pool"
-                ))
-            })?;
-        quote.relayer_fee_raw.parse().map_err(|_| {
-            Error::Failed(format!(
-                "the relayer's fee `{}` is not a number",
-                quote.relayer_fee_raw
-            ))
-        })
-    }
 }
 
 impl RelayerClient {
@@ -74,21 +34,36 @@ impl RelayerClient {
         &self.base
     }
 
-    pub async fn status(&self) -> Result<(RemoteStatus, Value)> {
+    pub async fn status(&self) -> Result<RelayerStatus> {
         let data = self
             .call(reqwest::Method::GET, "api/relayer/status", None)
             .await?;
-        let status = serde_json::from_value(data.clone()).map_err(|e| {
-            Error::Failed(format!(
-                "the relayer at {} sent an unreadable status: {e}",
-                self.base
-            ))
-        })?;
-        Ok((status, data))
+        self.read(data, "status")
     }
 
-    /// Submits a withdrawal; answers with the relayer's txid.
-    pub async fn withdraw(&self, request: &RelayRequest) -> Result<String> {
+    /// A job the relayer took, by its txid.
+    pub async fn job(&self, txid: &TxId) -> Result<Job> {
+        let data = self
+            .call(
+                reqwest::Method::GET,
+                &format!("api/relayer/jobs/{}", txid.to_hex()),
+                None,
+            )
+            .await?;
+        self.read(data, "job")
+    }
+
+    fn read<T: DeserializeOwned>(&self, data: Value, what: &str) -> Result<T> {
+        serde_json::from_value(data).map_err(|e| {
+            Error::Failed(format!(
+                "the relayer at {} sent an unreadable {what}: {e}",
+                self.base
+            ))
+        })
+    }
+
+    /// Submits a withdrawal; answers with the relayer's txid and how far it got.
+    pub async fn withdraw(&self, request: &RelayRequest) -> Result<Relayed> {
         let body = json!({
             "denomination": request.denomination.to_string(),
             "proof": request.proof.to_hex(),
@@ -101,10 +76,7 @@ impl RelayerClient {
         let data = self
             .call(reqwest::Method::POST, "api/relayer/withdraw", Some(body))
             .await?;
-        data.get("txid")
-            .and_then(Value::as_str)
-            .map(str::to_owned)
-            .ok_or_else(|| Error::Failed(format!("the relayer at {} sent no txid", self.base)))
+        self.read(data, "answer")
     }
 
     async fn call(
