@@ -18,8 +18,9 @@ use tron::abi::Trc20;
 use tron::{Action, Address, NodeClient, NodeConfig, PrivateKey, Transaction};
 use tronpool::api::{self, ApiConfig, App, ServerHandle};
 use tronpool::service::chain::Chain;
+use tronpool::service::price::{DEFAULT_MAX_AGE, PriceFeed, PriceSource};
 use tronpool::service::relayer::{Relayer, RelayerConfig};
-use tronpool::service::relayer_fees::RelayerFees;
+use tronpool::service::relayer_fees::{FeePolicy, Pricing};
 use tronpool::store::jobs::JobStore;
 use zk::circuit::PublicInputs;
 use zk::keys::Keys;
@@ -30,12 +31,20 @@ use zk::tree::MerkleTree;
 const INSTALL_HINT: &str =
     "the interop tools are not installed: run `bash tests/interop/install.sh` (CI does)";
 
+/// The default fee policy at the devnet pair's price, read afresh on every use.
+pub fn devnet_pricing(devnet: &DevnetHandle) -> Pricing {
+    let source = devnet.deployment().price_pair.map(PriceSource::Pair);
+    Pricing::new(
+        FeePolicy::default(),
+        PriceFeed::new(source, DEFAULT_MAX_AGE).refresh_every(Duration::ZERO),
+    )
+}
+
 /// A devnet and the API in front of it.
 pub struct Served {
     pub devnet: Option<DevnetHandle>,
     pub server: ServerHandle,
     pub http: reqwest::Client,
-    pub app: Arc<App>,
 }
 
 impl Served {
@@ -53,30 +62,43 @@ impl Served {
         cache_ttl: Duration,
         relayer: Option<RelayerConfig>,
     ) -> Served {
-        let _ = rustls::crypto::ring::default_provider().install_default();
         let devnet = devnet::spawn(DevnetConfig::ephemeral())
             .await
             .expect("a devnet");
-        let mut node = NodeConfig::new(devnet.url().parse().unwrap());
+        let pricing = devnet_pricing(&devnet);
+        let node = devnet.url();
+        Self::around(devnet, &node, config, cache_ttl, relayer, pricing).await
+    }
+
+    /// The API for `devnet`, reaching it at `node` (the devnet itself, or a proxy in front
+    /// of it), priced by `pricing`.
+    pub async fn around(
+        devnet: DevnetHandle,
+        node: &str,
+        config: ApiConfig,
+        cache_ttl: Duration,
+        relayer: Option<RelayerConfig>,
+        pricing: Pricing,
+    ) -> Served {
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let mut node = NodeConfig::new(node.parse().unwrap());
         node.retries = 0;
         node.timeout = Duration::from_secs(5);
         let chain = Chain::connect("devnet", NodeClient::new(node).unwrap(), cache_ttl)
             .await
             .expect("the devnet's deployment");
-        let mut app = App::new(chain, RelayerFees::default(), config);
+        let mut app = App::new(chain, pricing, config);
         if let Some(relayer) = relayer {
             let jobs = JobStore::in_memory().unwrap();
             app = app.with_relayer(Relayer::new(devnet::genesis::dev_key(1), relayer, jobs));
         }
-        let app = Arc::new(app);
-        let server = api::spawn("127.0.0.1:0".parse::<SocketAddr>().unwrap(), app.clone())
+        let server = api::spawn("127.0.0.1:0".parse::<SocketAddr>().unwrap(), Arc::new(app))
             .await
             .expect("the API listens");
         Served {
             devnet: Some(devnet),
             server,
             http: reqwest::Client::new(),
-            app,
         }
     }
 
@@ -213,7 +235,9 @@ async fn every_endpoint_answers_with_its_shape() {
             "address": pool100.to_base58(),
             "poolBalance": 0.0, "poolBalanceRaw": "0",
             "currentRoot": empty_root,
-            "relayerFee": 1.0, "relayerFeeRaw": "1000000",
+            // 325,000 energy × 100 sun + 800 bytes × 1,000 sun = 33.3 TRX at the devnet
+            // pair's 0.28 USDT, +20%.
+            "relayerFee": 11.1888, "relayerFeeRaw": "11188800",
             "depositCount": 0,
         })
     );
@@ -728,7 +752,7 @@ async fn shutdown_finishes_the_requests_in_flight() {
     );
     let app = Arc::new(App::new(
         chain,
-        RelayerFees::default(),
+        devnet_pricing(&devnet),
         ApiConfig::default(),
     ));
     let server = api::spawn("127.0.0.1:0".parse().unwrap(), app)
@@ -773,7 +797,7 @@ async fn a_request_past_its_timeout_is_504_and_browsers_get_cors() {
         cors_origins: vec!["https://app.example".parse().unwrap()],
         ..ApiConfig::default()
     };
-    let app = Arc::new(App::new(chain, RelayerFees::default(), config));
+    let app = Arc::new(App::new(chain, devnet_pricing(&devnet), config));
     let server = api::spawn("127.0.0.1:0".parse().unwrap(), app)
         .await
         .unwrap();

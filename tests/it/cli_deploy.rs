@@ -335,6 +335,10 @@ fn deploy_with_ceremony_keys_resume_and_withdraw() {
             "serve",
             "--listen",
             "127.0.0.1:0",
+            // A network without a pair of its own: the relayer prices TRX at a fixed rate
+            // (32.5 TRX of energy at 0.2 USDT, +20%: a 7.8 USDT fee).
+            "--price-source",
+            "fixed:0.2",
         ])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())

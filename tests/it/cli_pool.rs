@@ -88,9 +88,11 @@ fn deposit_then_relay_withdraw_then_the_note_is_spent() {
         &chain,
         &["relay", "withdraw", &id_text, "--to", &recipient, "--yes"],
     );
-    assert_eq!(relayed["receivedRaw"], "99000000", "{relayed}");
-    assert_eq!(relayed["feeRaw"], "1000000");
-    assert_eq!(usdt_of(&env, &chain, &recipient), "99000000");
+    // The devnet relayer's quote: 325,000 energy × 100 sun and 800 bytes × 1,000 sun = 33.3
+    // TRX at the devnet pair's 0.28 USDT per TRX, +20%: 11.1888 USDT.
+    assert_eq!(relayed["receivedRaw"], "88811200", "{relayed}");
+    assert_eq!(relayed["feeRaw"], "11188800");
+    assert_eq!(usdt_of(&env, &chain, &recipient), "88811200");
     assert_eq!(state_of(&env, &chain, id), "withdrawn");
     let shown = ok(&env, &chain, &["notes", "show", &id_text]);
     assert_eq!(shown["withdrawTxid"], relayed["txid"]);
@@ -149,7 +151,7 @@ fn self_withdrawal_from_a_note_on_stdin_and_dry_runs_send_nothing() {
         &chain,
         &["relay", "withdraw", "2", "--to", &recipient, "--dry-run"],
     );
-    assert_eq!(relay_dry["feeRaw"], "1000000");
+    assert_eq!(relay_dry["feeRaw"], "11188800");
     assert_eq!(usdt_of(&env, &chain, &recipient), "0");
     assert_eq!(state_of(&env, &chain, 1), "deposited");
 
@@ -324,13 +326,10 @@ fn ok_stdin(env: &TestEnv, chain: &Chain, args: &[&str], input: &str) -> Value {
     out["data"].clone()
 }
 
-#[test]
-fn a_remote_relayer_over_http() {
-    let env = TestEnv::new();
-    let chain = Chain::start();
-    let deposited = ok(&env, &chain, &["deposit", "--denom", "100", "--yes"]);
-    let id = deposited["notes"][0]["id"].as_i64().unwrap().to_string();
-    let server = chain.runtime.block_on(async {
+/// A relayer server (dev account 2) on `chain` with a fee floor of `floor` on the 100 pool,
+/// over a cheap TRX price, so that the floor is the fee.
+fn relayer_server(chain: &Chain, floor: &str) -> tronpool::api::ServerHandle {
+    chain.runtime.block_on(async {
         let node =
             tron::NodeClient::new(tron::NodeConfig::new(chain.url().parse().unwrap())).unwrap();
         let service =
@@ -342,12 +341,35 @@ fn a_remote_relayer_over_http() {
             Default::default(),
             tronpool::store::jobs::JobStore::in_memory().unwrap(),
         );
-        let app = tronpool::api::App::new(service, "100=2".parse_fees(), Default::default())
-            .with_relayer(relayer);
+        let policy = tronpool::service::relayer_fees::FeePolicy::default()
+            .with_floors(&[format!("100={floor}")])
+            .unwrap();
+        let source = tronpool::service::price::PriceSource::parse("fixed:0.01").unwrap();
+        let feed = tronpool::service::price::PriceFeed::new(
+            Some(source),
+            tronpool::service::price::DEFAULT_MAX_AGE,
+        );
+        let pricing = tronpool::service::relayer_fees::Pricing::new(policy, feed);
+        let app =
+            tronpool::api::App::new(service, pricing, Default::default()).with_relayer(relayer);
         tronpool::api::spawn("127.0.0.1:0".parse().unwrap(), Arc::new(app))
             .await
             .unwrap()
-    });
+    })
+}
+
+#[test]
+fn a_remote_relayer_over_http() {
+    let env = TestEnv::new();
+    let chain = Chain::start();
+    let deposited = ok(
+        &env,
+        &chain,
+        &["deposit", "--denom", "100", "--count", "2", "--yes"],
+    );
+    let id = deposited["notes"][0]["id"].as_i64().unwrap().to_string();
+    let second = deposited["notes"][1]["id"].as_i64().unwrap().to_string();
+    let server = relayer_server(&chain, "2");
     let url = server.url();
     let status = ok(&env, &chain, &["relay", "status", "--relayer", &url]);
     assert_eq!(
@@ -394,17 +416,68 @@ fn a_remote_relayer_over_http() {
         &["relay", "status", "--relayer", "http://127.0.0.1:9"],
         3,
     );
-}
 
-/// `--relayer-fee`-style fees for the test server.
-trait ParseFees {
-    fn parse_fees(self) -> tronpool::service::relayer_fees::RelayerFees;
-}
-
-impl ParseFees for &str {
-    fn parse_fees(self) -> tronpool::service::relayer_fees::RelayerFees {
-        tronpool::service::relayer_fees::RelayerFees::parse(&[self.to_owned()]).unwrap()
-    }
+    // A fee above what the client accepts is refused before anything is proved or sent.
+    let refused = fails(
+        &env,
+        &chain,
+        &[
+            "relay",
+            "withdraw",
+            &second,
+            "--to",
+            &recipient,
+            "--relayer",
+            &url,
+            "--max-fee",
+            "1.5",
+            "--yes",
+        ],
+        4,
+    );
+    assert!(refused.contains("--max-fee"), "{refused}");
+    // A greedy relayer asking half the pool: more than twice what a relay costs at the
+    // chain's prices (33.3 TRX at the devnet pair's 0.28 USDT is about 9.3 USDT).
+    let greedy = relayer_server(&chain, "50");
+    let refused = fails(
+        &env,
+        &chain,
+        &[
+            "relay",
+            "withdraw",
+            &second,
+            "--to",
+            &recipient,
+            "--relayer",
+            &greedy.url(),
+            "--yes",
+        ],
+        4,
+    );
+    assert!(
+        refused.contains("asks a fee of 50 USDT") && refused.contains("twice"),
+        "{refused}"
+    );
+    let shown = ok(&env, &chain, &["notes", "show", &second]);
+    assert_eq!(shown["state"], "deposited", "nothing was sent: {shown}");
+    // Told to accept it, the client pays it.
+    let relayed = ok(
+        &env,
+        &chain,
+        &[
+            "relay",
+            "withdraw",
+            &second,
+            "--to",
+            &recipient,
+            "--relayer",
+            &greedy.url(),
+            "--max-fee",
+            "50",
+            "--yes",
+        ],
+    );
+    assert_eq!(relayed["feeRaw"], "50000000");
 }
 
 /// A node in front of the devnet that forwards everything, but once a transaction has been

@@ -1,25 +1,32 @@
-//! The relayer against a devnet: a withdrawal relayed end to end with fee and refund; ten
-//! concurrent copies of one request make one broadcast; every refusal (spent, unknown root,
-//! bad proof, a proof for another relayer, a low fee) costs the relayer nothing; a relayer
-//! that cannot pay or is off answers 503; and a server killed with SIGKILL mid-job finishes
-//! it after a restart.
+//! The relayer against a devnet, as an attacker and as a paying customer would use it: a
+//! withdrawal relayed end to end, its fee covering what it burned; every refusal (a fee below
+//! the quote, a refund the fee does not cover, a refund to a contract, an energy-burning
+//! recipient, spent, unknown root, bad proof, another relayer's proof) costs the relayer
+//! nothing; a recipient that burns energy only on chain costs at most the ceiling; the quote
+//! follows the energy price and the pair; no price is 503; ten concurrent copies make one
+//! broadcast; a busy node is retried, a duplicate answer is success, a slow broadcast still
+//! gives the client its txid; and a server killed with SIGKILL mid-job finishes it after a
+//! restart, which the jobs endpoint then reports.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use alloy_primitives::U256;
 use alloy_sol_types::SolCall;
+use devnet::DevnetConfig;
 use serde_json::{Value, json};
 use tron::abi::Trc20;
-use tron::{Address, NodeClient, NodeConfig, PrivateKey, Transaction};
+use tron::{Address, NodeClient, NodeConfig, PrivateKey, Transaction, TxId};
 use tronpool::api::ApiConfig;
+use tronpool::service::price::{DEFAULT_MAX_AGE, PriceFeed};
 use tronpool::service::relayer::RelayerConfig;
-use tronpool::store::jobs::JobState;
+use tronpool::service::relayer_fees::{FeePolicy, NORMAL_RELAY_ENERGY, Pricing, RELAY_BYTES};
 use zk::note::{Note, NoteMeta};
 use zk::tree::MerkleTree;
 
-use crate::api::{Served, hex32, prove_withdrawal, random_word};
+use crate::api::{Served, devnet_pricing, hex32, prove_withdrawal, random_word};
 
-const FEE: u64 = 1_000_000; // the 100 pool's default relayer fee
 const DENOMINATION: u64 = 100_000_000;
 
 /// Approves and deposits `count` fresh notes into the 100 pool from dev account `account`,
@@ -36,7 +43,7 @@ async fn deposit_through(
     key: &PrivateKey,
     count: usize,
 ) -> (Vec<Note>, MerkleTree) {
-    let node = NodeClient::new(NodeConfig::new(node.parse().unwrap())).unwrap();
+    let node = client(node);
     let http = reqwest::Client::new();
     let build = |path: &str, body: Value| {
         let request = http.post(format!("{api}{path}")).json(&body).send();
@@ -67,7 +74,11 @@ async fn deposit_through(
     (notes, tree)
 }
 
-async fn send(node: &NodeClient, key: &PrivateKey, json: &Value) {
+fn client(url: &str) -> NodeClient {
+    NodeClient::new(NodeConfig::new(url.parse().unwrap())).unwrap()
+}
+
+async fn send(node: &NodeClient, key: &PrivateKey, json: &Value) -> TxId {
     let mut tx = Transaction::from_json(json).unwrap();
     tx.sign(key).unwrap();
     let txid = node.broadcast_hex(&tx).await.expect("accepted");
@@ -77,6 +88,7 @@ async fn send(node: &NodeClient, key: &PrivateKey, json: &Value) {
         .unwrap()
         .expect("sealed");
     assert!(info.succeeded(), "{:?}", info.failure_reason());
+    txid
 }
 
 /// A relay request for leaf `index`, proved for `relayer`, `fee` and `refund`.
@@ -114,28 +126,51 @@ fn trx(served: &Served, who: Address) -> i64 {
     served.devnet().with_chain(|c| c.balance(&who))
 }
 
-/// Waits for the watcher to settle a job.
-async fn settled(served: &Served, txid: &str) -> JobState {
-    let relayer = served.app.relayer.as_ref().unwrap();
+/// The 100 pool's quote: its fee and what each TRX of refund adds, in base units.
+async fn quote(served: &Served) -> (u64, u64) {
+    let status = served.ok("/api/relayer/status", None).await;
+    let fee = &status["fees"][0];
+    assert_eq!(fee["denomination"], 100, "{status}");
+    let raw = |key: &str| fee[key].as_str().unwrap().parse::<u64>().unwrap();
+    (raw("relayerFeeRaw"), raw("refundPriceRaw"))
+}
+
+/// Waits for the watcher to settle a job; answers it as the jobs endpoint shows it (polled
+/// ten times a second, within the general limit of 120 a minute for a few seconds' wait).
+async fn settled(served: &Served, txid: &str) -> Value {
     for _ in 0..100 {
-        let job = relayer.jobs().get(txid).unwrap().expect("recorded");
-        if job.state.is_finished() {
-            return job.state;
+        let job = served.ok(&format!("/api/relayer/jobs/{txid}"), None).await;
+        if job["state"] == "confirmed" || job["state"] == "failed" {
+            return job;
         }
-        tokio::time::sleep(Duration::from_millis(50)).await;
+        tokio::time::sleep(Duration::from_millis(100)).await;
     }
     panic!("job {txid} never settled");
 }
 
+/// Calls a devnet control.
+async fn control(served: &Served, action: &str, body: Value) -> Value {
+    let response = reqwest::Client::new()
+        .post(format!("{}/devnet/{action}", served.devnet().url()))
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert!(response.status().is_success(), "{action}: {body}");
+    response.json().await.unwrap()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn relays_with_fee_and_refund_and_refusals_cost_nothing() {
+async fn relays_with_fee_and_refund_at_a_profit_and_refusals_cost_nothing() {
     // More than the 5 a minute a client gets: this test is one client asking many things.
     let config = ApiConfig {
         relayer_rate_limit: 100,
+        rate_limit: 10_000,
         ..ApiConfig::default()
     };
     let served = Served::with_relayer(config, RelayerConfig::default()).await;
     let relayer = devnet::genesis::dev_key(1).address();
+    let pair = served.devnet().deployment().price_pair.expect("a pair");
     let (notes, tree) = deposit(&served, 2, 2).await;
 
     let status = served.ok("/api/relayer/status", None).await;
@@ -146,13 +181,33 @@ async fn relays_with_fee_and_refund_and_refusals_cost_nothing() {
     assert_eq!(status["pending"], 0);
     assert_eq!(
         status["fees"][0],
-        json!({ "denomination": 100, "relayerFee": 1.0, "relayerFeeRaw": "1000000" })
+        json!({
+            "denomination": 100, "relayerFee": 11.1888, "relayerFeeRaw": "11188800",
+            "expectedEnergy": NORMAL_RELAY_ENERGY, "maxEnergy": 357_500, "energyPrice": 100,
+            "stakedEnergy": 0, "bandwidthSun": 800_000, "trxPrice": 0.28,
+            "trxPriceSource": format!("pair:{pair}"),
+            "trxPriceAgeSeconds": 0, "refundPrice": 0.336, "refundPriceRaw": "336000",
+            "marginPercent": 20,
+        })
     );
+    assert_eq!(status["fees"].as_array().unwrap().len(), 6);
+    let (fee, per_trx) = quote(&served).await;
+    // 2 TRX of refund: 2 × 0.336 USDT more.
+    let refund = 2_000_000;
+    let fee_with_refund = fee + 2 * per_trx;
 
     // Refusals first: none may cost the relayer a sun.
     let recipient = PrivateKey::generate().address();
     let relayer_trx = trx(&served, relayer);
-    let good = request(&notes[0], &tree, 0, recipient, relayer, FEE, 2_000_000);
+    let good = request(
+        &notes[0],
+        &tree,
+        0,
+        recipient,
+        relayer,
+        fee_with_refund,
+        refund,
+    );
     let mut unknown_root = good.clone();
     unknown_root["root"] = json!(random_word());
     let error = served
@@ -166,7 +221,7 @@ async fn relays_with_fee_and_refund_and_refusals_cost_nothing() {
         .await;
     assert!(error.contains("does not verify"), "{error}");
     let stranger = PrivateKey::generate().address();
-    let for_another = request(&notes[0], &tree, 0, recipient, stranger, FEE, 0);
+    let for_another = request(&notes[0], &tree, 0, recipient, stranger, fee, 0);
     let error = served
         .fails("/api/relayer/withdraw", Some(for_another), 422)
         .await;
@@ -174,49 +229,375 @@ async fn relays_with_fee_and_refund_and_refusals_cost_nothing() {
         error.contains("does not verify"),
         "another relayer's proof: {error}"
     );
-    let cheap = request(&notes[0], &tree, 0, recipient, relayer, FEE / 2, 0);
+    let cheap = request(&notes[0], &tree, 0, recipient, relayer, fee / 2, 0);
     let error = served
         .fails("/api/relayer/withdraw", Some(cheap), 422)
         .await;
     assert!(error.contains("below this relayer's fee"), "{error}");
+    // The fee without the refund's price: refused, naming the fee it needs.
+    let uncovered = request(&notes[0], &tree, 0, recipient, relayer, fee, refund);
+    let error = served
+        .fails("/api/relayer/withdraw", Some(uncovered), 422)
+        .await;
+    assert!(
+        error.contains(&format!("prove again with fee {fee_with_refund}")),
+        "{error}"
+    );
+    let greedy_refund = request(&notes[0], &tree, 0, recipient, relayer, fee, 10_000_001);
+    let error = served
+        .fails("/api/relayer/withdraw", Some(greedy_refund), 422)
+        .await;
+    assert!(error.contains("more than this relayer forwards"), "{error}");
     assert_eq!(trx(&served, relayer), relayer_trx, "refusals are free");
 
-    // The real thing: 99 USDT and 2 TRX to a fresh address, 1 USDT to the relayer.
+    // The real thing: 100 USDT less the fee and 2 TRX to a fresh address.
     let relayer_usdt = usdt(&served, relayer);
     let data = served.ok("/api/relayer/withdraw", Some(good.clone())).await;
+    assert_eq!(data["state"], "broadcast", "{data}");
     let txid = data["txid"].as_str().expect("a txid").to_owned();
-    assert_eq!(settled(&served, &txid).await, JobState::Confirmed);
-    assert_eq!(usdt(&served, recipient), U256::from(DENOMINATION - FEE));
-    assert_eq!(usdt(&served, relayer), relayer_usdt + U256::from(FEE));
-    assert_eq!(trx(&served, recipient), 2_000_000, "the refund arrived");
-    assert!(
-        trx(&served, relayer) < relayer_trx - 2_000_000,
-        "the relayer paid"
+    let job = settled(&served, &txid).await;
+    assert_eq!(job["state"], "confirmed", "{job}");
+    assert_eq!(job["refund"], "2000000");
+    assert_eq!(job["fee"], fee_with_refund.to_string());
+    assert_eq!(
+        usdt(&served, recipient),
+        U256::from(DENOMINATION - fee_with_refund)
     );
+    assert_eq!(
+        usdt(&served, relayer),
+        relayer_usdt + U256::from(fee_with_refund)
+    );
+    assert_eq!(trx(&served, recipient), refund as i64, "the refund arrived");
+
+    // What it cost, against what it earned: the relayer never relays at a loss.
+    let energy = job["energyUsed"].as_i64().unwrap();
+    let burned = job["feeSun"].as_i64().unwrap();
+    let spent = relayer_trx - trx(&served, relayer);
+    assert_eq!(
+        spent,
+        burned + refund as i64,
+        "the burn and the refund, nothing else"
+    );
+    assert!(
+        energy <= NORMAL_RELAY_ENERGY,
+        "a normal relay ({energy} energy) must fit the quoted energy"
+    );
+    let cost_usdt = spent as f64 * 0.28;
+    let margin = fee_with_refund as f64 - cost_usdt;
+    assert!(margin > 0.0, "fee {fee_with_refund} < cost {cost_usdt}");
+    println!(
+        "relayed withdraw (fresh recipient, 2 TRX refund, the relayer's first fee): \
+         {energy} energy, {} TRX burned + 2 TRX refund; fee {} USDT; margin {:.6} USDT at \
+         0.28 USDT/TRX",
+        burned as f64 / 1e6,
+        fee_with_refund as f64 / 1e6,
+        margin / 1e6
+    );
+    // Its fee limit is the ceiling's price, not a multiple of the simulation.
+    let sent = client(&served.devnet().url())
+        .get_transaction_by_id(&txid.parse().unwrap())
+        .await
+        .unwrap()
+        .expect("in a block");
+    assert_eq!(sent.transaction.fee_limit(), 357_500 * 100);
+    // Its bandwidth is what the quote counts on.
+    let info = client(&served.devnet().url())
+        .get_transaction_info(&txid.parse().unwrap())
+        .await
+        .unwrap()
+        .unwrap();
+    let bytes = info.receipt.net_usage.max(info.receipt.net_fee / 1_000);
+    assert!(bytes > 0 && bytes <= RELAY_BYTES, "{bytes} bytes");
+
     let status = served.ok("/api/relayer/status", None).await;
     assert_eq!(status["pending"], 0);
+    let nullifier = good["nullifierHash"].as_str().unwrap();
+    let by_note = served
+        .ok(&format!("/api/relayer/jobs/nullifier/{nullifier}"), None)
+        .await;
+    assert_eq!(by_note["txid"], txid.as_str());
+    served
+        .fails(&format!("/api/relayer/jobs/{}", "ab".repeat(32)), None, 404)
+        .await;
+    served
+        .fails("/api/relayer/jobs/not-a-txid", None, 400)
+        .await;
 
     // Again: we relayed it (409), and after that it is spent on chain (409 too).
     let error = served.fails("/api/relayer/withdraw", Some(good), 409).await;
     assert!(error.contains(&txid), "names our transaction: {error}");
-    let spent_elsewhere = request(&notes[0], &tree, 0, recipient, relayer, FEE, 0);
+    let spent_elsewhere = request(&notes[0], &tree, 0, recipient, relayer, fee, 0);
     let error = served
         .fails("/api/relayer/withdraw", Some(spent_elsewhere), 409)
         .await;
     assert!(error.contains("already"), "{error}");
+
+    // The second note, no refund, to a recipient that holds USDT already.
+    let relayer_trx = trx(&served, relayer);
+    let plain = request(&notes[1], &tree, 1, recipient, relayer, fee, 0);
+    let data = served.ok("/api/relayer/withdraw", Some(plain)).await;
+    let job = settled(&served, data["txid"].as_str().unwrap()).await;
+    let spent = relayer_trx - trx(&served, relayer);
+    println!(
+        "relayed withdraw (recipient holds USDT, no refund): {} energy, {} TRX burned; fee {} \
+         USDT; margin {:.6} USDT at 0.28 USDT/TRX",
+        job["energyUsed"],
+        spent as f64 / 1e6,
+        fee as f64 / 1e6,
+        (fee as f64 - spent as f64 * 0.28) / 1e6
+    );
+    assert!((fee as f64) > spent as f64 * 0.28);
+}
+
+/// Runtime code that writes 120 fresh storage slots whenever it is called (`burns_in_
+/// simulation`), or only when it has less than 10,000,000 energy left, as in a real
+/// transaction and never in a node's simulation (which runs with the largest limit).
+fn burner(burns_in_simulation: bool) -> Vec<u8> {
+    // slot counter c = sload(0); for i in c+1 ..= c+120: sstore(i, 1); sstore(0, c+120)
+    let burn = |start: u8| {
+        let mut code = vec![
+            0x5b, // JUMPDEST (start)
+            0x60, 0x00, 0x54, // PUSH1 0 SLOAD: [c]
+            0x80, 0x60, 0x78, 0x01, // DUP1 PUSH1 120 ADD: [c, e]
+            0x90, // SWAP1: [e, i]
+            0x5b, // JUMPDEST (loop = start + 9)
+            0x60, 0x01, 0x01, // PUSH1 1 ADD: [e, i+1]
+            0x60, 0x01, 0x81, 0x55, // sstore(i+1, 1)
+            0x81, 0x81, 0x10, // DUP2 DUP2 LT: [e, i, i<e]
+            0x60, 0x00, 0x57, // PUSH1 loop JUMPI
+            0x60, 0x00, 0x55, // sstore(0, i)
+            0x00, // STOP
+        ];
+        code[21] = start + 9;
+        code
+    };
+    if burns_in_simulation {
+        return burn(0);
+    }
+    // if gas() < 10,000,000 { burn } else { stop }
+    let mut code = vec![
+        0x63, 0x00, 0x98, 0x96, 0x80, // PUSH4 10,000,000
+        0x5a, 0x10, // GAS LT: [gas < 10M]
+        0x60, 0x0b, 0x57, // PUSH1 11 JUMPI
+        0x00, // STOP
+    ];
+    code.extend(burn(11));
+    code
+}
+
+/// Deploys `runtime` from dev account 0 through the node's `deploycontract`.
+async fn deploy_runtime(served: &Served, runtime: &[u8]) -> Address {
+    // CODECOPY the runtime that follows this 11-byte prefix, and RETURN it.
+    let len = u8::try_from(runtime.len()).unwrap();
+    let mut init = vec![
+        0x60, len, 0x80, 0x60, 0x0b, 0x60, 0x00, 0x39, 0x60, 0x00, 0xf3,
+    ];
+    init.extend_from_slice(runtime);
+    let owner = served.devnet().accounts()[0].clone();
+    let url = served.devnet().url();
+    let built: Value = reqwest::Client::new()
+        .post(format!("{url}/wallet/deploycontract"))
+        .json(&json!({
+            "owner_address": owner.address().to_base58(),
+            "abi": "[]",
+            "bytecode": hex::encode(&init),
+            "name": "Burner",
+            "fee_limit": 1_000_000_000,
+            "origin_energy_limit": 10_000_000,
+            "consume_user_resource_percent": 100,
+            "visible": true,
+        }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let node = client(&url);
+    let txid = send(&node, &owner, &built).await;
+    node.get_transaction_info(&txid)
+        .await
+        .unwrap()
+        .unwrap()
+        .contract_address
+        .expect("deployed")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_energy_burning_recipient_cannot_drain_the_relayer() {
+    let config = ApiConfig {
+        relayer_rate_limit: 100,
+        rate_limit: 10_000,
+        ..ApiConfig::default()
+    };
+    // The operator opted in to refunds to contracts: only the ceiling stands in the way.
+    let opted_in = RelayerConfig {
+        allow_contract_refund: true,
+        ..RelayerConfig::default()
+    };
+    let served = Served::with_relayer(config.clone(), opted_in).await;
+    let relayer = devnet::genesis::dev_key(1).address();
+    let (notes, tree) = deposit(&served, 2, 2).await;
+    let (fee, per_trx) = quote(&served).await;
+    let one_sun_fee = fee + per_trx.div_ceil(1_000_000);
+    let always = deploy_runtime(&served, &burner(true)).await;
+    let sneaky = deploy_runtime(&served, &burner(false)).await;
+    let relayer_trx = trx(&served, relayer);
+
+    // The attack of the report: a 1-sun refund to a recipient whose receive() writes 120
+    // slots. The simulation shows millions of energy: refused, nothing spent.
+    let attack = request(&notes[0], &tree, 0, always, relayer, one_sun_fee, 1);
+    let error = served
+        .fails("/api/relayer/withdraw", Some(attack.clone()), 422)
+        .await;
+    assert!(error.contains("more than the 357500"), "{error}");
+    assert_eq!(trx(&served, relayer), relayer_trx);
+
+    // A recipient that behaves in the simulation and burns on chain: the fee limit (the
+    // ceiling's price) is all it can take.
+    let sneak = request(&notes[1], &tree, 1, sneaky, relayer, one_sun_fee, 1);
+    let data = served.ok("/api/relayer/withdraw", Some(sneak)).await;
+    let job = settled(&served, data["txid"].as_str().unwrap()).await;
+    assert_eq!(job["state"], "failed", "{job}");
+    let burned = job["feeSun"].as_i64().unwrap();
+    assert!(job["energyUsed"].as_i64().unwrap() <= 357_500, "{job}");
+    let lost = relayer_trx - trx(&served, relayer);
+    assert_eq!(
+        lost, burned,
+        "nothing but the energy, and the note is still unspent"
+    );
+    assert!(
+        lost <= 357_500 * 100 + RELAY_BYTES * 1_000,
+        "at most the ceiling and the bandwidth: {lost} sun"
+    );
+    println!(
+        "a recipient that burns energy only on chain cost the relayer {} TRX ({} energy): \
+         the ceiling",
+        lost as f64 / 1e6,
+        job["energyUsed"]
+    );
+
+    // Without the opt-in, a refund to a contract is refused before anything is simulated.
+    let careful = Served::with_relayer(config, RelayerConfig::default()).await;
+    let (notes, tree) = deposit(&careful, 2, 1).await;
+    let relayer_trx = trx(&careful, relayer);
+    let (fee, per_trx) = quote(&careful).await;
+    let always = deploy_runtime(&careful, &burner(true)).await;
+    let attack = request(
+        &notes[0],
+        &tree,
+        0,
+        always,
+        relayer,
+        fee + per_trx.div_ceil(1_000_000),
+        1,
+    );
+    let error = careful
+        .fails("/api/relayer/withdraw", Some(attack), 422)
+        .await;
+    assert!(error.contains("is a contract"), "{error}");
+    assert_eq!(trx(&careful, relayer), relayer_trx);
+    // Without a refund the pool calls nothing on the recipient: relayed as usual.
+    let plain = request(&notes[0], &tree, 0, always, relayer, fee, 0);
+    let data = careful.ok("/api/relayer/withdraw", Some(plain)).await;
+    let job = settled(&careful, data["txid"].as_str().unwrap()).await;
+    assert_eq!(job["state"], "confirmed", "{job}");
+    assert_eq!(usdt(&careful, always), U256::from(DENOMINATION - fee));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_quote_follows_the_energy_price_and_the_pair() {
+    let served = Served::with_relayer(ApiConfig::default(), RelayerConfig::default()).await;
+    assert_eq!(quote(&served).await, (11_188_800, 336_000));
+    // 210 sun per energy: 68.25 TRX of energy and 0.8 of bandwidth at 0.28 USDT, +20%.
+    control(&served, "set_energy_fee", json!({ "energyFee": 210 })).await;
+    assert_eq!(quote(&served).await.0, 23_200_800);
+    let pool = served.ok("/api/pools/100", None).await;
+    assert_eq!(pool["relayerFeeRaw"], "23200800", "the pools quote it too");
+    // TRX at 0.14 USDT: half the fee, half the refund's price.
+    control(
+        &served,
+        "set_price_reserves",
+        json!({ "trx": 80_000_000_000_000u64, "usdt": 11_200_000_000_000u64 }),
+    )
+    .await;
+    assert_eq!(quote(&served).await, (11_600_400, 168_000));
+    let status = served.ok("/api/relayer/status", None).await;
+    assert_eq!(status["fees"][0]["energyPrice"], 210);
+    assert_eq!(status["fees"][0]["trxPrice"], 0.14);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_a_usable_price_the_relayer_refuses_work() {
+    let config = ApiConfig {
+        relayer_rate_limit: 100,
+        rate_limit: 10_000,
+        ..ApiConfig::default()
+    };
+    let devnet = devnet::spawn(DevnetConfig::ephemeral()).await.unwrap();
+    let node = devnet.url();
+    let none = Pricing::new(FeePolicy::default(), PriceFeed::new(None, DEFAULT_MAX_AGE));
+    let served = Served::around(
+        devnet,
+        &node,
+        config.clone(),
+        Duration::ZERO,
+        Some(RelayerConfig::default()),
+        none,
+    )
+    .await;
+    let relayer = devnet::genesis::dev_key(1).address();
+    let (notes, tree) = deposit(&served, 2, 1).await;
+    let recipient = PrivateKey::generate().address();
+    let body = request(&notes[0], &tree, 0, recipient, relayer, 11_188_800, 0);
+    let relayer_trx = trx(&served, relayer);
+    let status = served.ok("/api/relayer/status", None).await;
+    assert_eq!(status["fees"], json!([]));
+    assert!(
+        status["priceError"]
+            .as_str()
+            .unwrap()
+            .contains("no TRX/USDT price source"),
+        "{status}"
+    );
+    let error = served
+        .fails("/api/relayer/withdraw", Some(body.clone()), 503)
+        .await;
+    assert!(error.contains("price"), "{error}");
+    // The pools still answer, without a fee.
+    let pool = served.ok("/api/pools/100", None).await;
+    assert_eq!(pool["relayerFee"], Value::Null);
+
+    // A pair nobody has traded for two hours is a stale price.
+    let stale = Served::with_relayer(config, RelayerConfig::default()).await;
+    let (notes, tree) = deposit(&stale, 2, 1).await;
+    control(
+        &stale,
+        "set_price_reserves",
+        json!({ "trx": 40_000_000_000_000u64, "usdt": 11_200_000_000_000u64,
+                "quietSeconds": 7_200 }),
+    )
+    .await;
+    let body = request(&notes[0], &tree, 0, recipient, relayer, 11_188_800, 0);
+    let error = stale.fails("/api/relayer/withdraw", Some(body), 503).await;
+    assert!(error.contains("stale"), "{error}");
+    assert_eq!(trx(&stale, relayer), relayer_trx);
+    assert_eq!(trx(&served, relayer), relayer_trx);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ten_concurrent_copies_make_one_broadcast() {
     let config = ApiConfig {
         relayer_rate_limit: 100,
+        rate_limit: 10_000,
         ..ApiConfig::default()
     };
     let served = Served::with_relayer(config, RelayerConfig::default()).await;
     let relayer = devnet::genesis::dev_key(1).address();
     let (notes, tree) = deposit(&served, 3, 1).await;
+    let (fee, _) = quote(&served).await;
     let recipient = PrivateKey::generate().address();
-    let body = request(&notes[0], &tree, 0, recipient, relayer, FEE, 0);
+    let body = request(&notes[0], &tree, 0, recipient, relayer, fee, 0);
     let relayer_usdt = usdt(&served, relayer);
     let head = served.devnet().with_chain(|c| c.head().number);
 
@@ -243,11 +624,12 @@ async fn ten_concurrent_copies_make_one_broadcast() {
     }
     statuses.sort();
     assert_eq!(statuses, [200, 409, 409, 409, 409, 409, 409, 409, 409, 409]);
-    assert_eq!(settled(&served, &txid.unwrap()).await, JobState::Confirmed);
+    let job = settled(&served, &txid.unwrap()).await;
+    assert_eq!(job["state"], "confirmed");
     // One transaction reached the chain: one block, one fee.
     assert_eq!(served.devnet().with_chain(|c| c.head().number), head + 1);
-    assert_eq!(usdt(&served, relayer), relayer_usdt + U256::from(FEE));
-    assert_eq!(usdt(&served, recipient), U256::from(DENOMINATION - FEE));
+    assert_eq!(usdt(&served, relayer), relayer_usdt + U256::from(fee));
+    assert_eq!(usdt(&served, recipient), U256::from(DENOMINATION - fee));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -255,16 +637,18 @@ async fn a_relayer_that_cannot_pay_or_is_off_answers_503() {
     let served = Served::with_relayer(ApiConfig::default(), RelayerConfig::default()).await;
     let relayer = devnet::genesis::dev_key(1).address();
     let (notes, tree) = deposit(&served, 2, 1).await;
+    let (fee, _) = quote(&served).await;
     let recipient = PrivateKey::generate().address();
-    let body = request(&notes[0], &tree, 0, recipient, relayer, FEE, 0);
+    let body = request(&notes[0], &tree, 0, recipient, relayer, fee, 0);
+    // Enough for the relay's energy, not for its fee limit: refused.
     served
         .devnet()
-        .with_chain(|c| c.set_balance(relayer, 5_000_000));
+        .with_chain(|c| c.set_balance(relayer, 35_000_000));
     let error = served
         .fails("/api/relayer/withdraw", Some(body.clone()), 503)
         .await;
     assert!(error.contains("cannot pay"), "{error}");
-    assert_eq!(trx(&served, relayer), 5_000_000, "nothing was spent");
+    assert_eq!(trx(&served, relayer), 35_000_000, "nothing was spent");
 
     let off = Served::start(ApiConfig::default(), Duration::ZERO).await;
     let status = off.ok("/api/relayer/status", None).await;
@@ -273,6 +657,156 @@ async fn a_relayer_that_cannot_pay_or_is_off_answers_503() {
     assert_eq!(status["fees"].as_array().unwrap().len(), 6);
     let error = off.fails("/api/relayer/withdraw", Some(body), 503).await;
     assert!(error.contains("does not relay"), "{error}");
+    off.fails(&format!("/api/relayer/jobs/{}", "ab".repeat(32)), None, 503)
+        .await;
+}
+
+/// How a proxy in front of the devnet treats broadcasts.
+#[derive(Clone, Copy)]
+enum Broadcasts {
+    /// Held this long before they are passed on.
+    Slow(Duration),
+    /// The first `n` are answered `SERVER_BUSY` without being passed on.
+    Busy(usize),
+    /// Passed on, and then answered `DUP_TRANSACTION_ERROR`, as a node does when an earlier
+    /// copy reached it first.
+    Duplicate,
+}
+
+/// A node at a new address that forwards everything to `upstream`, treating broadcasts as
+/// `mode` says; counts the broadcasts it sees.
+async fn proxy(upstream: String, mode: Broadcasts, seen: Arc<AtomicUsize>) -> String {
+    use axum::body::Bytes;
+    use axum::http::{Method, Uri};
+
+    let handler = move |method: Method, uri: Uri, body: Bytes| {
+        let (upstream, seen) = (upstream.clone(), seen.clone());
+        async move {
+            let is_broadcast = uri.path().contains("broadcast");
+            let count = if is_broadcast {
+                seen.fetch_add(1, Ordering::SeqCst) + 1
+            } else {
+                0
+            };
+            if is_broadcast {
+                match mode {
+                    Broadcasts::Slow(delay) => tokio::time::sleep(delay).await,
+                    Broadcasts::Busy(n) if count <= n => {
+                        return axum::Json(json!({
+                            "result": false, "code": "SERVER_BUSY",
+                            "message": hex::encode("Server busy"),
+                        }))
+                        .into_response();
+                    }
+                    _ => {}
+                }
+            }
+            let url = format!(
+                "{upstream}{}",
+                uri.path_and_query().map_or("", |p| p.as_str())
+            );
+            let answer = reqwest::Client::new()
+                .request(method, url)
+                .header("content-type", "application/json")
+                .body(body.to_vec())
+                .send()
+                .await
+                .unwrap();
+            let status = answer.status();
+            let text = answer.text().await.unwrap();
+            if is_broadcast && matches!(mode, Broadcasts::Duplicate) {
+                return axum::Json(json!({
+                    "result": false, "code": "DUP_TRANSACTION_ERROR",
+                    "message": hex::encode("Dup transaction."),
+                }))
+                .into_response();
+            }
+            (status, [("content-type", "application/json")], text).into_response()
+        }
+    };
+    use axum::response::IntoResponse;
+    let app = axum::Router::new().fallback(handler);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    format!("http://{addr}")
+}
+
+/// A relayer whose node is behind a proxy treating broadcasts as `mode` says.
+async fn behind_proxy(mode: Broadcasts, config: ApiConfig) -> (Served, Arc<AtomicUsize>) {
+    let devnet = devnet::spawn(DevnetConfig::ephemeral()).await.unwrap();
+    let seen = Arc::new(AtomicUsize::new(0));
+    let node = proxy(devnet.url(), mode, seen.clone()).await;
+    let pricing = devnet_pricing(&devnet);
+    let relayer = RelayerConfig {
+        poll: Duration::from_millis(100),
+        ..RelayerConfig::default()
+    };
+    let served = Served::around(
+        devnet,
+        &node,
+        config,
+        Duration::ZERO,
+        Some(relayer),
+        pricing,
+    )
+    .await;
+    (served, seen)
+}
+
+/// Deposits one note and asks the relayer to relay it; answers the HTTP status and data.
+async fn relay_one(served: &Served) -> (u16, Value, Address) {
+    let relayer = devnet::genesis::dev_key(1).address();
+    let (notes, tree) = deposit(served, 2, 1).await;
+    let (fee, _) = quote(served).await;
+    let recipient = PrivateKey::generate().address();
+    let body = request(&notes[0], &tree, 0, recipient, relayer, fee, 0);
+    let (status, value) = served.post("/api/relayer/withdraw", body).await;
+    (status.as_u16(), value, recipient)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_that_runs_out_of_time_still_gets_its_txid() {
+    let config = ApiConfig {
+        request_timeout: Duration::from_secs(3),
+        rate_limit: 10_000,
+        ..ApiConfig::default()
+    };
+    let (served, _) = behind_proxy(Broadcasts::Slow(Duration::from_secs(4)), config).await;
+    let (status, value, recipient) = relay_one(&served).await;
+    assert_eq!(status, 202, "{value}");
+    assert_eq!(value["data"]["state"], "signed");
+    let txid = value["data"]["txid"].as_str().expect("the txid").to_owned();
+    // The broadcast went on without the request: the job lands.
+    let job = settled(&served, &txid).await;
+    assert_eq!(job["state"], "confirmed", "{job}");
+    assert!(usdt(&served, recipient) > U256::ZERO);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_busy_node_is_retried_and_a_duplicate_is_success() {
+    let config = ApiConfig {
+        rate_limit: 10_000,
+        ..ApiConfig::default()
+    };
+    let (served, seen) = behind_proxy(Broadcasts::Busy(2), config.clone()).await;
+    let (status, value, recipient) = relay_one(&served).await;
+    assert_eq!(status, 202, "turned away once: not broadcast yet: {value}");
+    let txid = value["data"]["txid"].as_str().unwrap().to_owned();
+    let job = settled(&served, &txid).await;
+    assert_eq!(job["state"], "confirmed", "{job}");
+    assert!(job["attempts"].as_i64().unwrap() >= 2, "{job}");
+    assert!(seen.load(Ordering::SeqCst) >= 3);
+    assert!(usdt(&served, recipient) > U256::ZERO);
+
+    // The node took it, but answered as if an earlier copy had arrived first.
+    let (served, _) = behind_proxy(Broadcasts::Duplicate, config).await;
+    let (status, value, recipient) = relay_one(&served).await;
+    assert_eq!(status, 200, "{value}");
+    assert_eq!(value["data"]["state"], "broadcast");
+    let job = settled(&served, value["data"]["txid"].as_str().unwrap()).await;
+    assert_eq!(job["state"], "confirmed", "{job}");
+    assert!(usdt(&served, recipient) > U256::ZERO);
 }
 
 /// Starts `tronpool --json <args>` and reads its one-line announcement.
@@ -321,11 +855,25 @@ async fn a_job_interrupted_by_sigkill_is_finished_after_a_restart() {
     assert_eq!(announced["relayer"], relayer.to_base58());
     assert_eq!(announced["inProcessDevnet"], false);
     let api = announced["url"].as_str().unwrap().to_owned();
+    let http = reqwest::Client::new();
+    let get = |url: String| {
+        let http = http.clone();
+        async move {
+            let value: Value = http.get(url).send().await.unwrap().json().await.unwrap();
+            value
+        }
+    };
+    let status = get(format!("{api}/api/relayer/status")).await;
+    let fee: u64 = status["data"]["fees"][0]["relayerFeeRaw"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
 
     let (notes, tree) = deposit_through(&api, &node, &key, 1).await;
     let recipient = PrivateKey::generate().address();
-    let body = request(&notes[0], &tree, 0, recipient, relayer, FEE, 0);
-    let answer: Value = reqwest::Client::new()
+    let body = request(&notes[0], &tree, 0, recipient, relayer, fee, 0);
+    let answer: Value = http
         .post(format!("{api}/api/relayer/withdraw"))
         .json(&body)
         .send()
@@ -352,24 +900,24 @@ async fn a_job_interrupted_by_sigkill_is_finished_after_a_restart() {
     assert_eq!(state(&db), "broadcast");
 
     let (mut server, again) = start(&env, &[&serve[..], &["100ms"]].concat());
-    let mut last = String::new();
+    let api = again["url"].as_str().unwrap().to_owned();
+    let mut job = Value::Null;
     for _ in 0..100 {
-        last = state(&db);
-        if last == "confirmed" {
+        job = get(format!("{api}/api/relayer/jobs/{txid}")).await;
+        if job["data"]["state"] == "confirmed" {
             break;
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    assert_eq!(last, "confirmed", "the restarted watcher finished the job");
-    let url = format!(
-        "{}/api/balance/{}",
-        again["url"].as_str().unwrap(),
-        recipient.to_base58()
+    assert_eq!(
+        job["data"]["state"], "confirmed",
+        "the restarted watcher finished the job: {job}"
     );
-    let balance: Value = reqwest::get(url).await.unwrap().json().await.unwrap();
+    assert_eq!(state(&db), "confirmed");
+    let balance = get(format!("{api}/api/balance/{}", recipient.to_base58())).await;
     assert_eq!(
         balance["data"]["balanceRaw"],
-        (DENOMINATION - FEE).to_string()
+        (DENOMINATION - fee).to_string()
     );
     for child in [&mut server, &mut chain] {
         let _ = std::process::Command::new("kill")
