@@ -1169,7 +1169,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__relay__subcmd__withdraw)
-            opts="-y -v -q -h -V --to --relayer --refund --dry-run --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            opts="-y -v -q -h -V --to --relayer --refund --max-fee --dry-run --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1184,6 +1184,10 @@ _tronpool() {
                     return 0
                     ;;
                 --refund)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-fee)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1215,7 +1219,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__serve)
-            opts="-y -v -q -h -V --listen --rate-limit --relayer-rate-limit --trusted-proxy --cors-origin --body-limit --request-timeout --cache-ttl --relayer-fee --no-relayer --relayer-key-file --relayer-min-trx --relayer-max-refund --relayer-poll --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            opts="-y -v -q -h -V --listen --rate-limit --relayer-rate-limit --trusted-proxy --cors-origin --body-limit --request-timeout --cache-ttl --relayer-fee --relayer-margin --relayer-expected-energy --relayer-max-energy --relayer-allow-contract-refund --price-source --price-max-age --no-relayer --relayer-key-file --relayer-min-trx --relayer-max-refund --relayer-poll --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1254,6 +1258,26 @@ _tronpool() {
                     return 0
                     ;;
                 --relayer-fee)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --relayer-margin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --relayer-expected-energy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --relayer-max-energy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --price-source)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --price-max-age)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

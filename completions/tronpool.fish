@@ -151,6 +151,7 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and not __fish_
 complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from withdraw" -l to -d 'Who receives the USDT (less the relayer\'s fee)' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from withdraw" -l relayer -d 'The relayer\'s base URL (default: the network\'s configured relayer; on the devnet, its own)' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from withdraw" -l refund -d 'TRX the relayer sends along to the recipient (its fee must cover it), e.g. 2' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from withdraw" -l max-fee -d 'The most fee to accept, in USDT (default: 25% of the pool, and never more than twice what the relay costs at the chain\'s prices)' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from withdraw" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from withdraw" -l node -d 'TRON node URL, overriding the network\'s' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from withdraw" -l config -d 'Config file to read instead of the default one' -r -F
@@ -512,7 +513,12 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l cors-origin 
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l body-limit -d 'Largest request body in bytes' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l request-timeout -d 'Longest a request may take before it is answered 504' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l cache-ttl -d 'How long pool reads are cached (about a block)' -r
-complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l relayer-fee -d 'The relayer fee for a pool, in USDT (repeatable; default 1 USDT or 0.3%, the larger)' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l relayer-fee -d 'The least relayer fee for a pool, in USDT, whatever the prices (repeatable)' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l relayer-margin -d 'Percent over the relay\'s cost (its energy and refund at today\'s prices) in the fee' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l relayer-expected-energy -d 'Energy a normal relay costs: what the fee is quoted for' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l relayer-max-energy -d 'The most energy one relay may use, and its fee limit (default: the expected energy + 10%)' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l price-source -d 'Where the TRX/USDT rate comes from: fixed:USDT_PER_TRX or pair:ADDRESS (a SunSwap V2 WTRX/USDT pair; default: price_source in the config, on the devnet its own pair)' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l price-max-age -d 'A pair\'s price is stale when it has not traded for this long' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l relayer-key-file -d 'The relayer\'s private key file (else TRONPOOL_RELAYER_PRIVATE_KEY; on the devnet, dev account 1)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l relayer-min-trx -d 'Refuse relaying below this TRX balance' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l relayer-max-refund -d 'The most TRX the relayer forwards to a recipient as a refund' -r
@@ -523,6 +529,7 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l config -d 'C
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
 json\t''"
+complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l relayer-allow-contract-refund -d 'Send refunds to recipients that hold contract code (they can spend the relay\'s energy up to the ceiling)'
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l no-relayer -d 'Do not relay withdrawals, even with a relayer key'
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
