@@ -43,6 +43,17 @@ async fn deposit_through(
     key: &PrivateKey,
     count: usize,
 ) -> (Vec<Note>, MerkleTree) {
+    deposit_into(api, node, key, 100, count).await
+}
+
+/// Approves and deposits `count` notes into the pool of `denomination`.
+async fn deposit_into(
+    api: &str,
+    node: &str,
+    key: &PrivateKey,
+    denomination: u64,
+    count: usize,
+) -> (Vec<Note>, MerkleTree) {
     let node = client(node);
     let http = reqwest::Client::new();
     let build = |path: &str, body: Value| {
@@ -56,16 +67,16 @@ async fn deposit_through(
     let from = key.address().to_base58();
     let approve = build(
         "/api/tx/approve",
-        json!({ "from": from, "denomination": 100, "amount": 1_000_000 }),
+        json!({ "from": from, "denomination": denomination, "amount": 1_000_000 }),
     )
     .await;
     send(&node, key, &approve).await;
     let mut notes = Vec::new();
     let mut tree = MerkleTree::new();
     for _ in 0..count {
-        let note = Note::generate(NoteMeta::usdt(100, "devnet").unwrap());
+        let note = Note::generate(NoteMeta::usdt(denomination, "devnet").unwrap());
         let body = json!({
-            "from": from, "denomination": 100, "commitment": hex32(&note.commitment()),
+            "from": from, "denomination": denomination, "commitment": hex32(&note.commitment()),
         });
         send(&node, key, &build("/api/tx/deposit", body).await).await;
         tree.insert(note.commitment()).unwrap();
@@ -347,6 +358,56 @@ async fn relays_with_fee_and_refund_at_a_profit_and_refusals_cost_nothing() {
         (fee as f64 - spent as f64 * 0.28) / 1e6
     );
     assert!((fee as f64) > spent as f64 * 0.28);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_pool_relays_at_a_profit() {
+    let config = ApiConfig {
+        relayer_rate_limit: 100,
+        rate_limit: 10_000,
+        ..ApiConfig::default()
+    };
+    let served = Served::with_relayer(config, RelayerConfig::default()).await;
+    let relayer = devnet::genesis::dev_key(1).address();
+    let key = served.devnet().accounts()[3].clone();
+    let status = served.ok("/api/relayer/status", None).await;
+    println!(
+        "| pool | relay energy | TRX burned | fee (USDT) | cost at 0.28 (USDT) | margin (USDT) |"
+    );
+    for quote in status["fees"].as_array().unwrap() {
+        let denomination = quote["denomination"].as_u64().unwrap();
+        let fee: u64 = quote["relayerFeeRaw"].as_str().unwrap().parse().unwrap();
+        let (notes, tree) = deposit_into(
+            &served.server.url(),
+            &served.devnet().url(),
+            &key,
+            denomination,
+            1,
+        )
+        .await;
+        let recipient = PrivateKey::generate().address();
+        let mut body = request(&notes[0], &tree, 0, recipient, relayer, fee, 0);
+        body["denomination"] = json!(denomination.to_string());
+        let before = trx(&served, relayer);
+        let data = served.ok("/api/relayer/withdraw", Some(body)).await;
+        let job = settled(&served, data["txid"].as_str().unwrap()).await;
+        assert_eq!(job["state"], "confirmed", "{job}");
+        let spent = before - trx(&served, relayer);
+        let energy = job["energyUsed"].as_i64().unwrap();
+        let cost = spent as f64 * 0.28 / 1e6;
+        let margin = fee as f64 / 1e6 - cost;
+        println!(
+            "| {denomination} | {energy} | {} | {} | {cost:.4} | {margin:.4} |",
+            spent as f64 / 1e6,
+            fee as f64 / 1e6
+        );
+        assert!(energy <= NORMAL_RELAY_ENERGY, "{denomination}: {energy}");
+        assert!(margin > 0.0, "{denomination}: fee {fee}, spent {spent} sun");
+        assert_eq!(
+            usdt(&served, recipient),
+            U256::from(denomination * 1_000_000 - fee)
+        );
+    }
 }
 
 /// Runtime code that writes 120 fresh storage slots whenever it is called (`burns_in_

@@ -142,7 +142,8 @@ mod tests {
 
     #[test]
     fn block_id_matches_the_reference_vector() {
-        // tron-protocol.md §3.9: header of block 3111739 and its id.
+        // Block 3111739's header and id: the reference block of vectors A and B in
+        // crates/tron/src/transaction.rs (from trustwallet/wallet-core's Tron SignerTests.cpp).
         let raw = BlockHeaderRaw {
             timestamp: 1539295479000,
             tx_trie_root: hex::decode(
