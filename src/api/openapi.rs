@@ -183,8 +183,8 @@ fn build() -> Value {
                       ("409", "Nullifier spent or already being relayed"),
                       ("422", "Unknown root, invalid proof, fee too low, a refund to a \
                         contract, over the energy ceiling, or it would revert"),
-                      ("503", "Relaying is off, no usable price, or the relayer cannot \
-                        pay")])) } },
+                      ("503", "Relaying is off, no usable price, the relayer's node is \
+                        unreachable, or the relayer cannot pay")])) } },
             "/api/relayer/jobs/{txid}": { "get": {
                 "summary": "A relayed withdrawal by its txid",
                 "parameters": [{ "name": "txid", "in": "path", "required": true,

@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 use tron::{Address, PrivateKey, Transaction, TxId};
 use zk::proof::EncodedProof;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Kind, Result};
 use crate::service::builders::{WithdrawRequest, withdraw_calldata};
 use crate::service::chain::Chain;
 use crate::service::inputs::USDT_UNIT;
@@ -249,6 +249,25 @@ impl Relayer {
     /// node has taken it, or after `wait` with the broadcast still under way (it carries on
     /// without us: the job is recorded and the watcher finishes it).
     pub async fn relay(
+        self: &Arc<Self>,
+        chain: &Arc<Chain>,
+        pricing: &Pricing,
+        request: &RelayRequest,
+        wait: Duration,
+    ) -> Result<Relayed> {
+        // Without its node the relayer cannot work at all: that is the relayer being
+        // unavailable (503), whatever the node's failure, and nothing was sent.
+        self.relay_checked(chain, pricing, request, wait)
+            .await
+            .map_err(|e| match e.kind() {
+                Kind::Unavailable => Error::Disabled(format!(
+                    "the relayer cannot reach its node, so nothing was sent; try later: {e}"
+                )),
+                _ => e,
+            })
+    }
+
+    async fn relay_checked(
         self: &Arc<Self>,
         chain: &Arc<Chain>,
         pricing: &Pricing,

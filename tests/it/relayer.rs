@@ -722,6 +722,51 @@ async fn a_relayer_that_cannot_pay_or_is_off_answers_503() {
         .await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_relayer_whose_node_is_down_answers_503_and_sends_nothing() {
+    let served = Served::with_relayer(ApiConfig::default(), RelayerConfig::default()).await;
+    let relayer = devnet::genesis::dev_key(1).address();
+    let (notes, tree) = deposit(&served, 2, 1).await;
+    let (fee, _) = quote(&served).await;
+    let recipient = PrivateKey::generate().address();
+    let body = request(&notes[0], &tree, 0, recipient, relayer, fee, 0);
+    // The same deployment, reached through a node that is not there.
+    let mut node = NodeConfig::new("http://127.0.0.1:9".parse().unwrap());
+    node.retries = 0;
+    let chain = tronpool::service::chain::Chain::new(
+        "devnet".into(),
+        NodeClient::new(node).unwrap(),
+        served.devnet().deployment().clone(),
+        Duration::ZERO,
+    );
+    let app = tronpool::api::App::new(chain, devnet_pricing(served.devnet()), ApiConfig::default())
+        .with_relayer(tronpool::service::relayer::Relayer::new(
+            devnet::genesis::dev_key(1),
+            RelayerConfig::default(),
+            tronpool::store::jobs::JobStore::in_memory().unwrap(),
+        ));
+    let down = tronpool::api::spawn("127.0.0.1:0".parse().unwrap(), Arc::new(app))
+        .await
+        .unwrap();
+    let relayer_trx = trx(&served, relayer);
+    let response = reqwest::Client::new()
+        .post(format!("{}/api/relayer/withdraw", down.url()))
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    let (status, value) = crate::api::envelope(response).await;
+    assert_eq!(status, 503, "{value}");
+    assert!(
+        value["error"]
+            .as_str()
+            .unwrap()
+            .contains("cannot reach its node"),
+        "{value}"
+    );
+    assert_eq!(trx(&served, relayer), relayer_trx);
+}
+
 /// How a proxy in front of the devnet treats broadcasts.
 #[derive(Clone, Copy)]
 enum Broadcasts {
