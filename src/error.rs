@@ -30,6 +30,53 @@ pub enum Kind {
     Interrupted,
 }
 
+impl Kind {
+    const ALL: [Kind; 9] = [
+        Kind::Usage,
+        Kind::Failed,
+        Kind::Unavailable,
+        Kind::Refused,
+        Kind::BadNote,
+        Kind::NotFound,
+        Kind::Conflict,
+        Kind::Disabled,
+        Kind::Interrupted,
+    ];
+
+    /// The name the error envelope carries as `kind`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Usage => "usage",
+            Kind::Failed => "failed",
+            Kind::Unavailable => "unavailable",
+            Kind::Refused => "refused",
+            Kind::BadNote => "bad_note",
+            Kind::NotFound => "not_found",
+            Kind::Conflict => "conflict",
+            Kind::Disabled => "disabled",
+            Kind::Interrupted => "interrupted",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// The kind an HTTP status stands for, for answers that carry no `kind` (an older server,
+    /// a proxy): the inverse of [`Error::http_status`] where it is one to one.
+    pub fn from_http_status(status: u16) -> Kind {
+        match status {
+            404 => Kind::NotFound,
+            409 => Kind::Conflict,
+            422 | 429 => Kind::Refused,
+            503 => Kind::Disabled,
+            502 | 504 => Kind::Unavailable,
+            400..=499 => Kind::Usage,
+            _ => Kind::Failed,
+        }
+    }
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     #[error("{0}")]
@@ -79,6 +126,21 @@ pub enum Error {
 impl Error {
     pub fn usage(message: impl Into<String>) -> Self {
         Error::Usage(message.into())
+    }
+
+    /// An error of `kind` with `message`: how a failure reported by another tronpool (a
+    /// remote relayer's envelope) becomes ours again, with the same exit code and status.
+    pub fn of_kind(kind: Kind, message: String) -> Self {
+        match kind {
+            Kind::Usage => Error::Usage(message),
+            Kind::Failed | Kind::Interrupted => Error::Failed(message),
+            Kind::Unavailable => Error::Unavailable(message),
+            Kind::Refused => Error::Refused(message),
+            Kind::BadNote => Error::BadProof(message),
+            Kind::NotFound => Error::NotFound(message),
+            Kind::Conflict => Error::Conflict(message),
+            Kind::Disabled => Error::Disabled(message),
+        }
     }
 
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
@@ -188,5 +250,22 @@ mod tests {
         assert_eq!((pool.exit_code(), pool.http_status()), (2, 404));
         let shared = Error::Shared(std::sync::Arc::new(timeout));
         assert_eq!((shared.exit_code(), shared.http_status()), (3, 504));
+    }
+
+    #[test]
+    fn kinds_travel_by_name_and_come_back_the_same() {
+        for kind in Kind::ALL {
+            assert_eq!(Kind::from_name(kind.name()), Some(kind));
+            let back = Error::of_kind(kind, "m".into());
+            if kind != Kind::Interrupted {
+                assert_eq!(back.kind(), kind, "{kind:?}");
+            }
+        }
+        assert_eq!(Kind::from_name("nope"), None);
+        // A bad proof and a refusal share 422; only the kind tells them apart.
+        let proof = Error::of_kind(Kind::BadNote, "m".into());
+        assert_eq!((proof.http_status(), proof.exit_code()), (422, 5));
+        assert_eq!(Kind::from_http_status(422), Kind::Refused);
+        assert_eq!(Kind::from_http_status(413), Kind::Usage);
     }
 }

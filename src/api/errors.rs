@@ -10,20 +10,23 @@ use axum::response::{IntoResponse, Response};
 use serde::de::DeserializeOwned;
 
 use crate::envelope;
-use crate::error::Error;
+use crate::error::{Error, Kind};
 
 /// A failure on its way to the client.
 #[derive(Debug)]
 pub struct ApiError {
     pub status: StatusCode,
     pub message: String,
+    pub kind: Kind,
 }
 
 impl ApiError {
+    /// An HTTP-layer failure; its kind follows from its status.
     pub fn new(status: StatusCode, message: impl Into<String>) -> Self {
         ApiError {
             status,
             message: message.into(),
+            kind: Kind::from_http_status(status.as_u16()),
         }
     }
 }
@@ -35,13 +38,17 @@ impl From<Error> for ApiError {
         if status.is_server_error() {
             tracing::warn!(status = status.as_u16(), error = %e, "request failed");
         }
-        ApiError::new(status, e.to_string())
+        ApiError {
+            status,
+            message: e.to_string(),
+            kind: e.kind(),
+        }
     }
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status, Json(envelope::error(&self.message))).into_response()
+        (self.status, Json(envelope::error(&self.message, self.kind))).into_response()
     }
 }
 

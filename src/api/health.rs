@@ -19,10 +19,10 @@ pub async fn health(State(app): State<Arc<App>>) -> Response {
     // A load balancer reads the status; a person reads why. The report rides along with the
     // error so both are in one answer.
     let why = health.node.error.clone().unwrap_or_default();
-    let body = json!({
-        "ok": false,
-        "error": format!("the node is unreachable: {why}"),
-        "data": health,
-    });
+    let mut body = envelope::error(
+        &format!("the node is unreachable: {why}"),
+        crate::error::Kind::Unavailable,
+    );
+    body["data"] = json!(health);
     (StatusCode::SERVICE_UNAVAILABLE, Json(body)).into_response()
 }

@@ -216,8 +216,11 @@ fn schemas(
     denomination: &Value,
 ) -> Value {
     json!({
-            "Error": { "type": "object", "required": ["ok", "error"], "properties": {
-                "ok": { "const": false }, "error": { "type": "string" } } },
+            "Error": { "type": "object", "required": ["ok", "error", "kind"], "properties": {
+                "ok": { "const": false }, "error": { "type": "string" },
+                "kind": { "enum": ["usage", "failed", "unavailable", "refused", "bad_note",
+                    "not_found", "conflict", "disabled", "interrupted"],
+                    "description": "The failure's class; the CLI's exit code follows from it" } } },
             "Pool": { "type": "object", "properties": {
                 "denomination": { "type": "integer" }, "denominationRaw": raw,
                 "address": address, "poolBalance": amount, "poolBalanceRaw": raw,

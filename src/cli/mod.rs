@@ -265,7 +265,10 @@ fn usage_error(e: clap::Error) -> ExitCode {
         || std::env::var(crate::env_vars::JSON)
             .is_ok_and(|v| matches!(v.as_str(), "1" | "true" | "yes" | "on"));
     if json_wanted {
-        println!("{}", crate::envelope::error(&message));
+        println!(
+            "{}",
+            crate::envelope::error(&message, crate::error::Kind::Usage)
+        );
     } else {
         eprintln!("error: {message}");
     }

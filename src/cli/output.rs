@@ -77,7 +77,7 @@ impl Output {
     pub fn error(&self, error: &Error) {
         let message = one_line(&error.to_string());
         if self.json {
-            let _ = self.stdout(&format!("{}\n", envelope::error(&message)));
+            let _ = self.stdout(&format!("{}\n", envelope::error(&message, error.kind())));
         } else {
             let prefix = if self.color {
                 "\x1b[31merror\x1b[0m"

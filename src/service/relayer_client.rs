@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use tron::TxId;
 use url::Url;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Kind, Result};
 use crate::service::relayer::{RelayRequest, Relayed, RelayerStatus};
 use crate::store::jobs::Job;
 
@@ -117,15 +117,12 @@ impl RelayerClient {
             .get("error")
             .and_then(Value::as_str)
             .unwrap_or("no reason given");
-        let message = format!("the relayer said: {message}");
-        Err(match status {
-            400 => Error::usage(message),
-            404 => Error::NotFound(message),
-            409 => Error::Conflict(message),
-            422 | 429 => Error::Refused(message),
-            503 => Error::Disabled(message),
-            502 | 504 => Error::Unavailable(message),
-            _ => Error::Failed(message),
-        })
+        // The kind the relayer named, else the one its status stands for.
+        let kind = envelope
+            .get("kind")
+            .and_then(Value::as_str)
+            .and_then(Kind::from_name)
+            .unwrap_or_else(|| Kind::from_http_status(status));
+        Err(Error::of_kind(kind, format!("the relayer said: {message}")))
     }
 }

@@ -167,6 +167,14 @@ pub async fn envelope(response: reqwest::Response) -> (StatusCode, Value) {
         "{status}: {kind}: {text}"
     );
     let value: Value = serde_json::from_str(&text).expect("JSON");
+    if value["ok"] == false {
+        // Every failure names its class, the one the CLI's exit code follows.
+        let kind = value["kind"].as_str().unwrap_or_default();
+        assert!(
+            tronpool::error::Kind::from_name(kind).is_some(),
+            "{status}: no kind: {value}"
+        );
+    }
     (status, value)
 }
 

@@ -33,6 +33,10 @@ fn fails(env: &TestEnv, chain: &Chain, args: &[&str], code: i32) -> String {
     let (got, out) = json_run(&mut run(env, chain, args));
     assert_eq!(got, code, "{args:?}: {out}");
     assert_eq!(out["ok"], false, "{out}");
+    let kind = out["kind"]
+        .as_str()
+        .and_then(tronpool::error::Kind::from_name);
+    assert!(kind.is_some(), "{out}");
     out["error"].as_str().unwrap().to_owned()
 }
 

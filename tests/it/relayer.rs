@@ -227,10 +227,20 @@ async fn relays_with_fee_and_refund_at_a_profit_and_refusals_cost_nothing() {
     assert!(error.contains("last 100 roots"), "{error}");
     let mut other_recipient = good.clone();
     other_recipient["recipient"] = json!(PrivateKey::generate().address().to_base58());
-    let error = served
-        .fails("/api/relayer/withdraw", Some(other_recipient), 422)
-        .await;
-    assert!(error.contains("does not verify"), "{error}");
+    let (status, answer) = served.post("/api/relayer/withdraw", other_recipient).await;
+    assert_eq!(status, 422);
+    assert!(
+        answer["error"]
+            .as_str()
+            .unwrap()
+            .contains("does not verify")
+    );
+    // 422 twice over, told apart by the kind: a proof that does not verify is a bad note.
+    assert_eq!(answer["kind"], "bad_note", "{answer}");
+    let mut unknown_root = good.clone();
+    unknown_root["root"] = json!(random_word());
+    let (_, answer) = served.post("/api/relayer/withdraw", unknown_root).await;
+    assert_eq!(answer["kind"], "refused", "{answer}");
     let stranger = PrivateKey::generate().address();
     let for_another = request(&notes[0], &tree, 0, recipient, stranger, fee, 0);
     let error = served
