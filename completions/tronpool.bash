@@ -611,7 +611,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__devnet)
-            opts="-y -v -q -h -V --host --port --block-time --accounts --state --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            opts="-y -v -q -h -V --host --port --block-time --accounts --state --cpu-speed --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -634,6 +634,10 @@ _tronpool() {
                     return 0
                     ;;
                 --state)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cpu-speed)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

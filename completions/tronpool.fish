@@ -543,6 +543,7 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l port -d 'Po
 complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l block-time -d 'Seconds without transactions before an empty block is produced (0: never). Every transaction is sealed into its own block at once either way' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l accounts -d 'How many funded dev accounts to create (at most 1000)' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l state -d 'Load the chain from FILE if it exists; save it there on exit' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l cpu-speed -d 'How fast the modeled block producer runs java-tron\'s VM: 1 is a producer-class node (a 4-pair pairing in 61 ms), 2 twice as fast, 0.33 a cold JVM. Contract runs past getMaxCpuTimeOfOneTx (80 ms) of modeled time end OUT_OF_TIME, as on TRON' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l node -d 'TRON node URL, overriding the network\'s' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l config -d 'Config file to read instead of the default one' -r -F

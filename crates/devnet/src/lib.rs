@@ -17,6 +17,11 @@
 //!   for a block time (3 s by default), an empty block keeps the head's time current.
 //! - Transactions execute when broadcast, against the block being built, as java-tron does on
 //!   its pending state; a refused transaction gets java-tron's code and message.
+//! - Contract runs are timed as java-tron would take them ([`chain::cpu`]): past
+//!   `getMaxCpuTimeOfOneTx` (80 ms) of modeled time a transaction ends `OUT_OF_TIME`, burning
+//!   its whole fee limit, and a constant call is refused with java-tron's `OTHER_ERROR`. The
+//!   model's producer speed is [`DevnetConfig::cpu_speed`]; receipts carry the modeled time as
+//!   `devnet_cpu_time_us`.
 //! - Energy follows TRON's schedule where revm allows (see [`chain::evm`]); energy is bought
 //!   with TRX at 100 sun (`/devnet/set_energy_fee` changes the price) and nobody has staked
 //!   energy. Bandwidth: 600 free bytes per account per day, then 1,000 sun per byte;
@@ -57,6 +62,9 @@ pub struct DevnetConfig {
     pub accounts: usize,
     /// Load the chain from this file when it exists, and save it there on shutdown.
     pub state: Option<PathBuf>,
+    /// How fast the modeled block producer runs java-tron's VM ([`chain::cpu`]): 1 is a
+    /// producer-class node with a warm JIT (a 4-pair pairing in 61 ms), 2 one twice as fast.
+    pub cpu_speed: f64,
 }
 
 impl DevnetConfig {
@@ -69,6 +77,7 @@ impl DevnetConfig {
             block_time: Duration::from_secs(3),
             accounts: 10,
             state: None,
+            cpu_speed: 1.0,
         }
     }
 }
@@ -130,6 +139,7 @@ pub async fn spawn(config: DevnetConfig) -> Result<DevnetHandle, DevnetError> {
     // Genesis is dated 2026-01-01 and a loaded chain stopped some time ago: produce a block
     // now, so clients that date their transactions from the head block are not in the past.
     chain.mine();
+    chain.set_cpu_speed(config.cpu_speed);
     let addr = SocketAddr::new(config.host, config.port);
     let listener = tokio::net::TcpListener::bind(addr)
         .await

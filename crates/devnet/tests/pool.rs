@@ -55,6 +55,31 @@ async fn usdt_balance(client: &NodeClient, usdt: Address, who: Address) -> U256 
     view(client, usdt, Trc20::balanceOfCall { owner: who.into() }).await
 }
 
+/// The modeled java-tron CPU time of a transaction (the devnet's `devnet_cpu_time_us`).
+async fn modeled_cpu_us(devnet: &devnet::DevnetHandle, txid: &tron::TxId) -> i64 {
+    let info = support::post(
+        &format!("{}/wallet/gettransactioninfobyid", devnet.url()),
+        serde_json::json!({ "value": txid.to_hex() }),
+    )
+    .await;
+    info["devnet_cpu_time_us"]
+        .as_i64()
+        .expect("the modeled time")
+}
+
+/// Prints a run's modeled CPU time and checks it fits TRON's 80 ms (at the model's default
+/// speed: a producer-class node, warm).
+fn cpu_line(op: &str, micros: i64) {
+    println!(
+        r#"{{"bench":"cpu","model":"devnet default speed","op":"{op}","modeled_ms":{}}}"#,
+        micros as f64 / 1000.0
+    );
+    assert!(
+        micros < 80_000,
+        "{op}: {micros} µs of modeled CPU, past TRON's 80 ms"
+    );
+}
+
 fn energy_line(op: &str, energy: i64) {
     println!(r#"{{"bench":"energy","schedule":"tron","op":"{op}","energy":{energy}}}"#);
 }
@@ -84,13 +109,14 @@ async fn deposit_and_withdraw_through_a_relayer_over_http() {
 
     let mut notes = Vec::new();
     let mut energies = Vec::new();
+    let mut cpu = Vec::new();
     for _ in 0..33 {
         let note = Note::generate(NoteMeta::usdt(100, "devnet").expect("meta"));
         let deposit = TronPool::depositCall {
             commitment: word(&note.commitment()),
         }
         .abi_encode();
-        let (_, info) = send(
+        let (txid, info) = send(
             &client,
             &alice,
             call(alice.address(), pool, deposit, 0),
@@ -99,10 +125,12 @@ async fn deposit_and_withdraw_through_a_relayer_over_http() {
         .await;
         assert!(info.succeeded(), "deposit: {:?}", info.failure_reason());
         energies.push(info.receipt.energy_usage_total);
+        cpu.push(modeled_cpu_us(&devnet, &txid).await);
         notes.push(note);
     }
     energy_line("deposit_first", energies[0]);
     energy_line("deposit_worst_of_33", *energies.iter().max().unwrap());
+    cpu_line("deposit_worst_of_33", *cpu.iter().max().unwrap());
 
     // The tree, rebuilt from the Deposit events a client would read, matches the contract.
     let query = EventQuery {
@@ -157,7 +185,7 @@ async fn deposit_and_withdraw_through_a_relayer_over_http() {
     }
     .abi_encode();
     let relayer_usdt = usdt_balance(&client, d.usdt, relayer.address()).await;
-    let (_, info) = send(
+    let (txid, info) = send(
         &client,
         &relayer,
         call(relayer.address(), pool, withdraw.clone(), refund as i64),
@@ -168,6 +196,10 @@ async fn deposit_and_withdraw_through_a_relayer_over_http() {
     energy_line(
         "withdraw_relayed_fee_refund",
         info.receipt.energy_usage_total,
+    );
+    cpu_line(
+        "withdraw_relayed_fee_refund",
+        modeled_cpu_us(&devnet, &txid).await,
     );
     assert_eq!(
         usdt_balance(&client, d.usdt, recipient).await,
@@ -226,7 +258,7 @@ async fn deposit_and_withdraw_through_a_relayer_over_http() {
         refund: U256::ZERO,
     }
     .abi_encode();
-    let (_, info) = send(
+    let (txid, info) = send(
         &client,
         &direct_to,
         call(direct_to.address(), pool, withdraw, 0),
@@ -239,4 +271,5 @@ async fn deposit_and_withdraw_through_a_relayer_over_http() {
         info.failure_reason()
     );
     energy_line("withdraw_direct", info.receipt.energy_usage_total);
+    cpu_line("withdraw_direct", modeled_cpu_us(&devnet, &txid).await);
 }

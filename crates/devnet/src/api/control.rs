@@ -133,6 +133,11 @@ fn info(shared: &Shared) -> Value {
         "headTimestamp": chain.head().timestamp,
         "pending": chain.pending_count(),
         "witness": chain.witness().to_base58(),
+        // The CPU-time model (chain::cpu): the limit, the producer's speed, and the modeled
+        // time of the latest contract run.
+        "maxCpuTimeOfOneTxMs": chain.params().max_cpu_time_of_one_tx_ms,
+        "cpuSpeed": chain.cpu_speed(),
+        "lastCpuTimeUs": chain.last_cpu_time_us(),
     })
 }
 

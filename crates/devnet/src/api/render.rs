@@ -125,6 +125,10 @@ pub fn transaction_info(info: &TxInfo, visible: bool) -> Value {
         receipt.insert("result".into(), ret.name().into());
     }
     out.insert("receipt".into(), Value::Object(receipt));
+    if info.result.is_some() {
+        // The devnet's own: the contract run's modeled java-tron CPU time.
+        out.insert("devnet_cpu_time_us".into(), info.cpu_time_us.into());
+    }
     if !info.logs.is_empty() {
         out.insert("log".into(), logs(&info.logs, visible));
     }

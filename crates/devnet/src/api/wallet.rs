@@ -352,7 +352,7 @@ fn chain_parameters(shared: &Shared) -> Value {
         ("getRemoveThePowerOfTheGr", 1),
         ("getEnergyFee", p.energy_fee),
         ("getExchangeCreateFee", 1_024_000_000),
-        ("getMaxCpuTimeOfOneTx", 80),
+        ("getMaxCpuTimeOfOneTx", p.max_cpu_time_of_one_tx_ms),
         ("getAllowUpdateAccountName", 0),
         ("getAllowSameTokenName", 1),
         ("getAllowDelegateResource", 1),
@@ -626,6 +626,9 @@ fn constant_outcome(
             return Ok(status_error(code, &message, visible));
         }
     };
+    if let Some(answer) = out_of_time(&outcome, visible) {
+        return Ok(answer);
+    }
     let tx = build(chain, action, 0, Vec::new());
     let mut tx_json = render::built(&tx, visible);
     let mut result = Map::new();
@@ -649,7 +652,21 @@ fn constant_outcome(
         out.insert("logs".into(), render::logs(&outcome.logs, visible));
     }
     out.insert("transaction".into(), tx_json);
+    out.insert("devnet_cpu_time_us".into(), outcome.cpu_time_us.into());
     Ok(Value::Object(out))
+}
+
+/// A constant call past the CPU-time limit, answered as java-tron's servlets answer the
+/// `Program.OutOfTimeException` that `Wallet.callConstantContract` rethrows: `OTHER_ERROR`
+/// with the exception's class and message, and no transaction.
+fn out_of_time(outcome: &crate::chain::CallOutcome, visible: bool) -> Option<Value> {
+    (outcome.ret == ContractRet::OutOfTime).then(|| {
+        let message = format!(
+            "class org.tron.core.vm.program.Program$OutOfTimeException : {}",
+            outcome.message.as_deref().unwrap_or_default()
+        );
+        status_error("OTHER_ERROR", &message, visible)
+    })
 }
 
 fn estimate_energy(shared: &Shared, p: &Params) -> Answer {
@@ -667,6 +684,9 @@ fn estimate_energy(shared: &Shared, p: &Params) -> Answer {
         Ok(o) => o,
         Err(Rejection { code, message }) => return Ok(status_error(code, &message, p.visible)),
     };
+    if let Some(answer) = out_of_time(&outcome, p.visible) {
+        return Ok(answer);
+    }
     if outcome.ret != ContractRet::Success {
         let message = outcome.message.unwrap_or_else(|| outcome.ret.name().into());
         return Ok(status_error("CONTRACT_EXE_ERROR", &message, p.visible));

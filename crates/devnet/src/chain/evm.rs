@@ -27,7 +27,12 @@ use revm::context_interface::cfg::gas_params::{GasId, GasParams};
 use revm::database::{CacheDB, EmptyDB};
 use revm::handler::EthPrecompiles;
 use revm::inspector::Inspector;
-use revm::interpreter::{CreateInputs, CreateOutcome};
+use revm::interpreter::interpreter_types::Jumps;
+use revm::interpreter::{
+    CallInputs, CallOutcome, CreateInputs, CreateOutcome, InstructionResult, Interpreter,
+};
+
+use super::cpu::{CpuMeter, opcode_ns, precompile_ns};
 use revm::precompile::{Precompiles, bn254, hash, identity, modexp, secp256k1};
 use revm::primitives::hardfork::SpecId;
 use revm::{Context, MainBuilder, MainContext};
@@ -37,8 +42,8 @@ use std::sync::OnceLock;
 pub type Db = CacheDB<EmptyDB>;
 /// The context our EVM runs in.
 pub type Ctx = revm::handler::MainnetContext<Db>;
-/// The EVM, with the inspector that places contracts at TRON's addresses.
-pub type Evm = revm::handler::MainnetEvm<Ctx, TronAddresses>;
+/// The EVM, with the inspector that places contracts at TRON's addresses and times the run.
+pub type Evm = revm::handler::MainnetEvm<Ctx, TronInspector>;
 
 /// The EVM rules TRON mainnet runs (Shanghai and Cancun opcodes are enabled there).
 pub const SPEC: SpecId = SpecId::CANCUN;
@@ -98,7 +103,13 @@ fn precompiles() -> &'static Precompiles {
 ///
 /// An EVM is built per operation rather than kept: revm's EVM is not `Send`, the chain must be
 /// shareable across the HTTP server's threads, and building one costs a few microseconds.
-pub fn new_evm(db: Db, chain_id: u64, block: BlockEnv, next_create: Option<Address>) -> Evm {
+pub fn new_evm(
+    db: Db,
+    chain_id: u64,
+    block: BlockEnv,
+    next_create: Option<Address>,
+    cpu: CpuMeter,
+) -> Evm {
     let mut evm = Context::mainnet()
         .with_db(db)
         .modify_cfg_chained(|cfg: &mut CfgEnv| {
@@ -111,7 +122,7 @@ pub fn new_evm(db: Db, chain_id: u64, block: BlockEnv, next_create: Option<Addre
             cfg.disable_eip3607 = true;
         })
         .with_block(block)
-        .build_mainnet_with_inspector(TronAddresses { next_create });
+        .build_mainnet_with_inspector(TronInspector { next_create, cpu });
     for (op, energy) in [
         (opcode::SLOAD, 50),
         (opcode::BALANCE, 20),
@@ -145,14 +156,39 @@ pub fn block_env(number: u64, timestamp_ms: i64, coinbase: Address) -> BlockEnv 
     }
 }
 
-/// Places contracts where TRON would: the next top-level creation at `next_create` (set per
-/// transaction from its txID and owner), and `CREATE2` with the `0x41` prefix.
-#[derive(Debug, Default, Clone)]
-pub struct TronAddresses {
+/// What TRON does that revm's handler does not: places contracts where TRON would (the next
+/// top-level creation at `next_create`, set per transaction from its txID and owner, and
+/// `CREATE2` with the `0x41` prefix), and times the run as java-tron would take (see
+/// [`super::cpu`]): past the limit every frame halts, and the run ends `OUT_OF_TIME`.
+#[derive(Debug, Clone)]
+pub struct TronInspector {
     pub next_create: Option<Address>,
+    pub cpu: CpuMeter,
 }
 
-impl<CTX: ContextTr> Inspector<CTX> for TronAddresses {
+impl<CTX: ContextTr> Inspector<CTX> for TronInspector {
+    /// java-tron's order: the time check comes before the opcode runs. Once the time is gone
+    /// every frame halts at its next opcode, so the run unwinds at once.
+    fn step(&mut self, interp: &mut Interpreter, _context: &mut CTX) {
+        let op = interp.bytecode.opcode();
+        if self.cpu.check(op) {
+            interp.halt(InstructionResult::OutOfGas);
+        } else {
+            self.cpu.add(opcode_ns(op));
+        }
+    }
+
+    /// A precompile's time, counted whole: java-tron does not check the time inside one.
+    fn call(&mut self, _context: &mut CTX, inputs: &mut CallInputs) -> Option<CallOutcome> {
+        let address = inputs.bytecode_address.as_slice();
+        if address[..19].iter().all(|b| *b == 0)
+            && let Some(ns) = precompile_ns(address[19], inputs.input.len())
+        {
+            self.cpu.add(ns);
+        }
+        None
+    }
+
     fn create(&mut self, _context: &mut CTX, inputs: &mut CreateInputs) -> Option<CreateOutcome> {
         if let Some(address) = self.next_create.take() {
             inputs.set_scheme(CreateScheme::Custom { address });

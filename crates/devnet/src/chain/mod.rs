@@ -7,6 +7,7 @@
 //! `/wallet/*`.
 
 pub mod block;
+pub mod cpu;
 pub mod evm;
 pub mod receipt;
 pub mod state;
@@ -17,7 +18,7 @@ use alloy_primitives::{B256, Bytes, U256};
 use revm::context::TxEnv;
 use revm::context::result::{ExecutionResult, HaltReason, Output};
 use revm::primitives::TxKind;
-use revm::{ExecuteCommitEvm, ExecuteEvm, InspectCommitEvm};
+use revm::{InspectCommitEvm, InspectEvm};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use tron::proto::SmartContract;
@@ -52,6 +53,14 @@ pub struct Params {
     /// before the price could change.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub energy_fee_changes: Vec<(i64, i64)>,
+    /// The CPU time one contract run may take, in ms (`getMaxCpuTimeOfOneTx`; mainnet's 80),
+    /// against the modeled time of [`cpu`].
+    #[serde(default = "mainnet_max_cpu_time_ms")]
+    pub max_cpu_time_of_one_tx_ms: i64,
+}
+
+fn mainnet_max_cpu_time_ms() -> i64 {
+    80
 }
 
 impl Default for Params {
@@ -65,6 +74,7 @@ impl Default for Params {
             memo_fee: 1_000_000,
             max_fee_limit: 15_000_000_000,
             energy_fee_changes: Vec::new(),
+            max_cpu_time_of_one_tx_ms: mainnet_max_cpu_time_ms(),
         }
     }
 }
@@ -158,6 +168,8 @@ pub struct CallOutcome {
     pub logs: Vec<LogEntry>,
     /// Why it failed, as java-tron words it.
     pub message: Option<String>,
+    /// The run's modeled java-tron CPU time ([`cpu`]), in µs.
+    pub cpu_time_us: i64,
 }
 
 /// Everything but the EVM state: blocks, receipts, contract metadata, accounts' bookkeeping.
@@ -195,6 +207,10 @@ pub struct Chain {
     pending: Vec<Mined>,
     /// Number and time of the block being built, once a transaction has entered it.
     building: Option<(u64, i64)>,
+    /// How fast the modeled block producer runs java-tron's VM (1: the calibration point).
+    cpu_speed: f64,
+    /// The modeled CPU time of the latest contract run, transaction or constant call, in µs.
+    last_cpu_time_us: i64,
 }
 
 impl Chain {
@@ -222,6 +238,8 @@ impl Chain {
             witness,
             pending: Vec::new(),
             building: None,
+            cpu_speed: 1.0,
+            last_cpu_time_us: 0,
         };
         chain.push_block(genesis);
         for (address, sun) in balances {
@@ -233,6 +251,30 @@ impl Chain {
 
     pub fn data(&self) -> &ChainData {
         &self.data
+    }
+
+    /// How fast the modeled producer is (`tronpool devnet --cpu-speed`): 2 runs the VM in
+    /// half the modeled time.
+    pub fn set_cpu_speed(&mut self, speed: f64) {
+        self.cpu_speed = if speed.is_finite() && speed > 0.0 {
+            speed
+        } else {
+            1.0
+        };
+    }
+
+    pub fn cpu_speed(&self) -> f64 {
+        self.cpu_speed
+    }
+
+    /// The modeled CPU time of the latest contract run, in µs.
+    pub fn last_cpu_time_us(&self) -> i64 {
+        self.last_cpu_time_us
+    }
+
+    /// A meter for one contract run under this chain's limit and speed.
+    fn cpu_meter(&self) -> cpu::CpuMeter {
+        cpu::CpuMeter::new(self.data.params.max_cpu_time_of_one_tx_ms, self.cpu_speed)
     }
 
     pub fn params(&self) -> &Params {
@@ -343,6 +385,16 @@ impl Chain {
             .map(|a| a.info.balance)
             .unwrap_or_default();
         i64::try_from(balance).unwrap_or(i64::MAX)
+    }
+
+    /// A contract's storage slot (zero when unset).
+    pub fn storage(&self, address: &Address, slot: U256) -> U256 {
+        self.db
+            .cache
+            .accounts
+            .get(&alloy_primitives::Address::from(*address))
+            .and_then(|a| a.storage.get(&slot).copied())
+            .unwrap_or_default()
     }
 
     /// The account, if it exists: activated by a transfer, a deployment, genesis or a
@@ -472,16 +524,27 @@ impl Chain {
     }
 
     /// Runs `f` on an EVM over the chain's state in the current block environment.
+    /// Runs `f` on an EVM over the chain's state, timed by `cpu`; answers what `f` did and
+    /// the meter as the run left it.
     fn with_evm<R>(
         &mut self,
         next_create: Option<alloy_primitives::Address>,
+        cpu: cpu::CpuMeter,
         f: impl FnOnce(&mut Evm) -> R,
-    ) -> R {
+    ) -> (R, cpu::CpuMeter) {
         let db = std::mem::take(&mut self.db);
-        let mut evm = evm::new_evm(db, self.data.chain_id, self.block_env.clone(), next_create);
+        let mut evm = evm::new_evm(
+            db,
+            self.data.chain_id,
+            self.block_env.clone(),
+            next_create,
+            cpu,
+        );
         let result = f(&mut evm);
         self.db = std::mem::take(&mut evm.ctx.journaled_state.database);
-        result
+        let cpu = evm.inspector.cpu.clone();
+        self.last_cpu_time_us = cpu.used_us();
+        (result, cpu)
     }
 
     fn open_block(&mut self) {
@@ -592,6 +655,7 @@ impl Chain {
             result: None,
             logs: Vec::new(),
             failure: None,
+            cpu_time_us: 0,
         };
         // Bandwidth counts the signed bytes plus 64 per contract, as java-tron does.
         let bytes = size as i64 + 64;
@@ -675,15 +739,15 @@ impl Chain {
                     energy_limit as u64,
                     self.data.chain_id,
                 );
-                let result = self
-                    .with_evm(None, |evm| evm.transact_commit(env))
-                    .map_err(|e| {
-                        Rejection::new(
-                            "CONTRACT_EXE_ERROR",
-                            format!("Contract execute error : {e}"),
-                        )
-                    })?;
-                let outcome = outcome(result, energy_limit);
+                let meter = self.cpu_meter();
+                let (result, meter) = self.with_evm(None, meter, |evm| evm.inspect_tx_commit(env));
+                let result = result.map_err(|e| {
+                    Rejection::new(
+                        "CONTRACT_EXE_ERROR",
+                        format!("Contract execute error : {e}"),
+                    )
+                })?;
+                let outcome = outcome(result, energy_limit, &meter);
                 self.charge(&owner, &mut info, outcome, (net_usage, net_fee), memo_fee);
             }
             Action::Create(create) => {
@@ -730,15 +794,17 @@ impl Chain {
                     energy_limit as u64,
                     self.data.chain_id,
                 );
-                let result = self
-                    .with_evm(Some(address.into()), |evm| evm.inspect_tx_commit(env))
-                    .map_err(|e| {
-                        Rejection::new(
-                            "CONTRACT_EXE_ERROR",
-                            format!("Contract execute error : {e}"),
-                        )
-                    })?;
-                let mut outcome = outcome(result, energy_limit);
+                let meter = self.cpu_meter();
+                let (result, meter) = self.with_evm(Some(address.into()), meter, |evm| {
+                    evm.inspect_tx_commit(env)
+                });
+                let result = result.map_err(|e| {
+                    Rejection::new(
+                        "CONTRACT_EXE_ERROR",
+                        format!("Contract execute error : {e}"),
+                    )
+                })?;
+                let mut outcome = outcome(result, energy_limit, &meter);
                 if outcome.ret == ContractRet::Success {
                     let runtime = self.code(&address);
                     contract.origin_address = owner.tron_bytes().to_vec();
@@ -778,6 +844,7 @@ impl Chain {
         info.net_fee = net_fee;
         info.fee = energy_fee + net_fee + memo_fee;
         info.result = Some(outcome.ret);
+        info.cpu_time_us = outcome.cpu_time_us;
         info.logs = outcome.logs;
         info.failure = outcome.message;
     }
@@ -861,10 +928,12 @@ impl Chain {
             limit.max(0) as u64,
             self.data.chain_id,
         );
-        let result = self
-            .with_evm(None, |evm| evm.transact(env))
-            .map_err(|e| Rejection::new("OTHER_ERROR", e.to_string()))?;
-        Ok(outcome(result.result, limit))
+        // Constant calls run under the same deadline as transactions (java-tron's
+        // `Wallet.callConstantContract`: a VMActuator of ratio 1.0).
+        let meter = self.cpu_meter();
+        let (result, meter) = self.with_evm(None, meter, |evm| evm.inspect_tx(env));
+        let result = result.map_err(|e| Rejection::new("OTHER_ERROR", e.to_string()))?;
+        Ok(outcome(result.result, limit, &meter))
     }
 
     /// Copies the whole chain (seals the block being built first).
@@ -899,6 +968,8 @@ impl Chain {
             witness,
             pending: Vec::new(),
             building: None,
+            cpu_speed: 1.0,
+            last_cpu_time_us: 0,
         }
     }
 }
@@ -965,7 +1036,20 @@ fn tx_env(
 }
 
 /// Maps revm's result to TRON's: the contract result, energy, logs and java-tron's message.
-fn outcome(result: ExecutionResult, energy_limit: i64) -> CallOutcome {
+/// A run the meter found out of time is `OUT_OF_TIME` whatever revm made of its unwinding,
+/// with its whole energy limit spent (java-tron `Program.spendAllEnergy`) and nothing kept.
+fn outcome(result: ExecutionResult, energy_limit: i64, cpu: &cpu::CpuMeter) -> CallOutcome {
+    let cpu_time_us = cpu.used_us();
+    if let Some(message) = cpu.message() {
+        return CallOutcome {
+            ret: ContractRet::OutOfTime,
+            output: Vec::new(),
+            energy_used: energy_limit,
+            logs: Vec::new(),
+            message: Some(message),
+            cpu_time_us,
+        };
+    }
     let energy_used = result.tx_gas_used() as i64;
     let logs = result
         .logs()
@@ -986,6 +1070,7 @@ fn outcome(result: ExecutionResult, energy_limit: i64) -> CallOutcome {
             energy_used,
             logs,
             message: None,
+            cpu_time_us,
         },
         ExecutionResult::Revert { output, .. } => CallOutcome {
             ret: ContractRet::Revert,
@@ -993,6 +1078,7 @@ fn outcome(result: ExecutionResult, energy_limit: i64) -> CallOutcome {
             energy_used,
             logs: Vec::new(),
             message: Some("REVERT opcode executed".into()),
+            cpu_time_us,
         },
         ExecutionResult::Halt { reason, .. } => {
             let (ret, message) = match &reason {
@@ -1032,6 +1118,7 @@ fn outcome(result: ExecutionResult, energy_limit: i64) -> CallOutcome {
                 energy_used,
                 logs: Vec::new(),
                 message: Some(message),
+                cpu_time_us,
             }
         }
     }

@@ -78,6 +78,10 @@ pub struct TxInfo {
     pub logs: Vec<LogEntry>,
     /// Why it failed (`resMessage`); `None` when it succeeded.
     pub failure: Option<String>,
+    /// The contract run's modeled java-tron CPU time, µs (not in java-tron's receipt; the
+    /// devnet adds it as `devnet_cpu_time_us`).
+    #[serde(default)]
+    pub cpu_time_us: i64,
 }
 
 impl TxInfo {
