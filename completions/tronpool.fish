@@ -550,6 +550,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l config -d '
 complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
 json\t''"
+complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l no-cancun -d 'Run as a network without TVM Cancun (getAllowTvmCancun 0): TLOAD, TSTORE and MCOPY are invalid opcodes from block 2'
+complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l no-shanghai -d 'Run as a network without TVM Shanghai (getAllowTvmShangHai 0): PUSH0 is invalid from block 2'
 complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
 complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
 complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'

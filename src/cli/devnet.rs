@@ -36,6 +36,14 @@ pub struct DevnetArgs {
     /// getMaxCpuTimeOfOneTx (80 ms) of modeled time end OUT_OF_TIME, as on TRON
     #[arg(long, default_value_t = 1.0, value_name = "X", value_parser = cpu_speed)]
     cpu_speed: f64,
+    /// Run as a network without TVM Cancun (getAllowTvmCancun 0): TLOAD, TSTORE and MCOPY
+    /// are invalid opcodes from block 2
+    #[arg(long)]
+    no_cancun: bool,
+    /// Run as a network without TVM Shanghai (getAllowTvmShangHai 0): PUSH0 is invalid from
+    /// block 2
+    #[arg(long)]
+    no_shanghai: bool,
 }
 
 fn cpu_speed(text: &str) -> std::result::Result<f64, String> {
@@ -74,6 +82,10 @@ impl DevnetArgs {
             accounts: usize::from(self.accounts),
             state: self.state.clone(),
             cpu_speed: self.cpu_speed,
+            tvm: devnet::chain::evm::TvmSwitches {
+                shanghai: !self.no_shanghai,
+                cancun: !self.no_cancun,
+            },
         };
         let handle = devnet::spawn(config).await.map_err(|e| match e {
             devnet::DevnetError::Bind { .. } => Error::usage(format!(

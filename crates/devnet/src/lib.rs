@@ -22,6 +22,9 @@
 //!   its whole fee limit, and a constant call is refused with java-tron's `OTHER_ERROR`. The
 //!   model's producer speed is [`DevnetConfig::cpu_speed`]; receipts carry the modeled time as
 //!   `devnet_cpu_time_us`.
+//! - TVM upgrades are chain parameters ([`chain::evm::TvmSwitches`]): without Cancun, TLOAD,
+//!   TSTORE and MCOPY are invalid opcodes; without Shanghai, PUSH0 is (genesis always deploys
+//!   with both on).
 //! - Energy follows TRON's schedule where revm allows (see [`chain::evm`]); energy is bought
 //!   with TRX at 100 sun (`/devnet/set_energy_fee` changes the price) and nobody has staked
 //!   energy. Bandwidth: 600 free bytes per account per day, then 1,000 sun per byte;
@@ -65,6 +68,9 @@ pub struct DevnetConfig {
     /// How fast the modeled block producer runs java-tron's VM ([`chain::cpu`]): 1 is a
     /// producer-class node with a warm JIT (a 4-pair pairing in 61 ms), 2 one twice as fast.
     pub cpu_speed: f64,
+    /// The TVM upgrades on from block 2 (genesis always deploys with all of them: the
+    /// contracts it deploys are compiled for Cancun). Off, an upgrade's opcodes are invalid.
+    pub tvm: chain::evm::TvmSwitches,
 }
 
 impl DevnetConfig {
@@ -78,6 +84,7 @@ impl DevnetConfig {
             accounts: 10,
             state: None,
             cpu_speed: 1.0,
+            tvm: chain::evm::TvmSwitches::default(),
         }
     }
 }
@@ -140,6 +147,7 @@ pub async fn spawn(config: DevnetConfig) -> Result<DevnetHandle, DevnetError> {
     // now, so clients that date their transactions from the head block are not in the past.
     chain.mine();
     chain.set_cpu_speed(config.cpu_speed);
+    chain.set_tvm_switches(config.tvm);
     let addr = SocketAddr::new(config.host, config.port);
     let listener = tokio::net::TcpListener::bind(addr)
         .await

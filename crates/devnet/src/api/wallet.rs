@@ -400,7 +400,7 @@ fn chain_parameters(shared: &Shared) -> Value {
         ("getDynamicEnergyThreshold", 0),
         ("getDynamicEnergyIncreaseFactor", 0),
         ("getDynamicEnergyMaxFactor", 0),
-        ("getAllowTvmShangHai", 1),
+        ("getAllowTvmShangHai", i64::from(p.tvm.shanghai)),
         ("getAllowCancelAllUnfreezeV2", 1),
         ("getMaxDelegateLockPeriod", 864_000),
         ("getAllowOldRewardOpt", 1),
@@ -408,7 +408,7 @@ fn chain_parameters(shared: &Shared) -> Value {
         ("getMaxCreateAccountTxSize", 1_000),
         ("getAllowStrictMath", 1),
         ("getConsensusLogicOptimization", 1),
-        ("getAllowTvmCancun", 1),
+        ("getAllowTvmCancun", i64::from(p.tvm.cancun)),
         ("getAllowTvmBlob", 0),
     ];
     let list: Vec<Value> = entries

@@ -29,7 +29,8 @@ use revm::handler::EthPrecompiles;
 use revm::inspector::Inspector;
 use revm::interpreter::interpreter_types::Jumps;
 use revm::interpreter::{
-    CallInputs, CallOutcome, CreateInputs, CreateOutcome, InstructionResult, Interpreter,
+    CallInputs, CallOutcome, CreateInputs, CreateOutcome, Instruction, InstructionResult,
+    Interpreter,
 };
 
 use super::cpu::{CpuMeter, opcode_ns, precompile_ns};
@@ -98,6 +99,26 @@ fn precompiles() -> &'static Precompiles {
     })
 }
 
+/// The TVM upgrades a network has voted in. java-tron registers an upgrade's opcodes only
+/// when its chain parameter is on (`OperationRegistry`: Shanghai's PUSH0 with
+/// `ALLOW_TVM_SHANGHAI`, #76; Cancun's TLOAD, TSTORE and MCOPY with `ALLOW_TVM_CANCUN`, #83);
+/// an unregistered opcode is an illegal operation that spends the whole energy limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct TvmSwitches {
+    pub shanghai: bool,
+    pub cancun: bool,
+}
+
+impl Default for TvmSwitches {
+    /// Mainnet's: both on (PUSH0 since proposal 89 in 2023, Cancun's opcodes since June 2025).
+    fn default() -> Self {
+        TvmSwitches {
+            shanghai: true,
+            cancun: true,
+        }
+    }
+}
+
 /// Builds an EVM over `db` with TRON's rules, executing in `block`; `chain_id` is what
 /// `CHAINID` returns and `next_create` where a top-level creation lands.
 ///
@@ -109,6 +130,7 @@ pub fn new_evm(
     block: BlockEnv,
     next_create: Option<Address>,
     cpu: CpuMeter,
+    switches: TvmSwitches,
 ) -> Evm {
     let mut evm = Context::mainnet()
         .with_db(db)
@@ -135,6 +157,21 @@ pub fn new_evm(
         (opcode::STATICCALL, 40),
     ] {
         evm.instruction.insert_gas(op, energy);
+    }
+    let off = [
+        (!switches.shanghai, &[opcode::PUSH0][..]),
+        (
+            !switches.cancun,
+            &[opcode::TLOAD, opcode::TSTORE, opcode::MCOPY][..],
+        ),
+    ];
+    for op in off
+        .into_iter()
+        .filter(|(off, _)| *off)
+        .flat_map(|(_, ops)| ops)
+    {
+        evm.instruction
+            .insert_instruction(*op, Instruction::unknown(), 0);
     }
     evm.precompiles = EthPrecompiles {
         precompiles: precompiles(),

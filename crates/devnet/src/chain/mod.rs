@@ -57,6 +57,10 @@ pub struct Params {
     /// against the modeled time of [`cpu`].
     #[serde(default = "mainnet_max_cpu_time_ms")]
     pub max_cpu_time_of_one_tx_ms: i64,
+    /// Which TVM upgrades are on (`getAllowTvmShangHai`, `getAllowTvmCancun`): off, their
+    /// opcodes are invalid, as on a java-tron network that has not voted them in.
+    #[serde(default)]
+    pub tvm: evm::TvmSwitches,
 }
 
 fn mainnet_max_cpu_time_ms() -> i64 {
@@ -75,6 +79,7 @@ impl Default for Params {
             max_fee_limit: 15_000_000_000,
             energy_fee_changes: Vec::new(),
             max_cpu_time_of_one_tx_ms: mainnet_max_cpu_time_ms(),
+            tvm: evm::TvmSwitches::default(),
         }
     }
 }
@@ -270,6 +275,11 @@ impl Chain {
     /// The modeled CPU time of the latest contract run, in µs.
     pub fn last_cpu_time_us(&self) -> i64 {
         self.last_cpu_time_us
+    }
+
+    /// Turns TVM upgrades on or off from now on (`tronpool devnet --no-cancun`).
+    pub fn set_tvm_switches(&mut self, switches: evm::TvmSwitches) {
+        self.data.params.tvm = switches;
     }
 
     /// A meter for one contract run under this chain's limit and speed.
@@ -539,6 +549,7 @@ impl Chain {
             self.block_env.clone(),
             next_create,
             cpu,
+            self.data.params.tvm,
         );
         let result = f(&mut evm);
         self.db = std::mem::take(&mut evm.ctx.journaled_state.database);

@@ -1,0 +1,137 @@
+//! TVM upgrades as chain parameters: on a devnet started without Cancun (or Shanghai) the
+//! upgrade's opcodes are invalid, as on a java-tron network that has not voted them in, and a
+//! call that reaches one fails `ILLEGAL_OPERATION`, spending its whole energy limit.
+
+mod support;
+
+use alloy_sol_types::SolCall;
+use devnet::DevnetConfig;
+use devnet::chain::evm::TvmSwitches;
+use serde_json::{Value, json};
+use support::{client, post, send};
+use tron::{Action, Address, Trigger};
+
+/// `tstore(0, 1)`, then stop.
+const TSTORE: &[u8] = &[0x60, 0x01, 0x60, 0x00, 0x5d, 0x00];
+/// `push0`, then stop.
+const PUSH0: &[u8] = &[0x5f, 0x00];
+
+const FEE_LIMIT: i64 = 100_000_000;
+
+async fn devnet(tvm: TvmSwitches) -> devnet::DevnetHandle {
+    devnet::spawn(DevnetConfig {
+        tvm,
+        ..DevnetConfig::ephemeral()
+    })
+    .await
+    .unwrap()
+}
+
+/// Deploys `runtime` (its init code is plain PUSH1/CODECOPY/RETURN, valid everywhere).
+async fn deploy(devnet: &devnet::DevnetHandle, runtime: &[u8]) -> Address {
+    let len = u8::try_from(runtime.len()).unwrap();
+    let mut init = vec![
+        0x60, len, 0x80, 0x60, 0x0b, 0x60, 0x00, 0x39, 0x60, 0x00, 0xf3,
+    ];
+    init.extend_from_slice(runtime);
+    let owner = devnet.accounts()[0].clone();
+    let built = post(
+        &format!("{}/wallet/deploycontract", devnet.url()),
+        json!({
+            "owner_address": owner.address().to_base58(), "abi": "[]",
+            "bytecode": hex::encode(&init), "name": "Opcode",
+            "fee_limit": 1_000_000_000, "origin_energy_limit": 10_000_000,
+            "consume_user_resource_percent": 100, "visible": true,
+        }),
+    )
+    .await;
+    let mut tx = tron::Transaction::from_json(&built).unwrap();
+    tx.sign(&owner).unwrap();
+    let client = client(devnet);
+    let txid = client.broadcast_transaction(&tx).await.unwrap();
+    let info = client.get_transaction_info(&txid).await.unwrap().unwrap();
+    assert!(info.succeeded(), "{:?}", info.failure_reason());
+    info.contract_address.expect("deployed")
+}
+
+async fn parameter(devnet: &devnet::DevnetHandle, key: &str) -> Value {
+    let params = post(
+        &format!("{}/wallet/getchainparameters", devnet.url()),
+        json!({}),
+    )
+    .await;
+    params["chainParameter"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["key"] == key)
+        .unwrap_or_else(|| panic!("no {key}"))["value"]
+        .clone()
+}
+
+/// Calls `contract` from dev account 1; answers the receipt.
+async fn call(devnet: &devnet::DevnetHandle, contract: Address) -> tron::client::TransactionInfo {
+    let alice = devnet.accounts()[1].clone();
+    let action = Action::Trigger(Trigger {
+        owner: alice.address(),
+        contract,
+        ..Trigger::default()
+    });
+    send(&client(devnet), &alice, action, FEE_LIMIT).await.1
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_cancun_tstore_is_an_illegal_operation_that_burns_the_fee_limit() {
+    let off = devnet(TvmSwitches {
+        shanghai: true,
+        cancun: false,
+    })
+    .await;
+    assert_eq!(parameter(&off, "getAllowTvmCancun").await, Value::Null);
+    assert_eq!(parameter(&off, "getAllowTvmShangHai").await, 1);
+    let contract = deploy(&off, TSTORE).await;
+    let info = call(&off, contract).await;
+    assert!(!info.succeeded());
+    assert_eq!(info.receipt.result.as_deref(), Some("ILLEGAL_OPERATION"));
+    assert_eq!(info.receipt.energy_usage_total, FEE_LIMIT / 100);
+    assert_eq!(info.receipt.energy_fee, FEE_LIMIT);
+    // PUSH0 is Shanghai's: still valid.
+    let push0 = deploy(&off, PUSH0).await;
+    assert!(call(&off, push0).await.succeeded());
+    // Today's pool guards reentrancy with transient storage: a deposit fails there too.
+    let pool = off.deployment().pools[0].address;
+    let alice = off.accounts()[1].clone();
+    let deposit = Action::Trigger(Trigger {
+        owner: alice.address(),
+        contract: pool,
+        data: contracts::TronPool::depositCall {
+            commitment: alloy_primitives::B256::with_last_byte(7),
+        }
+        .abi_encode(),
+        ..Trigger::default()
+    });
+    let (_, info) = send(&client(&off), &alice, deposit, FEE_LIMIT).await;
+    assert_eq!(info.receipt.result.as_deref(), Some("ILLEGAL_OPERATION"));
+
+    // The same code where Cancun is on (mainnet's default): it runs.
+    let on = devnet(TvmSwitches::default()).await;
+    assert_eq!(parameter(&on, "getAllowTvmCancun").await, 1);
+    let contract = deploy(&on, TSTORE).await;
+    let info = call(&on, contract).await;
+    assert!(info.succeeded(), "{:?}", info.failure_reason());
+    assert!(info.receipt.energy_usage_total < 1_000);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_shanghai_push0_is_an_illegal_operation() {
+    let off = devnet(TvmSwitches {
+        shanghai: false,
+        cancun: true,
+    })
+    .await;
+    assert_eq!(parameter(&off, "getAllowTvmShangHai").await, Value::Null);
+    let push0 = deploy(&off, PUSH0).await;
+    let info = call(&off, push0).await;
+    assert_eq!(info.receipt.result.as_deref(), Some("ILLEGAL_OPERATION"));
+    assert_eq!(info.receipt.energy_fee, FEE_LIMIT);
+}
