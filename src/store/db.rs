@@ -1,5 +1,6 @@
 //! The per-network SQLite database (`<data>/<network>/tronpool.sqlite3`): notes, the tree
-//! caches and the relayer's jobs, each store with its own tables and connection.
+//! caches and the relayer's jobs, each store with its own tables and connection, one schema
+//! brought up to date on every open (`store::schema`).
 
 use std::path::{Path, PathBuf};
 
@@ -60,5 +61,7 @@ fn configure(conn: Connection, what: &str) -> Result<Connection> {
         .map_err(fail)?;
     conn.busy_timeout(std::time::Duration::from_secs(5))
         .map_err(fail)?;
+    let mut conn = conn;
+    crate::store::schema::migrate(&mut conn)?;
     Ok(conn)
 }

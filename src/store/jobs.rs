@@ -134,40 +134,6 @@ pub struct JobStore {
     db: Mutex<Connection>,
 }
 
-const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS relayer_jobs (
-    txid            TEXT PRIMARY KEY,
-    pool            TEXT NOT NULL,
-    denomination    INTEGER NOT NULL,
-    nullifier_hash  TEXT NOT NULL,
-    recipient       TEXT NOT NULL,
-    fee             TEXT NOT NULL,
-    state           TEXT NOT NULL,
-    signed_hex      TEXT NOT NULL,
-    expiration      INTEGER NOT NULL,
-    created_at      INTEGER NOT NULL,
-    updated_at      INTEGER NOT NULL,
-    error           TEXT
-);
-CREATE UNIQUE INDEX IF NOT EXISTS relayer_jobs_live
-    ON relayer_jobs (pool, nullifier_hash) WHERE state != 'failed';
-DROP INDEX IF EXISTS relayer_jobs_unfinished;
-CREATE INDEX IF NOT EXISTS relayer_jobs_open
-    ON relayer_jobs (state) WHERE state IN ('signed', 'broadcast', 'included');
-CREATE INDEX IF NOT EXISTS relayer_jobs_nullifier ON relayer_jobs (nullifier_hash);
-";
-
-/// Columns added after the first release, with their definitions: a database made by an
-/// earlier tronpool gains them when it is opened (existing jobs keep their rows).
-const ADDED_COLUMNS: &[(&str, &str)] = &[
-    ("refund", "TEXT NOT NULL DEFAULT '0'"),
-    ("block", "INTEGER"),
-    ("energy_used", "INTEGER"),
-    ("fee_sun", "INTEGER"),
-    ("attempts", "INTEGER NOT NULL DEFAULT 0"),
-    ("retry_at", "INTEGER NOT NULL DEFAULT 0"),
-];
-
 fn db_error(e: rusqlite::Error) -> Error {
     Error::Failed(format!("relayer job store: {e}"))
 }
@@ -183,23 +149,8 @@ impl JobStore {
         Self::init(crate::store::db::in_memory("the relayer's jobs")?)
     }
 
+    /// The table is the database's (`store::schema`), made or migrated when it opened.
     fn init(conn: Connection) -> Result<Self> {
-        conn.execute_batch(SCHEMA).map_err(db_error)?;
-        let existing: Vec<String> = conn
-            .prepare("SELECT name FROM pragma_table_info('relayer_jobs')")
-            .and_then(|mut s| {
-                s.query_map([], |row| row.get(0))?
-                    .collect::<rusqlite::Result<_>>()
-            })
-            .map_err(db_error)?;
-        for (column, definition) in ADDED_COLUMNS {
-            if !existing.iter().any(|c| c == column) {
-                conn.execute_batch(&format!(
-                    "ALTER TABLE relayer_jobs ADD COLUMN {column} {definition}"
-                ))
-                .map_err(db_error)?;
-            }
-        }
         Ok(JobStore {
             db: Mutex::new(conn),
         })
@@ -483,44 +434,5 @@ mod tests {
         let deferred = store.get("bb").unwrap().unwrap();
         assert_eq!((deferred.attempts, deferred.retry_at), (2, 9_000));
         assert_eq!(deferred.state, JobState::Signed);
-    }
-
-    #[test]
-    fn a_database_from_before_the_new_columns_is_migrated_with_its_jobs() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("devnet/tronpool.sqlite3");
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        {
-            // The table and the row exactly as the first release wrote them.
-            let conn = Connection::open(&path).unwrap();
-            conn.execute_batch(
-                "CREATE TABLE relayer_jobs (
-                    txid TEXT PRIMARY KEY, pool TEXT NOT NULL, denomination INTEGER NOT NULL,
-                    nullifier_hash TEXT NOT NULL, recipient TEXT NOT NULL, fee TEXT NOT NULL,
-                    state TEXT NOT NULL, signed_hex TEXT NOT NULL, expiration INTEGER NOT NULL,
-                    created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, error TEXT);
-                 CREATE UNIQUE INDEX relayer_jobs_live
-                    ON relayer_jobs (pool, nullifier_hash) WHERE state != 'failed';
-                 CREATE INDEX relayer_jobs_unfinished
-                    ON relayer_jobs (state) WHERE state IN ('signed', 'broadcast');
-                 INSERT INTO relayer_jobs VALUES ('aa', 'TPool', 100, '0x01', 'TRecipient',
-                    '1000000', 'broadcast', '0a02', 9, 1, 1, NULL);",
-            )
-            .unwrap();
-        }
-        let store = JobStore::open(&path).unwrap();
-        let old = store.get("aa").unwrap().unwrap();
-        assert_eq!(old.state, JobState::Broadcast);
-        assert_eq!((old.refund.as_str(), old.attempts), ("0", 0));
-        assert_eq!(store.unfinished().unwrap().len(), 1);
-        assert!(
-            store
-                .advance("aa", JobState::Confirmed, None, None)
-                .unwrap()
-        );
-        // Opening again changes nothing.
-        drop(store);
-        let store = JobStore::open(&path).unwrap();
-        assert_eq!(store.get("aa").unwrap().unwrap().state, JobState::Confirmed);
     }
 }

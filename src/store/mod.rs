@@ -7,4 +7,5 @@ pub mod jobs;
 pub mod keystore;
 pub mod notes;
 pub mod paths;
+pub mod schema;
 pub mod trees;

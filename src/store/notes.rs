@@ -94,34 +94,6 @@ pub struct NoteStore {
     db: Mutex<Connection>,
 }
 
-const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS notes (
-    id                  INTEGER PRIMARY KEY AUTOINCREMENT,
-    note                TEXT NOT NULL,
-    denomination        INTEGER NOT NULL,
-    pool                TEXT NOT NULL,
-    commitment          TEXT NOT NULL UNIQUE,
-    nullifier_hash      TEXT NOT NULL,
-    state               TEXT NOT NULL,
-    leaf_index          INTEGER,
-    deposit_txid        TEXT,
-    deposit_expiration  INTEGER,
-    withdraw_txid       TEXT,
-    recipient           TEXT,
-    error               TEXT,
-    origin              TEXT NOT NULL,
-    created_at          INTEGER NOT NULL,
-    updated_at          INTEGER NOT NULL
-);
-CREATE TABLE IF NOT EXISTS note_history (
-    id       INTEGER PRIMARY KEY AUTOINCREMENT,
-    note_id  INTEGER NOT NULL REFERENCES notes (id),
-    at       INTEGER NOT NULL,
-    state    TEXT NOT NULL,
-    detail   TEXT NOT NULL
-);
-";
-
 const COLUMNS: &str = "id, denomination, pool, commitment, nullifier_hash, state, leaf_index,
     deposit_txid, deposit_expiration, withdraw_txid, recipient, error, origin, created_at,
     updated_at";
@@ -174,8 +146,8 @@ impl NoteStore {
         Self::init(crate::store::db::in_memory("the note store")?)
     }
 
+    /// The tables are the database's (`store::schema`), made or migrated when it opened.
     fn init(conn: Connection) -> Result<Self> {
-        conn.execute_batch(SCHEMA).map_err(db_error)?;
         Ok(NoteStore {
             db: Mutex::new(conn),
         })

@@ -34,22 +34,6 @@ pub struct TreeCache {
     db: Mutex<Connection>,
 }
 
-const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS tree_leaves (
-    pool             TEXT NOT NULL,
-    leaf_index       INTEGER NOT NULL,
-    commitment       BLOB NOT NULL,
-    block_timestamp  INTEGER NOT NULL,
-    txid             TEXT NOT NULL,
-    PRIMARY KEY (pool, leaf_index)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS tree_nodes (
-    pool        TEXT PRIMARY KEY,
-    leaf_count  INTEGER NOT NULL,
-    nodes       BLOB NOT NULL
-);
-";
-
 fn db_error(e: rusqlite::Error) -> Error {
     Error::Failed(format!("tree cache: {e}"))
 }
@@ -63,8 +47,8 @@ impl TreeCache {
         Self::init(crate::store::db::in_memory("the tree cache")?)
     }
 
+    /// The tables are the database's (`store::schema`), made or migrated when it opened.
     fn init(conn: Connection) -> Result<Self> {
-        conn.execute_batch(SCHEMA).map_err(db_error)?;
         Ok(TreeCache {
             db: Mutex::new(conn),
         })

@@ -1,0 +1,291 @@
+//! The network database's schema, as numbered migrations: notes, their history, the tree
+//! caches and the relayer's jobs live in one SQLite file, and `PRAGMA user_version` says which
+//! migrations it has had. Notes are money: a schema change is a new migration here, run in a
+//! transaction on open, tested from a database made by the release before it; an existing
+//! migration never changes.
+//!
+//! Version 0 is a database made before versions existed (the first release): its tables are
+//! exactly what migration 1 creates, and `CREATE … IF NOT EXISTS` lets it adopt them as they
+//! are.
+
+use rusqlite::{Connection, Transaction};
+
+use crate::error::{Error, Result};
+
+/// One step: what it does, and the change.
+pub struct Migration {
+    pub what: &'static str,
+    pub apply: fn(&Transaction<'_>) -> rusqlite::Result<()>,
+}
+
+/// Every migration, oldest first: a database at version N has had the first N.
+pub const MIGRATIONS: &[Migration] = &[
+    Migration {
+        what: "notes and their history, tree caches, relayer jobs (the first release)",
+        apply: first_release,
+    },
+    Migration {
+        what: "relayer jobs: refund, block, energy, burn and retries; the open-jobs index \
+               covers `included`",
+        apply: relayer_job_receipts,
+    },
+];
+
+/// The version a database has once every migration ran.
+pub fn latest() -> i64 {
+    MIGRATIONS.len() as i64
+}
+
+fn first_release(tx: &Transaction<'_>) -> rusqlite::Result<()> {
+    tx.execute_batch(
+        "
+CREATE TABLE IF NOT EXISTS notes (
+    id                  INTEGER PRIMARY KEY AUTOINCREMENT,
+    note                TEXT NOT NULL,
+    denomination        INTEGER NOT NULL,
+    pool                TEXT NOT NULL,
+    commitment          TEXT NOT NULL UNIQUE,
+    nullifier_hash      TEXT NOT NULL,
+    state               TEXT NOT NULL,
+    leaf_index          INTEGER,
+    deposit_txid        TEXT,
+    deposit_expiration  INTEGER,
+    withdraw_txid       TEXT,
+    recipient           TEXT,
+    error               TEXT,
+    origin              TEXT NOT NULL,
+    created_at          INTEGER NOT NULL,
+    updated_at          INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS note_history (
+    id       INTEGER PRIMARY KEY AUTOINCREMENT,
+    note_id  INTEGER NOT NULL REFERENCES notes (id),
+    at       INTEGER NOT NULL,
+    state    TEXT NOT NULL,
+    detail   TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS tree_leaves (
+    pool             TEXT NOT NULL,
+    leaf_index       INTEGER NOT NULL,
+    commitment       BLOB NOT NULL,
+    block_timestamp  INTEGER NOT NULL,
+    txid             TEXT NOT NULL,
+    PRIMARY KEY (pool, leaf_index)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS tree_nodes (
+    pool        TEXT PRIMARY KEY,
+    leaf_count  INTEGER NOT NULL,
+    nodes       BLOB NOT NULL
+);
+CREATE TABLE IF NOT EXISTS relayer_jobs (
+    txid            TEXT PRIMARY KEY,
+    pool            TEXT NOT NULL,
+    denomination    INTEGER NOT NULL,
+    nullifier_hash  TEXT NOT NULL,
+    recipient       TEXT NOT NULL,
+    fee             TEXT NOT NULL,
+    state           TEXT NOT NULL,
+    signed_hex      TEXT NOT NULL,
+    expiration      INTEGER NOT NULL,
+    created_at      INTEGER NOT NULL,
+    updated_at      INTEGER NOT NULL,
+    error           TEXT
+);
+CREATE UNIQUE INDEX IF NOT EXISTS relayer_jobs_live
+    ON relayer_jobs (pool, nullifier_hash) WHERE state != 'failed';
+CREATE INDEX IF NOT EXISTS relayer_jobs_unfinished
+    ON relayer_jobs (state) WHERE state IN ('signed', 'broadcast');
+",
+    )
+}
+
+fn relayer_job_receipts(tx: &Transaction<'_>) -> rusqlite::Result<()> {
+    for (column, definition) in [
+        ("refund", "TEXT NOT NULL DEFAULT '0'"),
+        ("block", "INTEGER"),
+        ("energy_used", "INTEGER"),
+        ("fee_sun", "INTEGER"),
+        ("attempts", "INTEGER NOT NULL DEFAULT 0"),
+        ("retry_at", "INTEGER NOT NULL DEFAULT 0"),
+    ] {
+        tx.execute_batch(&format!(
+            "ALTER TABLE relayer_jobs ADD COLUMN {column} {definition}"
+        ))?;
+    }
+    tx.execute_batch(
+        "
+DROP INDEX IF EXISTS relayer_jobs_unfinished;
+CREATE INDEX relayer_jobs_open
+    ON relayer_jobs (state) WHERE state IN ('signed', 'broadcast', 'included');
+CREATE INDEX relayer_jobs_nullifier ON relayer_jobs (nullifier_hash);
+",
+    )
+}
+
+/// Brings the database up to [`latest`], each migration in its own transaction with the
+/// version it reaches; refuses a database a newer tronpool wrote, and changes nothing then.
+pub fn migrate(conn: &mut Connection) -> Result<()> {
+    let fail = |e: rusqlite::Error| Error::Failed(format!("migrating the database: {e}"));
+    loop {
+        // IMMEDIATE: two processes opening one file at once migrate it once, in turn.
+        let tx = conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .map_err(fail)?;
+        let version: i64 = tx
+            .query_row("PRAGMA user_version", [], |row| row.get(0))
+            .map_err(fail)?;
+        if version > latest() {
+            return Err(Error::Failed(format!(
+                "the database has schema version {version}, written by a newer tronpool \
+                 (this one knows {}): upgrade tronpool; nothing was changed",
+                latest()
+            )));
+        }
+        let Some(migration) = MIGRATIONS.get(version as usize) else {
+            return Ok(());
+        };
+        (migration.apply)(&tx).map_err(|e| {
+            Error::Failed(format!(
+                "migrating the database to version {} ({}): {e}",
+                version + 1,
+                migration.what
+            ))
+        })?;
+        tx.pragma_update(None, "user_version", version + 1)
+            .map_err(fail)?;
+        tx.commit().map_err(fail)?;
+        tracing::debug!(
+            version = version + 1,
+            what = migration.what,
+            "database migrated"
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::jobs::{JobState, JobStore};
+    use crate::store::notes::{NoteState, NoteStore};
+    use crate::store::trees::TreeCache;
+
+    /// A database exactly as the first release (no `user_version`) wrote it, with a note
+    /// withdrawn, a cached leaf and a relayer job in flight.
+    fn first_release_database(path: &std::path::Path) {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let conn = Connection::open(path).unwrap();
+        conn.execute_batch(
+            "CREATE TABLE notes (
+                id INTEGER PRIMARY KEY AUTOINCREMENT, note TEXT NOT NULL,
+                denomination INTEGER NOT NULL, pool TEXT NOT NULL,
+                commitment TEXT NOT NULL UNIQUE, nullifier_hash TEXT NOT NULL,
+                state TEXT NOT NULL, leaf_index INTEGER, deposit_txid TEXT,
+                deposit_expiration INTEGER, withdraw_txid TEXT, recipient TEXT, error TEXT,
+                origin TEXT NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL);
+             CREATE TABLE note_history (
+                id INTEGER PRIMARY KEY AUTOINCREMENT, note_id INTEGER NOT NULL REFERENCES notes (id),
+                at INTEGER NOT NULL, state TEXT NOT NULL, detail TEXT NOT NULL);
+             CREATE TABLE tree_leaves (
+                pool TEXT NOT NULL, leaf_index INTEGER NOT NULL, commitment BLOB NOT NULL,
+                block_timestamp INTEGER NOT NULL, txid TEXT NOT NULL,
+                PRIMARY KEY (pool, leaf_index)) WITHOUT ROWID;
+             CREATE TABLE tree_nodes (
+                pool TEXT PRIMARY KEY, leaf_count INTEGER NOT NULL, nodes BLOB NOT NULL);
+             CREATE TABLE relayer_jobs (
+                txid TEXT PRIMARY KEY, pool TEXT NOT NULL, denomination INTEGER NOT NULL,
+                nullifier_hash TEXT NOT NULL, recipient TEXT NOT NULL, fee TEXT NOT NULL,
+                state TEXT NOT NULL, signed_hex TEXT NOT NULL, expiration INTEGER NOT NULL,
+                created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, error TEXT);
+             CREATE UNIQUE INDEX relayer_jobs_live
+                ON relayer_jobs (pool, nullifier_hash) WHERE state != 'failed';
+             CREATE INDEX relayer_jobs_unfinished
+                ON relayer_jobs (state) WHERE state IN ('signed', 'broadcast');
+             INSERT INTO notes VALUES (1, 'tronpool-usdt-100-devnet-0xsecret', 100, 'TPool',
+                '0xc0', '0xn1', 'withdrawn', 0, 'dtx', 5, 'wtx', 'TRecipient', NULL, 'deposit',
+                1, 2);
+             INSERT INTO note_history VALUES (1, 1, 1, 'created', 'made here');
+             INSERT INTO note_history VALUES (2, 1, 2, 'withdrawn', 'wtx');
+             INSERT INTO tree_leaves VALUES ('TPool', 0, x'00', 7, 'dtx');
+             INSERT INTO relayer_jobs VALUES ('aa', 'TPool', 100, '0x01', 'TRecipient',
+                '1000000', 'broadcast', '0a02', 9, 1, 1, NULL);",
+        )
+        .unwrap();
+    }
+
+    fn version(path: &std::path::Path) -> i64 {
+        Connection::open(path)
+            .unwrap()
+            .query_row("PRAGMA user_version", [], |row| row.get(0))
+            .unwrap()
+    }
+
+    #[test]
+    fn a_first_release_database_is_migrated_with_every_row_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("devnet/tronpool.sqlite3");
+        first_release_database(&path);
+        assert_eq!(version(&path), 0);
+
+        // Whichever store opens it first migrates the whole file.
+        let notes = NoteStore::open(&path).unwrap();
+        assert_eq!(version(&path), latest());
+        let note = notes.get(1).unwrap().expect("the note survived");
+        assert_eq!(note.state, NoteState::Withdrawn);
+        assert_eq!(note.withdraw_txid.as_deref(), Some("wtx"));
+        assert_eq!(notes.history(1).unwrap().len(), 2);
+        let trees = TreeCache::open(&path).unwrap();
+        assert_eq!(trees.head("TPool").unwrap().count, 1);
+        let jobs = JobStore::open(&path).unwrap();
+        let job = jobs.get("aa").unwrap().expect("the job survived");
+        assert_eq!(job.state, JobState::Broadcast);
+        assert_eq!(
+            (job.refund.as_str(), job.attempts, job.block),
+            ("0", 0, None)
+        );
+        assert_eq!(jobs.unfinished().unwrap().len(), 1);
+        assert!(jobs.advance("aa", JobState::Included, None, None).unwrap());
+        assert_eq!(
+            jobs.unfinished().unwrap().len(),
+            1,
+            "included is still open"
+        );
+
+        // Opening again changes nothing.
+        drop((notes, trees, jobs));
+        let jobs = JobStore::open(&path).unwrap();
+        assert_eq!(jobs.get("aa").unwrap().unwrap().state, JobState::Included);
+        assert_eq!(version(&path), latest());
+    }
+
+    #[test]
+    fn a_database_from_a_newer_tronpool_is_refused_untouched() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("devnet/tronpool.sqlite3");
+        first_release_database(&path);
+        Connection::open(&path)
+            .unwrap()
+            .pragma_update(None, "user_version", latest() + 1)
+            .unwrap();
+        let refused = NoteStore::open(&path).err().expect("refused");
+        assert!(refused.to_string().contains("newer tronpool"), "{refused}");
+        assert_eq!(version(&path), latest() + 1);
+        let columns: i64 = Connection::open(&path)
+            .unwrap()
+            .query_row(
+                "SELECT count(*) FROM pragma_table_info('relayer_jobs')",
+                [],
+                |row| row.get(0),
+            )
+            .unwrap();
+        assert_eq!(columns, 12, "nothing was added");
+    }
+
+    #[test]
+    fn a_new_database_starts_at_the_latest_version() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("nile/tronpool.sqlite3");
+        JobStore::open(&path).unwrap();
+        assert_eq!(version(&path), latest());
+        assert!(latest() >= 2);
+    }
+}
