@@ -6,6 +6,7 @@
 //! devnet (1,000 to a block, as on a busy pool), and the sync reads them over loopback HTTP
 //! from the devnet's TronGrid events API, exactly as the CLI does. Making them takes a few
 //! minutes before the measurements start. `TRONPOOL_BENCH_DEPOSITS` sets another count.
+#![allow(clippy::unwrap_used)] // a test fails by panicking: unwrapping is how it says so
 
 use std::time::{Duration, Instant};
 

@@ -3,6 +3,7 @@
 //!
 //! `scripts/bench` runs these and prints one JSON line per result; `BENCHMARKS.md` has the
 //! figures and targets. Run one group with `cargo bench --bench zk -- tree`.
+#![allow(clippy::unwrap_used)] // a test fails by panicking: unwrapping is how it says so
 
 use std::hint::black_box;
 use std::time::Duration;

@@ -1,4 +1,5 @@
 //! The test chain itself: TRON-like gas (no 21,000 base), no nonces, reverts decoded.
+#![allow(clippy::unwrap_used)] // a test fails by panicking: unwrapping is how it says so
 
 mod support;
 

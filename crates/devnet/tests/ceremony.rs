@@ -5,6 +5,7 @@
 //! Shares `<target>/ceremony` with `crates/zk/tests/ceremony.rs` (see its support module):
 //! the ceremony runs once, minutes the first time. Needs node and
 //! `bash tests/interop/install.sh`; without them this test fails.
+#![allow(clippy::unwrap_used)] // a test fails by panicking: unwrapping is how it says so
 
 mod support;
 #[path = "../../zk/tests/support/ceremony.rs"]

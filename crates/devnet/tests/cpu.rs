@@ -2,6 +2,7 @@
 //! `getMaxCpuTimeOfOneTx` ends `OUT_OF_TIME`, burns exactly its fee limit and changes
 //! nothing; a faster producer (`cpu_speed`) runs the same call; a constant call past the
 //! limit is refused the way java-tron's servlets refuse it.
+#![allow(clippy::unwrap_used)] // a test fails by panicking: unwrapping is how it says so
 
 mod support;
 

@@ -7,6 +7,7 @@
 //! The scripts are `tests/interop/devnet_tronpy.py` and `tests/interop/devnet_tronweb.js`; the
 //! tools are installed by `bash tests/interop/install.sh` (CI and `scripts/test` run it). These
 //! tests fail, never skip, when the tools are missing.
+#![allow(clippy::unwrap_used)] // a test fails by panicking: unwrapping is how it says so
 
 mod support;
 

@@ -7,6 +7,7 @@
 //! addresses printed according to the `visible` flag the request carried (hex text, `41…`
 //! addresses and 20-byte log addresses when it is false). They also check what the client
 //! sends, and record every request so the tests can assert on it.
+#![allow(clippy::unwrap_used)] // a test fails by panicking: unwrapping is how it says so
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -1,4 +1,5 @@
 //! Properties over random input: conversions round-trip, and no input makes a parser panic.
+#![allow(clippy::unwrap_used)] // a test fails by panicking: unwrapping is how it says so
 
 use proptest::prelude::*;
 use tron::{Action, Address, PrivateKey, RefBlock, Transaction, TransactionBuilder, Trigger};

@@ -4,6 +4,7 @@
 //! Needs node and `tests/interop/node_modules` (`bash tests/interop/install.sh`); without them
 //! the test fails, it never skips. The seed comes from the clock and is printed; rerun a
 //! failure with `TRONPOOL_INTEROP_SEED=<seed> cargo test -p zk --test circomlibjs`.
+#![allow(clippy::unwrap_used)] // a test fails by panicking: unwrapping is how it says so
 
 use std::io::Write;
 use std::path::PathBuf;

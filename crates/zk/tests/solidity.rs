@@ -7,6 +7,7 @@
 //! tests execute with the EVM's semantics (`Program::run`: wrapping `add`, exact `mulmod` and
 //! `addmod`) and bound-check for all inputs (`Program::check_bounds`). Running the bytecode
 //! itself in an EVM is a separate test.
+#![allow(clippy::unwrap_used)] // a test fails by panicking: unwrapping is how it says so
 
 use std::path::PathBuf;
 
