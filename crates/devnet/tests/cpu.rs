@@ -9,8 +9,8 @@ mod support;
 use alloy_primitives::U256;
 use devnet::DevnetConfig;
 use serde_json::{Value, json};
-use support::{client, post, send};
-use tron::{Action, Address, Trigger};
+use support::{chain_parameter, client, deploy_runtime, post, send};
+use tron::{Action, Trigger};
 
 /// Runtime code: `sstore(0, 1)`, then the pairing precompile (0x08) on the calldata, and
 /// return its 32-byte answer. The store shows whether the run's state was kept.
@@ -49,32 +49,6 @@ fn pairing_input(pairs: usize) -> Vec<u8> {
     input
 }
 
-/// Deploys `runtime` from dev account 0; answers its address.
-async fn deploy(devnet: &devnet::DevnetHandle, runtime: &[u8]) -> Address {
-    let len = u8::try_from(runtime.len()).unwrap();
-    let mut init = vec![
-        0x60, len, 0x80, 0x60, 0x0b, 0x60, 0x00, 0x39, 0x60, 0x00, 0xf3,
-    ];
-    init.extend_from_slice(runtime);
-    let owner = devnet.accounts()[0].clone();
-    let built = post(
-        &format!("{}/wallet/deploycontract", devnet.url()),
-        json!({
-            "owner_address": owner.address().to_base58(), "abi": "[]",
-            "bytecode": hex::encode(&init), "name": "PairingCaller",
-            "fee_limit": 1_000_000_000, "origin_energy_limit": 10_000_000,
-            "consume_user_resource_percent": 100, "visible": true,
-        }),
-    )
-    .await;
-    let mut tx = tron::Transaction::from_json(&built).unwrap();
-    tx.sign(&owner).unwrap();
-    let client = client(devnet);
-    let txid = client.broadcast_transaction(&tx).await.unwrap();
-    let info = client.get_transaction_info(&txid).await.unwrap().unwrap();
-    info.contract_address.expect("deployed")
-}
-
 async fn devnet(cpu_speed: f64) -> devnet::DevnetHandle {
     devnet::spawn(DevnetConfig {
         cpu_speed,
@@ -99,7 +73,7 @@ const FEE_LIMIT: i64 = 1_000_000_000;
 async fn eight_pairs_run_out_of_time_and_burn_the_fee_limit() {
     let devnet = devnet(1.0).await;
     let node = client(&devnet);
-    let caller = deploy(&devnet, PAIRING_CALLER).await;
+    let caller = deploy_runtime(&devnet, PAIRING_CALLER).await;
     let alice = devnet.accounts()[1].clone();
     let before = devnet.with_chain(|c| c.balance(&alice.address()));
     let call = |pairs| {
@@ -174,18 +148,7 @@ async fn eight_pairs_run_out_of_time_and_burn_the_fee_limit() {
          operation executing"
     );
     assert!(answer.get("transaction").is_none());
-    let params = post(
-        &format!("{}/wallet/getchainparameters", devnet.url()),
-        json!({}),
-    )
-    .await;
-    let limit = params["chainParameter"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|p| p["key"] == "getMaxCpuTimeOfOneTx")
-        .unwrap()["value"]
-        .clone();
+    let limit = chain_parameter(&devnet, "getMaxCpuTimeOfOneTx").await;
     assert_eq!(limit, 80);
 }
 
@@ -193,7 +156,7 @@ async fn eight_pairs_run_out_of_time_and_burn_the_fee_limit() {
 async fn a_producer_four_times_as_fast_runs_the_same_call() {
     let devnet = devnet(4.0).await;
     let node = client(&devnet);
-    let caller = deploy(&devnet, PAIRING_CALLER).await;
+    let caller = deploy_runtime(&devnet, PAIRING_CALLER).await;
     let alice = devnet.accounts()[1].clone();
     let call = Action::Trigger(Trigger {
         owner: alice.address(),

@@ -8,8 +8,8 @@ mod support;
 use alloy_sol_types::SolCall;
 use devnet::DevnetConfig;
 use devnet::chain::evm::TvmSwitches;
-use serde_json::{Value, json};
-use support::{client, post, send};
+use serde_json::Value;
+use support::{chain_parameter, client, deploy_runtime, send};
 use tron::{Action, Address, Trigger};
 
 /// `tstore(0, 1)`, then stop.
@@ -26,48 +26,6 @@ async fn devnet(tvm: TvmSwitches) -> devnet::DevnetHandle {
     })
     .await
     .unwrap()
-}
-
-/// Deploys `runtime` (its init code is plain PUSH1/CODECOPY/RETURN, valid everywhere).
-async fn deploy(devnet: &devnet::DevnetHandle, runtime: &[u8]) -> Address {
-    let len = u8::try_from(runtime.len()).unwrap();
-    let mut init = vec![
-        0x60, len, 0x80, 0x60, 0x0b, 0x60, 0x00, 0x39, 0x60, 0x00, 0xf3,
-    ];
-    init.extend_from_slice(runtime);
-    let owner = devnet.accounts()[0].clone();
-    let built = post(
-        &format!("{}/wallet/deploycontract", devnet.url()),
-        json!({
-            "owner_address": owner.address().to_base58(), "abi": "[]",
-            "bytecode": hex::encode(&init), "name": "Opcode",
-            "fee_limit": 1_000_000_000, "origin_energy_limit": 10_000_000,
-            "consume_user_resource_percent": 100, "visible": true,
-        }),
-    )
-    .await;
-    let mut tx = tron::Transaction::from_json(&built).unwrap();
-    tx.sign(&owner).unwrap();
-    let client = client(devnet);
-    let txid = client.broadcast_transaction(&tx).await.unwrap();
-    let info = client.get_transaction_info(&txid).await.unwrap().unwrap();
-    assert!(info.succeeded(), "{:?}", info.failure_reason());
-    info.contract_address.expect("deployed")
-}
-
-async fn parameter(devnet: &devnet::DevnetHandle, key: &str) -> Value {
-    let params = post(
-        &format!("{}/wallet/getchainparameters", devnet.url()),
-        json!({}),
-    )
-    .await;
-    params["chainParameter"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|p| p["key"] == key)
-        .unwrap_or_else(|| panic!("no {key}"))["value"]
-        .clone()
 }
 
 /// Calls `contract` from dev account 1; answers the receipt.
@@ -88,16 +46,19 @@ async fn without_cancun_tstore_is_an_illegal_operation_that_burns_the_fee_limit(
         cancun: false,
     })
     .await;
-    assert_eq!(parameter(&off, "getAllowTvmCancun").await, Value::Null);
-    assert_eq!(parameter(&off, "getAllowTvmShangHai").await, 1);
-    let contract = deploy(&off, TSTORE).await;
+    assert_eq!(
+        chain_parameter(&off, "getAllowTvmCancun").await,
+        Value::Null
+    );
+    assert_eq!(chain_parameter(&off, "getAllowTvmShangHai").await, 1);
+    let contract = deploy_runtime(&off, TSTORE).await;
     let info = call(&off, contract).await;
     assert!(!info.succeeded());
     assert_eq!(info.receipt.result.as_deref(), Some("ILLEGAL_OPERATION"));
     assert_eq!(info.receipt.energy_usage_total, FEE_LIMIT / 100);
     assert_eq!(info.receipt.energy_fee, FEE_LIMIT);
     // PUSH0 is Shanghai's: still valid.
-    let push0 = deploy(&off, PUSH0).await;
+    let push0 = deploy_runtime(&off, PUSH0).await;
     assert!(call(&off, push0).await.succeeded());
     // Today's pool guards reentrancy with transient storage: a deposit fails there too.
     let pool = off.deployment().pools[0].address;
@@ -116,8 +77,8 @@ async fn without_cancun_tstore_is_an_illegal_operation_that_burns_the_fee_limit(
 
     // The same code where Cancun is on (mainnet's default): it runs.
     let on = devnet(TvmSwitches::default()).await;
-    assert_eq!(parameter(&on, "getAllowTvmCancun").await, 1);
-    let contract = deploy(&on, TSTORE).await;
+    assert_eq!(chain_parameter(&on, "getAllowTvmCancun").await, 1);
+    let contract = deploy_runtime(&on, TSTORE).await;
     let info = call(&on, contract).await;
     assert!(info.succeeded(), "{:?}", info.failure_reason());
     assert!(info.receipt.energy_usage_total < 1_000);
@@ -130,8 +91,11 @@ async fn without_shanghai_push0_is_an_illegal_operation() {
         cancun: true,
     })
     .await;
-    assert_eq!(parameter(&off, "getAllowTvmShangHai").await, Value::Null);
-    let push0 = deploy(&off, PUSH0).await;
+    assert_eq!(
+        chain_parameter(&off, "getAllowTvmShangHai").await,
+        Value::Null
+    );
+    let push0 = deploy_runtime(&off, PUSH0).await;
     let info = call(&off, push0).await;
     assert_eq!(info.receipt.result.as_deref(), Some("ILLEGAL_OPERATION"));
     assert_eq!(info.receipt.energy_fee, FEE_LIMIT);

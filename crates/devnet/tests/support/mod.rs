@@ -74,3 +74,52 @@ pub async fn post(url: &str, body: serde_json::Value) -> serde_json::Value {
         .await
         .expect("json")
 }
+
+/// Deploys `runtime` (plain EVM bytecode) from dev account 0 through the node's
+/// `deploycontract`, behind an 11-byte init code that copies it out; answers its address.
+pub async fn deploy_runtime(devnet: &DevnetHandle, runtime: &[u8]) -> tron::Address {
+    let len = u8::try_from(runtime.len()).expect("a short runtime");
+    let mut init = vec![
+        0x60, len, 0x80, 0x60, 0x0b, 0x60, 0x00, 0x39, 0x60, 0x00, 0xf3,
+    ];
+    init.extend_from_slice(runtime);
+    let owner = devnet.accounts()[0].clone();
+    let built = post(
+        &format!("{}/wallet/deploycontract", devnet.url()),
+        serde_json::json!({
+            "owner_address": owner.address().to_base58(), "abi": "[]",
+            "bytecode": hex::encode(&init), "name": "Runtime",
+            "fee_limit": 1_000_000_000, "origin_energy_limit": 10_000_000,
+            "consume_user_resource_percent": 100, "visible": true,
+        }),
+    )
+    .await;
+    let mut tx = Transaction::from_json(&built).expect("a deployment");
+    tx.sign(&owner).expect("sign");
+    let client = client(devnet);
+    let txid = client.broadcast_transaction(&tx).await.expect("broadcast");
+    let info = client
+        .get_transaction_info(&txid)
+        .await
+        .expect("info")
+        .expect("mined at once");
+    assert!(info.succeeded(), "{:?}", info.failure_reason());
+    info.contract_address.expect("deployed")
+}
+
+/// One chain parameter as `getchainparameters` lists it (`null` for a zero, which java-tron
+/// leaves out).
+pub async fn chain_parameter(devnet: &DevnetHandle, key: &str) -> serde_json::Value {
+    let params = post(
+        &format!("{}/wallet/getchainparameters", devnet.url()),
+        serde_json::json!({}),
+    )
+    .await;
+    params["chainParameter"]
+        .as_array()
+        .expect("a list")
+        .iter()
+        .find(|p| p["key"] == key)
+        .unwrap_or_else(|| panic!("no {key}"))["value"]
+        .clone()
+}
