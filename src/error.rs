@@ -107,9 +107,10 @@ pub enum Error {
     NotFound(String),
     #[error("{0}")]
     Conflict(String),
-    /// A proof that does not verify, or a note that cannot be read.
+    /// A note that cannot be read, or a proof made from one that does not verify: the same
+    /// class (exit 5), named for the note the user holds.
     #[error("{0}")]
-    BadProof(String),
+    BadNote(String),
     #[error("{0}")]
     Disabled(String),
     /// A service other than the node (a remote relayer) could not be reached.
@@ -136,7 +137,7 @@ impl Error {
             Kind::Failed | Kind::Interrupted => Error::Failed(message),
             Kind::Unavailable => Error::Unavailable(message),
             Kind::Refused => Error::Refused(message),
-            Kind::BadNote => Error::BadProof(message),
+            Kind::BadNote => Error::BadNote(message),
             Kind::NotFound => Error::NotFound(message),
             Kind::Conflict => Error::Conflict(message),
             Kind::Disabled => Error::Disabled(message),
@@ -163,7 +164,7 @@ impl Error {
             Error::Refused(_) => Kind::Refused,
             Error::NotFound(_) => Kind::NotFound,
             Error::Conflict(_) => Kind::Conflict,
-            Error::BadProof(_) => Kind::BadNote,
+            Error::BadNote(_) => Kind::BadNote,
             Error::Disabled(_) => Kind::Disabled,
             Error::Unavailable(_) => Kind::Unavailable,
             Error::Interrupted => Kind::Interrupted,
@@ -244,7 +245,7 @@ mod tests {
         assert_eq!(Error::Interrupted.exit_code(), 130);
         let spent = Error::Conflict("spent".into());
         assert_eq!((spent.exit_code(), spent.http_status()), (4, 409));
-        let proof = Error::BadProof("does not verify".into());
+        let proof = Error::BadNote("does not verify".into());
         assert_eq!((proof.exit_code(), proof.http_status()), (5, 422));
         let pool = Error::NotFound("no pool".into());
         assert_eq!((pool.exit_code(), pool.http_status()), (2, 404));

@@ -7,7 +7,6 @@ use std::time::{Duration, Instant};
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::{Extension, Json};
-use serde::Deserialize;
 use serde_json::Value;
 
 use super::errors::{ApiResult, Body};
@@ -15,26 +14,11 @@ use super::{App, Deadline};
 use crate::envelope;
 use crate::error::{Error, Result};
 use crate::service::inputs;
-use crate::service::relayer::{RelayRequest, Relayer, RelayerStatus};
+use crate::service::relayer::{RelayBody, RelayRequest, Relayer, RelayerStatus};
 use crate::store::jobs::JobState;
 
 /// Time kept back from a request's deadline to answer with the txid.
 const ANSWER_MARGIN: Duration = Duration::from_millis(500);
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct Withdraw {
-    /// `"100"` (a number is accepted too).
-    denomination: Value,
-    proof: String,
-    root: String,
-    nullifier_hash: String,
-    recipient: String,
-    /// USDT base units; the fee this relayer asks for the refund when absent.
-    fee: Option<Value>,
-    /// Sun; zero when absent.
-    refund: Option<Value>,
-}
 
 pub async fn status(State(app): State<Arc<App>>) -> ApiResult<Json<Value>> {
     let status = match &app.relayer {
@@ -49,7 +33,7 @@ pub async fn status(State(app): State<Arc<App>>) -> ApiResult<Json<Value>> {
 pub async fn withdraw(
     State(app): State<Arc<App>>,
     deadline: Option<Extension<Deadline>>,
-    Body(body): Body<Withdraw>,
+    Body(body): Body<RelayBody>,
 ) -> ApiResult<(StatusCode, Json<Value>)> {
     let relayer = relayer(&app)?;
     let request = RelayRequest {

@@ -8,7 +8,7 @@ use serde::Serialize;
 use tron::{Address, TxId};
 use zk::keys::Keys;
 
-use crate::error::{Error, Kind, Result};
+use crate::error::{Error, Result};
 use crate::service::ceremony::{import_zkey, zkey_path};
 use crate::service::deploy::{self, Plan, Request, StepState};
 use crate::store::config::{DeploymentRecord, write_deployment};
@@ -237,13 +237,7 @@ fn stopped(error: Error, contract: &str, network: &str) -> Error {
         "{error}; deploying the {contract} stopped: what was deployed is recorded, and \
          `tronpool --network {network} deploy` resumes"
     );
-    match error.kind() {
-        Kind::Usage | Kind::NotFound => Error::Usage(message),
-        Kind::Unavailable => Error::Unavailable(message),
-        Kind::Refused | Kind::Conflict | Kind::Disabled => Error::Refused(message),
-        Kind::BadNote => Error::BadProof(message),
-        Kind::Failed | Kind::Interrupted => Error::Failed(message),
-    }
+    Error::of_kind(error.kind(), message)
 }
 
 fn estimate(network: &str, plan: &Plan) -> Estimate {

@@ -231,9 +231,9 @@ async fn import(ctx: &Context, args: ImportArgs) -> Result<()> {
             continue;
         }
         let note =
-            parse_note(line).map_err(|e| Error::BadProof(format!("line {}: {e}", number + 1)))?;
+            parse_note(line).map_err(|e| Error::BadNote(format!("line {}: {e}", number + 1)))?;
         if note.meta().network() != network {
-            return Err(Error::BadProof(format!(
+            return Err(Error::BadNote(format!(
                 "line {}: the note is for network `{}`, not `{network}`",
                 number + 1,
                 note.meta().network()

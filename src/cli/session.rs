@@ -102,7 +102,7 @@ pub fn given_note(ctx: &Context, store: &NoteStore, arg: &str) -> Result<GivenNo
     let note = parse_note(&text)?;
     let network = &ctx.settings()?.network.value;
     if note.meta().network() != network {
-        return Err(Error::BadProof(format!(
+        return Err(Error::BadNote(format!(
             "the note is for network `{}`, not `{network}` (pass --network {})",
             note.meta().network(),
             note.meta().network()

@@ -194,14 +194,14 @@ impl Chain {
         let proof = request
             .proof
             .to_proof()
-            .map_err(|e| Error::BadProof(format!("the proof is not a valid Groth16 proof: {e}")))?;
+            .map_err(|e| Error::BadNote(format!("the proof is not a valid Groth16 proof: {e}")))?;
         let keys = self.verifying_keys()?;
         let verified =
             tokio::task::spawn_blocking(move || zk::proof::verify(&keys, &public, &proof))
                 .await
                 .map_err(|e| Error::Failed(format!("proof verification stopped: {e}")))?;
         if !verified {
-            return Err(Error::BadProof(
+            return Err(Error::BadNote(
                 "the proof does not verify for this root, nullifier hash, recipient, relayer, \
                  fee and refund"
                     .into(),

@@ -22,7 +22,7 @@ use crate::store::trees::TreeCache;
 /// Reads a note's text; a malformed or mistyped note is exit 5, and the message never
 /// repeats the secret.
 pub fn parse_note(text: &str) -> Result<Note> {
-    Note::parse(text.trim()).map_err(|e| Error::BadProof(format!("bad note: {e}")))
+    Note::parse(text.trim()).map_err(|e| Error::BadNote(format!("bad note: {e}")))
 }
 
 pub fn commitment_of(note: &Note) -> B256 {
@@ -263,7 +263,7 @@ pub async fn prove_withdrawal(
         .tree
         .path(index)
         .map_err(|e| Error::Failed(e.to_string()))?;
-    let witness = Witness::new(note, &path).map_err(|e| Error::BadProof(e.to_string()))?;
+    let witness = Witness::new(note, &path).map_err(|e| Error::BadNote(e.to_string()))?;
     let mut request = WithdrawRequest {
         from: payout.from,
         denomination,
@@ -283,7 +283,7 @@ pub async fn prove_withdrawal(
     })
     .await
     .map_err(|e| Error::Failed(format!("proving stopped: {e}")))?
-    .map_err(|e| Error::BadProof(format!("cannot prove the withdrawal: {e}")))?;
+    .map_err(|e| Error::BadNote(format!("cannot prove the withdrawal: {e}")))?;
     request.proof = EncodedProof::from_proof(&proof);
     Ok(Proved {
         request,

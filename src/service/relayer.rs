@@ -78,6 +78,40 @@ pub struct RelayRequest {
     pub refund: Option<U256>,
 }
 
+/// The body of `POST /api/relayer/withdraw`, as the client writes it and the server reads it.
+/// Amounts and the denomination are JSON numbers or decimal strings; the server checks every
+/// field (`api::relayer`) before it becomes a [`RelayRequest`].
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct RelayBody {
+    /// `"100"` (a number is accepted too).
+    pub denomination: serde_json::Value,
+    pub proof: String,
+    pub root: String,
+    pub nullifier_hash: String,
+    pub recipient: String,
+    /// USDT base units; the fee the relayer asks for the refund when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fee: Option<serde_json::Value>,
+    /// Sun; zero when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refund: Option<serde_json::Value>,
+}
+
+impl From<&RelayRequest> for RelayBody {
+    fn from(request: &RelayRequest) -> Self {
+        RelayBody {
+            denomination: request.denomination.to_string().into(),
+            proof: request.proof.to_hex(),
+            root: word_hex(&request.root),
+            nullifier_hash: word_hex(&request.nullifier_hash),
+            recipient: request.recipient.to_base58(),
+            fee: request.fee.map(|f| f.to_string().into()),
+            refund: request.refund.map(|r| r.to_string().into()),
+        }
+    }
+}
+
 /// `GET /api/relayer/status`: what the relayer is and what it charges. The server writes it
 /// and the client reads it with this one type.
 #[derive(Debug, Clone, Serialize, Deserialize)]

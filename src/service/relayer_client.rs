@@ -4,12 +4,12 @@
 use std::time::Duration;
 
 use serde::de::DeserializeOwned;
-use serde_json::{Value, json};
+use serde_json::Value;
 use tron::TxId;
 use url::Url;
 
 use crate::error::{Error, Kind, Result};
-use crate::service::relayer::{RelayRequest, Relayed, RelayerStatus};
+use crate::service::relayer::{RelayBody, RelayRequest, Relayed, RelayerStatus};
 use crate::store::jobs::Job;
 
 /// Proving takes a fraction of a second, but a relayer checks, simulates and broadcasts.
@@ -64,15 +64,8 @@ impl RelayerClient {
 
     /// Submits a withdrawal; answers with the relayer's txid and how far it got.
     pub async fn withdraw(&self, request: &RelayRequest) -> Result<Relayed> {
-        let body = json!({
-            "denomination": request.denomination.to_string(),
-            "proof": request.proof.to_hex(),
-            "root": format!("0x{}", hex::encode(request.root)),
-            "nullifierHash": format!("0x{}", hex::encode(request.nullifier_hash)),
-            "recipient": request.recipient.to_base58(),
-            "fee": request.fee.map(|f| f.to_string()),
-            "refund": request.refund.map(|r| r.to_string()),
-        });
+        let body = serde_json::to_value(RelayBody::from(request))
+            .map_err(|e| Error::Failed(format!("the relay request: {e}")))?;
         let data = self
             .call(reqwest::Method::POST, "api/relayer/withdraw", Some(body))
             .await?;
