@@ -376,8 +376,7 @@ impl Relayer {
             .await?;
         call.check_succeeds("the withdrawal")?;
         let (energy, owner_trx) = (call.energy, call.owner_trx);
-        let max_fee_limit = chain.prices().await?.max_fee_limit;
-        call.fee_limit = terms.fee_limit().min(max_fee_limit);
+        call.fee_limit = terms.fee_limit();
         let fee_limit = call.fee_limit;
         let mut tx = chain.transaction(call, RELAY_EXPIRATION_MS).await?;
         tx.sign(&self.key)?;

@@ -135,6 +135,7 @@ impl Pricing {
             policy: &self.policy,
             energy_fee: prices.energy_fee,
             bandwidth_fee: prices.bandwidth_fee,
+            max_fee_limit: prices.max_fee_limit,
             own,
             price,
         })
@@ -167,6 +168,8 @@ pub struct Terms<'a> {
     pub energy_fee: i64,
     /// Sun per byte of bandwidth.
     pub bandwidth_fee: i64,
+    /// The highest fee limit the chain accepts (`getMaxFeeLimit`).
+    pub max_fee_limit: i64,
     /// What the relayer's stake and free allowance cover before TRX is burned.
     pub own: Resources,
     pub price: PriceQuote,
@@ -216,9 +219,13 @@ impl Terms<'_> {
         self.price.price.usdt_for_sun(sun, 100)
     }
 
-    /// The fee limit of a relayed transaction: the ceiling's energy at the energy price.
+    /// The fee limit of a relayed transaction: the ceiling's energy at the energy price,
+    /// within what the chain accepts.
     pub fn fee_limit(&self) -> i64 {
-        self.policy.max_energy.saturating_mul(self.energy_fee)
+        self.policy
+            .max_energy
+            .saturating_mul(self.energy_fee)
+            .min(self.max_fee_limit)
     }
 
     /// Everything a client needs to check a pool's fee.
@@ -301,6 +308,7 @@ mod tests {
             policy,
             energy_fee,
             bandwidth_fee: 1_000,
+            max_fee_limit: 15_000_000_000,
             own: Resources {
                 energy: staked,
                 bandwidth: 600,
