@@ -44,6 +44,11 @@ pub struct DevnetArgs {
     /// block 2
     #[arg(long)]
     no_shanghai: bool,
+    /// The devnet USDT's dynamic-energy factor, in 1/10,000: every opcode it runs costs
+    /// (1 + N/10000) × its energy. Mainnet USDT's is 34000 (×4.4), the default at genesis;
+    /// 0 prices it at its base energy
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(i64).range(0..=34_000))]
+    usdt_energy_factor: Option<i64>,
 }
 
 fn cpu_speed(text: &str) -> std::result::Result<f64, String> {
@@ -86,6 +91,7 @@ impl DevnetArgs {
                 shanghai: !self.no_shanghai,
                 cancun: !self.no_cancun,
             },
+            usdt_energy_factor: self.usdt_energy_factor,
         };
         let handle = devnet::spawn(config).await.map_err(|e| match e {
             devnet::DevnetError::Bind { .. } => Error::usage(format!(

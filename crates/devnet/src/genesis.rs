@@ -181,6 +181,13 @@ pub fn build(accounts: usize) -> Result<(Chain, Deployment), GenesisError> {
         }
         .abi_encode(),
     )?;
+    // Mainnet's USDT runs at ×4.4 its base energy (dynamic energy at its cap).
+    chain
+        .set_energy_factor(usdt, crate::chain::energy::USDT_ENERGY_FACTOR)
+        .map_err(|detail| GenesisError {
+            what: "set the USDT's energy factor".into(),
+            detail,
+        })?;
     let mut pools = Vec::new();
     for denomination in DENOMINATIONS {
         let args = contracts::TronPool::constructorCall {

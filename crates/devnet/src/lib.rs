@@ -71,6 +71,9 @@ pub struct DevnetConfig {
     /// The TVM upgrades on from block 2 (genesis always deploys with all of them: the
     /// contracts it deploys are compiled for Cancun). Off, an upgrade's opcodes are invalid.
     pub tvm: chain::evm::TvmSwitches,
+    /// The devnet USDT's dynamic-energy factor in 1/10,000, set after genesis or loading;
+    /// `None` keeps the chain's (genesis starts it at mainnet USDT's 34,000, ×4.4).
+    pub usdt_energy_factor: Option<i64>,
 }
 
 impl DevnetConfig {
@@ -85,6 +88,7 @@ impl DevnetConfig {
             state: None,
             cpu_speed: 1.0,
             tvm: chain::evm::TvmSwitches::default(),
+            usdt_energy_factor: None,
         }
     }
 }
@@ -103,6 +107,8 @@ pub enum DevnetError {
     State(#[from] chain::state::StateError),
     #[error("the state file {path} has no deployment record: {detail}")]
     Deployment { path: String, detail: String },
+    #[error("devnet configuration: {0}")]
+    Config(String),
 }
 
 /// What the HTTP handlers share.
@@ -148,6 +154,11 @@ pub async fn spawn(config: DevnetConfig) -> Result<DevnetHandle, DevnetError> {
     chain.mine();
     chain.set_cpu_speed(config.cpu_speed);
     chain.set_tvm_switches(config.tvm);
+    if let Some(factor) = config.usdt_energy_factor {
+        chain
+            .set_energy_factor(deployment.usdt, factor)
+            .map_err(DevnetError::Config)?;
+    }
     let addr = SocketAddr::new(config.host, config.port);
     let listener = tokio::net::TcpListener::bind(addr)
         .await

@@ -9,6 +9,11 @@
 //! - `POST /devnet/set_energy_fee {"energyFee"}` sets the energy price in sun per energy
 //!   (1..=10000): `getEnergyFee`, what transactions burn from now on and what fee limits
 //!   buy; saved with the chain. → `{"energyFee"}`.
+//! - `POST /devnet/set_energy_factor {"contract", "energyFactor"}` sets a contract's
+//!   dynamic-energy factor in 1/10,000 (0 to `getDynamicEnergyMaxFactor`; 34000 is ×4.4, the
+//!   devnet USDT's at genesis): `getcontractinfo`'s `contract_state.energy_factor` and what
+//!   every opcode in that contract costs from now on; saved with the chain.
+//!   → `{"contract", "energyFactor"}`.
 //! - `POST /devnet/set_price_reserves {"trx", "usdt"}` moves the TRX price: the genesis
 //!   deployer calls the price pair's `setReserves(trx, usdt)` in a transaction sealed into a
 //!   block like any other. Base units (6 decimals), each above 0 and below 2^112, as JSON
@@ -56,6 +61,7 @@ pub(crate) async fn dispatch(
         "set_balance",
         "increase_time",
         "set_energy_fee",
+        "set_energy_factor",
         "set_price_reserves",
     ];
     let allowed = if reads.contains(&action.as_str()) {
@@ -84,6 +90,7 @@ pub(crate) async fn dispatch(
         "set_balance" => set_balance(&shared, &params),
         "increase_time" => increase_time(&shared, &params),
         "set_energy_fee" => set_energy_fee(&shared, &params),
+        "set_energy_factor" => set_energy_factor(&shared, &params),
         "set_price_reserves" => set_price_reserves(&shared, &params),
         _ => unreachable!("checked above"),
     };
@@ -202,6 +209,20 @@ fn set_energy_fee(shared: &Shared, p: &Params) -> Result<Value, String> {
         .set_energy_fee(fee)
         .map_err(|e| format!("energyFee: {e}"))?;
     Ok(json!({ "energyFee": chain.params().energy_fee }))
+}
+
+fn set_energy_factor(shared: &Shared, p: &Params) -> Result<Value, String> {
+    let contract = p
+        .address("contract")
+        .map_err(|_| "contract is not a TRON address".to_owned())?
+        .ok_or("contract is required")?;
+    let factor = int(p, "energyFactor")?.ok_or("energyFactor (in 1/10,000) is required")?;
+    let mut chain = shared.lock();
+    chain.set_energy_factor(contract, factor)?;
+    Ok(json!({
+        "contract": contract.to_base58(),
+        "energyFactor": chain.energy_factor(&contract),
+    }))
 }
 
 /// A reserve: a positive integer below 2^112 (`uint112`), as a JSON number or a decimal

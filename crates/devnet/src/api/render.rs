@@ -119,6 +119,11 @@ pub fn transaction_info(info: &TxInfo, visible: bool) -> Value {
     let mut receipt = Map::new();
     put_int(&mut receipt, "energy_fee", info.energy_fee);
     put_int(&mut receipt, "energy_usage_total", info.energy_usage_total);
+    put_int(
+        &mut receipt,
+        "energy_penalty_total",
+        info.energy_penalty_total,
+    );
     put_int(&mut receipt, "net_usage", info.net_usage);
     put_int(&mut receipt, "net_fee", info.net_fee);
     if let Some(ret) = info.result {

@@ -385,7 +385,7 @@ fn chain_parameters(shared: &Shared) -> Value {
         ("getAllowTvmFreeze", 0),
         ("getAllowTvmVote", 0),
         ("getAllowTvmLondon", 1),
-        ("getAllowTvmCompatibleEvm", 0),
+        ("getAllowTvmCompatibleEvm", 1),
         ("getAllowAccountAssetOptimization", 0),
         ("getFreeNetLimit", p.free_net_limit),
         ("getTotalNetLimit", 43_200_000_000),
@@ -396,10 +396,19 @@ fn chain_parameters(shared: &Shared) -> Value {
         ("getAllowDelegateOptimization", 1),
         ("getUnfreezeDelayDays", 14),
         ("getAllowOptimizedReturnValueOfChainId", 1),
-        ("getAllowDynamicEnergy", 0),
-        ("getDynamicEnergyThreshold", 0),
-        ("getDynamicEnergyIncreaseFactor", 0),
-        ("getDynamicEnergyMaxFactor", 0),
+        ("getAllowDynamicEnergy", 1),
+        (
+            "getDynamicEnergyThreshold",
+            crate::chain::energy::DYNAMIC_ENERGY_THRESHOLD,
+        ),
+        (
+            "getDynamicEnergyIncreaseFactor",
+            crate::chain::energy::DYNAMIC_ENERGY_INCREASE_FACTOR,
+        ),
+        (
+            "getDynamicEnergyMaxFactor",
+            crate::chain::energy::DYNAMIC_ENERGY_MAX_FACTOR,
+        ),
         ("getAllowTvmShangHai", i64::from(p.tvm.shanghai)),
         ("getAllowCancelAllUnfreezeV2", 1),
         ("getMaxDelegateLockPeriod", 864_000),
@@ -643,6 +652,9 @@ fn constant_outcome(
     out.insert("result".into(), Value::Object(result));
     if outcome.energy_used != 0 {
         out.insert("energy_used".into(), outcome.energy_used.into());
+    }
+    if outcome.energy_penalty != 0 {
+        out.insert("energy_penalty".into(), outcome.energy_penalty.into());
     }
     out.insert(
         "constant_result".into(),
@@ -987,6 +999,17 @@ fn get_contract(shared: &Shared, p: &Params) -> Answer {
         .unwrap_or_else(|| json!({})))
 }
 
+/// `ContractState` as java-tron prints it: zero fields omitted. The cycle is the 6-hour
+/// maintenance period the factor would be updated in (`getCurrentCycleNumber`).
+fn contract_state(energy_factor: i64, now_ms: i64) -> Value {
+    let mut state = serde_json::Map::new();
+    if energy_factor != 0 {
+        state.insert("energy_factor".into(), energy_factor.into());
+    }
+    state.insert("update_cycle".into(), (now_ms / 21_600_000).into());
+    Value::Object(state)
+}
+
 fn contract_info(shared: &Shared, p: &Params) -> Answer {
     let Some(address) = p.address("value")? else {
         return Ok(json!({}));
@@ -998,6 +1021,7 @@ fn contract_info(shared: &Shared, p: &Params) -> Answer {
     Ok(json!({
         "smart_contract": tron::json::smart_contract_to_json(contract, p.visible),
         "runtimecode": hex::encode(chain.code(&address)),
-        "contract_state": { "update_cycle": chain.head().number / 7200 },
+        // java-tron leaves zero fields out; the devnet keeps no usage (see chain::energy).
+        "contract_state": contract_state(chain.energy_factor(&address), chain.now()),
     }))
 }

@@ -4,9 +4,8 @@
 //! - **Energy schedule** (java-tron `EnergyCost`): no 21,000 base cost and no calldata, create
 //!   or init-code surcharge (TRON charges bandwidth for the transaction's bytes instead);
 //!   SLOAD 50, BALANCE/EXTCODESIZE/EXTCODECOPY 20, EXTCODEHASH 400, CALL-family 40, no
-//!   EIP-2929 cold/warm surcharges; SSTORE 20,000 to set a zero slot and 5,000 otherwise, with
-//!   no refunds. Energy quotes from `estimateenergy` and the receipts therefore match what a
-//!   TRON node charges far better than Ethereum gas would.
+//!   EIP-2929 cold/warm surcharges, and every row where TVM's table differs from Ethereum's
+//!   (SSTORE, memory, copies, EXP, 63/64, call depth) plus dynamic energy: see [`super::energy`].
 //! - **Precompiles**: TRON's 0x01, 0x02, 0x04–0x08 with Istanbul bn254 prices. 0x03 (TRON's
 //!   RIPEMD variant), 0x09 (batchValidateSign) and 0x0a (validateMultiSign) are TRON-specific
 //!   and not implemented: a call to them behaves like a call to an empty account. Ethereum's
@@ -14,16 +13,14 @@
 //! - **Contract addresses**: a `CreateSmartContract` lands at `keccak256(txID ‖ owner)[12..]`
 //!   and `CREATE2` uses the `0x41` prefix instead of `0xff`.
 //!
-//! What differs and is documented in the crate docs: repeated SSTOREs to one slot within a
-//! transaction use EIP-2200 net metering; `ecrecover` returns the 20-byte address (TVM puts
-//! `0x41` in front); the call depth limit is Ethereum's 1024, not 64; the `CREATE` opcode
-//! inside a contract uses Ethereum's sender-and-nonce rule.
+//! What differs and is documented in the crate docs: `ecrecover` returns the 20-byte address
+//! (TVM puts `0x41` in front); the `CREATE` opcode inside a contract uses Ethereum's
+//! sender-and-nonce rule; TVM's 3 MB memory cap is not enforced.
 
 use alloy_primitives::{Address, B256, keccak256};
 use revm::bytecode::opcode;
 use revm::context::{BlockEnv, CfgEnv, ContextTr};
 use revm::context_interface::CreateScheme;
-use revm::context_interface::cfg::gas_params::{GasId, GasParams};
 use revm::database::{CacheDB, EmptyDB};
 use revm::handler::EthPrecompiles;
 use revm::inspector::Inspector;
@@ -34,9 +31,11 @@ use revm::interpreter::{
 };
 
 use super::cpu::{CpuMeter, opcode_ns, precompile_ns};
+use super::energy::{self, ContractRules, EnergyRules};
 use revm::precompile::{Precompiles, bn254, hash, identity, modexp, secp256k1};
 use revm::primitives::hardfork::SpecId;
 use revm::{Context, MainBuilder, MainContext};
+use std::sync::Arc;
 use std::sync::OnceLock;
 
 /// The state database: accounts, code and storage, all in memory.
@@ -48,37 +47,6 @@ pub type Evm = revm::handler::MainnetEvm<Ctx, TronInspector>;
 
 /// The EVM rules TRON mainnet runs (Shanghai and Cancun opcodes are enabled there).
 pub const SPEC: SpecId = SpecId::CANCUN;
-
-/// The gas parameters of TRON's energy schedule (the dynamic parts; static opcode prices are
-/// set on the instruction table in [`new_evm`]).
-fn energy_params() -> &'static GasParams {
-    static PARAMS: OnceLock<GasParams> = OnceLock::new();
-    PARAMS.get_or_init(|| {
-        let mut params = GasParams::new_spec(SPEC);
-        params.override_gas([
-            // A transaction pays bandwidth for its bytes, not energy.
-            (GasId::tx_base_stipend(), 0),
-            (GasId::tx_token_cost(), 0),
-            (GasId::tx_token_non_zero_byte_multiplier(), 0),
-            (GasId::tx_create_cost(), 0),
-            (GasId::tx_initcode_cost(), 0),
-            // No EIP-2929 access lists or cold surcharges.
-            (GasId::cold_account_additional_cost(), 0),
-            (GasId::cold_storage_additional_cost(), 0),
-            (GasId::cold_storage_cost(), 0),
-            (GasId::warm_storage_read_cost(), 0),
-            // SSTORE: 20,000 to set, 5,000 to change or clear, never a refund.
-            (GasId::sstore_static(), 0),
-            (GasId::sstore_set_without_load_cost(), 20_000),
-            (GasId::sstore_reset_without_cold_load_cost(), 5_000),
-            (GasId::sstore_set_refund(), 0),
-            (GasId::sstore_reset_refund(), 0),
-            (GasId::sstore_clearing_slot_refund(), 0),
-            (GasId::selfdestruct_refund(), 0),
-        ]);
-        params
-    })
-}
 
 /// TRON's precompiles that Ethereum shares (see the module docs for the rest).
 fn precompiles() -> &'static Precompiles {
@@ -131,12 +99,13 @@ pub fn new_evm(
     next_create: Option<Address>,
     cpu: CpuMeter,
     switches: TvmSwitches,
+    contracts: Arc<ContractRules>,
 ) -> Evm {
     let mut evm = Context::mainnet()
         .with_db(db)
         .modify_cfg_chained(|cfg: &mut CfgEnv| {
             cfg.set_spec_and_mainnet_gas_params(SPEC);
-            cfg.set_gas_params(energy_params().clone());
+            cfg.set_gas_params(energy::energy_params().clone());
             cfg.chain_id = chain_id;
             // TRON transactions have no nonce; replay protection is TaPoS + expiration + txID.
             cfg.disable_nonce_check = true;
@@ -144,20 +113,18 @@ pub fn new_evm(
             cfg.disable_eip3607 = true;
         })
         .with_block(block)
-        .build_mainnet_with_inspector(TronInspector { next_create, cpu });
-    for (op, energy) in [
-        (opcode::SLOAD, 50),
-        (opcode::BALANCE, 20),
-        (opcode::EXTCODESIZE, 20),
-        (opcode::EXTCODECOPY, 20),
-        (opcode::EXTCODEHASH, 400),
-        (opcode::CALL, 40),
-        (opcode::CALLCODE, 40),
-        (opcode::DELEGATECALL, 40),
-        (opcode::STATICCALL, 40),
-    ] {
+        .build_mainnet_with_inspector(TronInspector {
+            next_create,
+            cpu,
+            energy: EnergyRules::new(contracts),
+        });
+    for (op, energy) in energy::static_prices() {
         evm.instruction.insert_gas(op, energy);
     }
+    evm.instruction
+        .insert_gas(opcode::SELFDESTRUCT, energy::SELFDESTRUCT_PRICE);
+    evm.instruction
+        .insert_instruction(opcode::SSTORE, Instruction::new(energy::tvm_sstore), 0);
     let off = [
         (!switches.shanghai, &[opcode::PUSH0][..]),
         (
@@ -201,6 +168,8 @@ pub fn block_env(number: u64, timestamp_ms: i64, coinbase: Address) -> BlockEnv 
 pub struct TronInspector {
     pub next_create: Option<Address>,
     pub cpu: CpuMeter,
+    /// Dynamic energy and TVM's call forwarding ([`energy`]).
+    pub energy: EnergyRules,
 }
 
 impl<CTX: ContextTr> Inspector<CTX> for TronInspector {
@@ -212,11 +181,23 @@ impl<CTX: ContextTr> Inspector<CTX> for TronInspector {
             interp.halt(InstructionResult::OutOfGas);
         } else {
             self.cpu.add(opcode_ns(op));
+            self.energy.step(interp);
         }
     }
 
+    fn step_end(&mut self, interp: &mut Interpreter, _context: &mut CTX) {
+        self.energy.step_end(interp);
+    }
+
     /// A precompile's time, counted whole: java-tron does not check the time inside one.
-    fn call(&mut self, _context: &mut CTX, inputs: &mut CallInputs) -> Option<CallOutcome> {
+    fn call(&mut self, context: &mut CTX, inputs: &mut CallInputs) -> Option<CallOutcome> {
+        if let Some(refused) = energy::too_deep(
+            context,
+            inputs.gas_limit,
+            inputs.return_memory_offset.clone(),
+        ) {
+            return Some(refused);
+        }
         let address = inputs.bytecode_address.as_slice();
         if address[..19].iter().all(|b| *b == 0)
             && let Some(ns) = precompile_ns(address[19], inputs.input.len())
@@ -226,7 +207,10 @@ impl<CTX: ContextTr> Inspector<CTX> for TronInspector {
         None
     }
 
-    fn create(&mut self, _context: &mut CTX, inputs: &mut CreateInputs) -> Option<CreateOutcome> {
+    fn create(&mut self, context: &mut CTX, inputs: &mut CreateInputs) -> Option<CreateOutcome> {
+        if let Some(refused) = energy::too_deep(context, inputs.gas_limit(), 0..0) {
+            return Some(CreateOutcome::new(refused.result, None));
+        }
         if let Some(address) = self.next_create.take() {
             inputs.set_scheme(CreateScheme::Custom { address });
         } else if let CreateScheme::Create2 { salt } = inputs.scheme() {

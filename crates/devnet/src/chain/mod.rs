@@ -8,6 +8,7 @@
 
 pub mod block;
 pub mod cpu;
+pub mod energy;
 pub mod evm;
 pub mod receipt;
 pub mod state;
@@ -170,6 +171,9 @@ pub struct CallOutcome {
     /// Return data, or revert data.
     pub output: Vec<u8>,
     pub energy_used: i64,
+    /// The part of `energy_used` that dynamic energy added (java-tron's
+    /// `energy_penalty_total`).
+    pub energy_penalty: i64,
     pub logs: Vec<LogEntry>,
     /// Why it failed, as java-tron words it.
     pub message: Option<String>,
@@ -192,6 +196,8 @@ pub struct ChainData {
     pub recent: HashMap<[u8; 2], [u8; 8]>,
     /// Added to the wall clock for block times (`/devnet/increase_time`).
     pub time_offset_ms: i64,
+    /// Each contract's dynamic-energy factor in 1/10,000 ([`energy`]); absent is 0.
+    pub energy_factors: HashMap<Address, i64>,
 }
 
 /// A copy of the whole chain to go back to.
@@ -235,6 +241,7 @@ impl Chain {
             events: HashMap::new(),
             recent: HashMap::new(),
             time_offset_ms: 0,
+            energy_factors: HashMap::new(),
         };
         let mut chain = Chain {
             db: Db::default(),
@@ -451,6 +458,9 @@ impl Chain {
         self.touch(address, now);
     }
 
+    /// Makes `address` an account TRON knows. revm charges a value-bearing call 25,000 for
+    /// an "empty" target (no balance, nonce or code) where TVM charges it for one that does
+    /// not exist; a nonce on every known account makes the two the same rule.
     fn touch(&mut self, address: Address, now: i64) {
         self.data
             .accounts
@@ -459,6 +469,7 @@ impl Chain {
                 create_time: now,
                 ..AccountMeta::default()
             });
+        mark_existing(&mut self.db, address);
     }
 
     fn debit(&mut self, address: &Address, sun: i64) {
@@ -533,15 +544,15 @@ impl Chain {
         self.block_env = evm::block_env(number, timestamp, coinbase);
     }
 
-    /// Runs `f` on an EVM over the chain's state in the current block environment.
-    /// Runs `f` on an EVM over the chain's state, timed by `cpu`; answers what `f` did and
-    /// the meter as the run left it.
+    /// Runs `f` on an EVM over the chain's state in the current block environment, timed
+    /// by `cpu`; answers what `f` did and the inspector as the run left it (its modeled time
+    /// and dynamic-energy penalty).
     fn with_evm<R>(
         &mut self,
         next_create: Option<alloy_primitives::Address>,
         cpu: cpu::CpuMeter,
         f: impl FnOnce(&mut Evm) -> R,
-    ) -> (R, cpu::CpuMeter) {
+    ) -> (R, evm::TronInspector) {
         let db = std::mem::take(&mut self.db);
         let mut evm = evm::new_evm(
             db,
@@ -550,12 +561,59 @@ impl Chain {
             next_create,
             cpu,
             self.data.params.tvm,
+            self.contract_rules(),
         );
         let result = f(&mut evm);
         self.db = std::mem::take(&mut evm.ctx.journaled_state.database);
-        let cpu = evm.inspector.cpu.clone();
-        self.last_cpu_time_us = cpu.used_us();
-        (result, cpu)
+        let inspector = evm.inspector.clone();
+        self.last_cpu_time_us = inspector.cpu.used_us();
+        (result, inspector)
+    }
+
+    /// What the energy rules need to know of the contracts: their factors and which were
+    /// created with version 1.
+    fn contract_rules(&self) -> std::sync::Arc<energy::ContractRules> {
+        std::sync::Arc::new(energy::ContractRules {
+            factors: self
+                .data
+                .energy_factors
+                .iter()
+                .filter(|(_, f)| **f != 0)
+                .map(|(a, f)| (alloy_primitives::Address::from(*a), *f))
+                .collect(),
+            version1: self
+                .data
+                .contracts
+                .iter()
+                .filter(|(_, c)| c.version == 1)
+                .map(|(a, _)| alloy_primitives::Address::from(*a))
+                .collect(),
+        })
+    }
+
+    /// A contract's dynamic-energy factor, in 1/10,000 (`contract_state.energy_factor`).
+    pub fn energy_factor(&self, contract: &Address) -> i64 {
+        self.data.energy_factors.get(contract).copied().unwrap_or(0)
+    }
+
+    /// Sets a contract's dynamic-energy factor (`/devnet/set_energy_factor`, genesis): 0 to
+    /// the network's maximum factor, as `catchUpToCycle` keeps it.
+    pub fn set_energy_factor(&mut self, contract: Address, factor: i64) -> Result<(), String> {
+        if !self.data.contracts.contains_key(&contract) {
+            return Err(format!("{} is not a contract", contract.to_base58()));
+        }
+        if !(0..=energy::DYNAMIC_ENERGY_MAX_FACTOR).contains(&factor) {
+            return Err(format!(
+                "energy factor must be between 0 and {} (in 1/10,000)",
+                energy::DYNAMIC_ENERGY_MAX_FACTOR
+            ));
+        }
+        if factor == 0 {
+            self.data.energy_factors.remove(&contract);
+        } else {
+            self.data.energy_factors.insert(contract, factor);
+        }
+        Ok(())
     }
 
     fn open_block(&mut self) {
@@ -667,6 +725,7 @@ impl Chain {
             logs: Vec::new(),
             failure: None,
             cpu_time_us: 0,
+            energy_penalty_total: 0,
         };
         // Bandwidth counts the signed bytes plus 64 per contract, as java-tron does.
         let bytes = size as i64 + 64;
@@ -751,14 +810,14 @@ impl Chain {
                     self.data.chain_id,
                 );
                 let meter = self.cpu_meter();
-                let (result, meter) = self.with_evm(None, meter, |evm| evm.inspect_tx_commit(env));
+                let (result, run) = self.with_evm(None, meter, |evm| evm.inspect_tx_commit(env));
                 let result = result.map_err(|e| {
                     Rejection::new(
                         "CONTRACT_EXE_ERROR",
                         format!("Contract execute error : {e}"),
                     )
                 })?;
-                let outcome = outcome(result, energy_limit, &meter);
+                let outcome = outcome(result, energy_limit, &run);
                 self.charge(&owner, &mut info, outcome, (net_usage, net_fee), memo_fee);
             }
             Action::Create(create) => {
@@ -806,7 +865,7 @@ impl Chain {
                     self.data.chain_id,
                 );
                 let meter = self.cpu_meter();
-                let (result, meter) = self.with_evm(Some(address.into()), meter, |evm| {
+                let (result, run) = self.with_evm(Some(address.into()), meter, |evm| {
                     evm.inspect_tx_commit(env)
                 });
                 let result = result.map_err(|e| {
@@ -815,7 +874,7 @@ impl Chain {
                         format!("Contract execute error : {e}"),
                     )
                 })?;
-                let mut outcome = outcome(result, energy_limit, &meter);
+                let mut outcome = outcome(result, energy_limit, &run);
                 if outcome.ret == ContractRet::Success {
                     let runtime = self.code(&address);
                     contract.origin_address = owner.tron_bytes().to_vec();
@@ -850,6 +909,7 @@ impl Chain {
         self.debit(owner, energy_fee);
         info.contract_result = Some(outcome.output);
         info.energy_usage_total = outcome.energy_used;
+        info.energy_penalty_total = outcome.energy_penalty;
         info.energy_fee = energy_fee;
         info.net_usage = net_usage;
         info.net_fee = net_fee;
@@ -942,9 +1002,9 @@ impl Chain {
         // Constant calls run under the same deadline as transactions (java-tron's
         // `Wallet.callConstantContract`: a VMActuator of ratio 1.0).
         let meter = self.cpu_meter();
-        let (result, meter) = self.with_evm(None, meter, |evm| evm.inspect_tx(env));
+        let (result, run) = self.with_evm(None, meter, |evm| evm.inspect_tx(env));
         let result = result.map_err(|e| Rejection::new("OTHER_ERROR", e.to_string()))?;
-        Ok(outcome(result.result, limit, &meter))
+        Ok(outcome(result.result, limit, &run))
     }
 
     /// Copies the whole chain (seals the block being built first).
@@ -971,7 +1031,10 @@ impl Chain {
     }
 
     /// Rebuilds a chain from saved parts.
-    pub(crate) fn from_parts(witness: PrivateKey, db: Db, data: ChainData) -> Self {
+    pub(crate) fn from_parts(witness: PrivateKey, mut db: Db, data: ChainData) -> Self {
+        for address in data.accounts.keys() {
+            mark_existing(&mut db, *address);
+        }
         Chain {
             db,
             block_env: BlockEnv::default(),
@@ -1017,6 +1080,22 @@ fn check_signers(
 }
 
 /// Used free bandwidth after recovering linearly for `now - since` of a 24-hour window.
+/// Gives a known account a nonce, so revm never takes it for a new one (see
+/// [`Chain::touch`]). TRON has no nonces, so nothing else reads it.
+fn mark_existing(db: &mut Db, address: Address) {
+    let key = alloy_primitives::Address::from(address);
+    let mut info = db
+        .cache
+        .accounts
+        .get(&key)
+        .map(|a| a.info.clone())
+        .unwrap_or_default();
+    if info.nonce == 0 {
+        info.nonce = 1;
+        db.insert_account_info(key, info);
+    }
+}
+
 fn decayed(used: i64, since: i64, now: i64) -> i64 {
     let elapsed = (now - since).max(0);
     if elapsed >= NET_WINDOW_MS {
@@ -1049,13 +1128,15 @@ fn tx_env(
 /// Maps revm's result to TRON's: the contract result, energy, logs and java-tron's message.
 /// A run the meter found out of time is `OUT_OF_TIME` whatever revm made of its unwinding,
 /// with its whole energy limit spent (java-tron `Program.spendAllEnergy`) and nothing kept.
-fn outcome(result: ExecutionResult, energy_limit: i64, cpu: &cpu::CpuMeter) -> CallOutcome {
-    let cpu_time_us = cpu.used_us();
-    if let Some(message) = cpu.message() {
+fn outcome(result: ExecutionResult, energy_limit: i64, run: &evm::TronInspector) -> CallOutcome {
+    let cpu_time_us = run.cpu.used_us();
+    let energy_penalty = run.energy.penalty_total as i64;
+    if let Some(message) = run.cpu.message() {
         return CallOutcome {
             ret: ContractRet::OutOfTime,
             output: Vec::new(),
             energy_used: energy_limit,
+            energy_penalty,
             logs: Vec::new(),
             message: Some(message),
             cpu_time_us,
@@ -1079,6 +1160,7 @@ fn outcome(result: ExecutionResult, energy_limit: i64, cpu: &cpu::CpuMeter) -> C
                 Output::Create(bytes, _) => bytes.to_vec(),
             },
             energy_used,
+            energy_penalty,
             logs,
             message: None,
             cpu_time_us,
@@ -1087,6 +1169,7 @@ fn outcome(result: ExecutionResult, energy_limit: i64, cpu: &cpu::CpuMeter) -> C
             ret: ContractRet::Revert,
             output: output.to_vec(),
             energy_used,
+            energy_penalty,
             logs: Vec::new(),
             message: Some("REVERT opcode executed".into()),
             cpu_time_us,
@@ -1127,6 +1210,7 @@ fn outcome(result: ExecutionResult, energy_limit: i64, cpu: &cpu::CpuMeter) -> C
                 ret,
                 output: Vec::new(),
                 energy_used,
+                energy_penalty,
                 logs: Vec::new(),
                 message: Some(message),
                 cpu_time_us,

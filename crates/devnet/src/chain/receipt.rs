@@ -82,6 +82,9 @@ pub struct TxInfo {
     /// devnet adds it as `devnet_cpu_time_us`).
     #[serde(default)]
     pub cpu_time_us: i64,
+    /// The energy dynamic energy added (`receipt.energy_penalty_total`).
+    #[serde(default)]
+    pub energy_penalty_total: i64,
 }
 
 impl TxInfo {

@@ -34,6 +34,9 @@ struct StateFile {
     txs: Vec<SavedTx>,
     #[serde(with = "hex_list")]
     contracts: Vec<Vec<u8>>,
+    /// Non-zero dynamic-energy factors (absent in files from before dynamic energy).
+    #[serde(default)]
+    energy_factors: Vec<(Address, i64)>,
     /// Whatever the owner of the chain wants kept with it (the genesis deployment).
     extra: serde_json::Value,
 }
@@ -178,6 +181,16 @@ impl Chain {
             blocks: self.data.blocks.clone(),
             txs,
             contracts: contracts.iter().map(|(_, c)| c.encode_to_vec()).collect(),
+            energy_factors: {
+                let mut factors: Vec<(Address, i64)> = self
+                    .data
+                    .energy_factors
+                    .iter()
+                    .map(|(a, f)| (*a, *f))
+                    .collect();
+                factors.sort();
+                factors
+            },
             extra,
         }
     }
@@ -292,6 +305,7 @@ impl Chain {
             events,
             recent,
             time_offset_ms: file.time_offset_ms,
+            energy_factors: file.energy_factors.into_iter().collect(),
         };
         Ok((Chain::from_parts(witness, db, data), file.extra))
     }

@@ -1,0 +1,296 @@
+//! TVM's energy table, pinned opcode by opcode against figures worked out by hand from
+//! java-tron's `EnergyCost.java`, and dynamic energy (`VM.play`): what the devnet charges is
+//! what a TRON node would.
+#![allow(clippy::unwrap_used)] // a test fails by panicking: unwrapping is how it says so
+
+mod support;
+
+use alloy_sol_types::SolCall;
+use serde_json::{Value, json};
+use support::{chain_parameter, client, deploy_runtime, devnet, post, send};
+use tron::client::TransactionInfo;
+use tron::{Action, Address, Trigger};
+
+/// 10,000,000 energy at 100 sun.
+const FEE_LIMIT: i64 = 1_000_000_000;
+
+/// Calls `contract` with `data` from dev account 1; answers the receipt.
+async fn call(devnet: &devnet::DevnetHandle, contract: Address, data: Vec<u8>) -> TransactionInfo {
+    call_limited(devnet, contract, data, FEE_LIMIT).await
+}
+
+async fn call_limited(
+    devnet: &devnet::DevnetHandle,
+    contract: Address,
+    data: Vec<u8>,
+    fee_limit: i64,
+) -> TransactionInfo {
+    let alice = devnet.accounts()[1].clone();
+    let action = Action::Trigger(Trigger {
+        owner: alice.address(),
+        contract,
+        data,
+        ..Trigger::default()
+    });
+    send(&client(devnet), &alice, action, fee_limit).await.1
+}
+
+async fn energy_of(devnet: &devnet::DevnetHandle, runtime: &[u8]) -> i64 {
+    let contract = deploy_runtime(devnet, runtime).await;
+    let info = call(devnet, contract, Vec::new()).await;
+    assert!(info.succeeded(), "{:?}", info.failure_reason());
+    info.receipt.energy_usage_total
+}
+
+async fn set_factor(devnet: &devnet::DevnetHandle, contract: Address, factor: i64) -> Value {
+    post(
+        &format!("{}/devnet/set_energy_factor", devnet.url()),
+        json!({ "contract": contract.to_base58(), "energyFactor": factor }),
+    )
+    .await
+}
+
+/// `PUSH1 1 PUSH1 0 SSTORE PUSH1 2 PUSH1 0 SSTORE STOP`.
+const SSTORE_TWICE: &[u8] = &[
+    0x60, 0x01, 0x60, 0x00, 0x55, 0x60, 0x02, 0x60, 0x00, 0x55, 0x00,
+];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sstore_costs_20000_to_fill_an_empty_slot_and_5000_for_every_other_write_rewrites_included()
+{
+    let devnet = devnet().await;
+    let contract = deploy_runtime(&devnet, SSTORE_TWICE).await;
+    // 4 × PUSH1 (3) + 20,000 (empty → 1) + 5,000 (1 → 2, in the same transaction; revm's
+    // EIP-2200 metering would say 0 here).
+    let first = call(&devnet, contract, Vec::new()).await;
+    assert_eq!(first.receipt.energy_usage_total, 12 + 20_000 + 5_000);
+    // The slot now holds 2: both writes are changes.
+    let again = call(&devnet, contract, Vec::new()).await;
+    assert_eq!(again.receipt.energy_usage_total, 12 + 5_000 + 5_000);
+    // Clearing and a 0 → 0 write: 5,000 each, and no refund.
+    // PUSH1 0 PUSH1 0 SSTORE PUSH1 0 PUSH1 0 SSTORE STOP
+    let clear = deploy_runtime(
+        &devnet,
+        &[
+            0x60, 0x01, 0x60, 0x00, 0x55, 0x60, 0x00, 0x60, 0x00, 0x55, 0x60, 0x00, 0x60, 0x00,
+            0x55, 0x00,
+        ],
+    )
+    .await;
+    let info = call(&devnet, clear, Vec::new()).await;
+    assert_eq!(info.receipt.energy_usage_total, 18 + 20_000 + 5_000 + 5_000);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn memory_copy_and_exp_opcodes_cost_what_tvm_charges() {
+    let devnet = devnet().await;
+    // PUSH1 1 PUSH1 0 MSTORE PUSH1 0 MLOAD POP STOP: MSTORE and MLOAD 1 each (not 3), the
+    // first word of memory 3.
+    let memory = energy_of(
+        &devnet,
+        &[0x60, 0x01, 0x60, 0x00, 0x52, 0x60, 0x00, 0x51, 0x50, 0x00],
+    )
+    .await;
+    assert_eq!(memory, 3 + 3 + (1 + 3) + 3 + 1 + 2);
+    // PUSH1 32 PUSH1 0 PUSH1 0 CALLDATACOPY STOP: the copy (3 per word) and the memory (3),
+    // no base of 3.
+    let copy = energy_of(&devnet, &[0x60, 0x20, 0x60, 0x00, 0x60, 0x00, 0x37, 0x00]).await;
+    assert_eq!(copy, 9 + 3 + 3);
+    // PUSH2 0x0101 PUSH1 2 EXP POP STOP: 10 + 10 per exponent byte (not 50).
+    let exp = energy_of(&devnet, &[0x61, 0x01, 0x01, 0x60, 0x02, 0x0a, 0x50, 0x00]).await;
+    assert_eq!(exp, 3 + 3 + (10 + 2 * 10) + 2);
+    // MSTORE8 1, and memory grows by the quadratic rule: 3 words × 3 + 9/512 = 9 for a byte
+    // at offset 64.
+    // PUSH1 1 PUSH1 64 MSTORE8 STOP
+    let byte = energy_of(&devnet, &[0x60, 0x01, 0x60, 0x40, 0x53, 0x00]).await;
+    assert_eq!(byte, 3 + 3 + 1 + 9);
+}
+
+/// Sends 1 sun to the address in its calldata: `CALL(gas, to, 1, 0, 0, 0, 0)`, then stops.
+/// `PUSH1 0 DUP1 DUP1 DUP1 PUSH1 1 PUSH1 0 CALLDATALOAD GAS CALL POP STOP`.
+const SEND_ONE_SUN: &[u8] = &[
+    0x60, 0x00, 0x80, 0x80, 0x80, 0x60, 0x01, 0x60, 0x00, 0x35, 0x5a, 0xf1, 0x50, 0x00,
+];
+
+fn address_word(address: Address) -> Vec<u8> {
+    let mut word = vec![0; 12];
+    word.extend_from_slice(&address.evm_bytes());
+    word
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_value_call_pays_25000_more_only_to_an_account_that_does_not_exist() {
+    let devnet = devnet().await;
+    let contract = deploy_runtime(&devnet, SEND_ONE_SUN).await;
+    post(
+        &format!("{}/devnet/set_balance", devnet.url()),
+        json!({ "address": contract.to_base58(), "balance": 1_000_000 }),
+    )
+    .await;
+    // An account that exists with no TRX (activated, then emptied): TVM asks whether the
+    // account exists, not whether it is "empty" as Ethereum does.
+    let existing = tron::PrivateKey::generate().address();
+    post(
+        &format!("{}/devnet/set_balance", devnet.url()),
+        json!({ "address": existing.to_base58(), "balance": 0 }),
+    )
+    .await;
+    let fresh = tron::PrivateKey::generate().address();
+    // 3 × PUSH1 + 3 × DUP1 (3 each), CALLDATALOAD 3, GAS 2, CALL 40 + 9,000 for value, POP
+    // 2; the callee has no code, so the 2,300 stipend it was given comes back.
+    let base = 6 * 3 + 3 + 2 + 40 + 9_000 - 2_300 + 2;
+    let to_existing = call(&devnet, contract, address_word(existing)).await;
+    assert!(to_existing.succeeded());
+    assert_eq!(to_existing.receipt.energy_usage_total, base);
+    let to_fresh = call(&devnet, contract, address_word(fresh)).await;
+    assert!(to_fresh.succeeded());
+    assert_eq!(to_fresh.receipt.energy_usage_total, base + 25_000);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn calls_nest_at_most_64_deep() {
+    let devnet = devnet().await;
+    // Each frame logs once, then calls itself with all its energy:
+    // PUSH1 0 DUP1 LOG0, PUSH1 0 DUP1 DUP1 DUP1 DUP1 ADDRESS GAS CALL POP STOP.
+    let contract = deploy_runtime(
+        &devnet,
+        &[
+            0x60, 0x00, 0x80, 0xa0, 0x60, 0x00, 0x80, 0x80, 0x80, 0x80, 0x30, 0x5a, 0xf1, 0x50,
+            0x00,
+        ],
+    )
+    .await;
+    let info = call(&devnet, contract, Vec::new()).await;
+    assert!(info.succeeded(), "{:?}", info.failure_reason());
+    // The top frame is depth 0; the call made from depth 64 fails and returns its energy.
+    // Ethereum's limit would have let the energy run out after hundreds.
+    assert_eq!(info.log.len(), 65);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_from_a_version_0_contract_can_forward_all_its_energy_and_keeps_none_back() {
+    let devnet = devnet().await;
+    // JUMPDEST PUSH1 0 JUMP: spins until its energy is gone.
+    let spin = deploy_runtime(&devnet, &[0x5b, 0x60, 0x00, 0x56]).await;
+    // CALL(gas, spin, 0, 0, 0, 0, 0), then PUSH1 0 MSTORE and RETURN(0, 32): with the
+    // 63/64 rule 1/64 of the energy would be left to return with; TVM keeps none back in a
+    // contract created without version 1, so the caller runs out right after the call.
+    let mut runtime = vec![0x60, 0x00, 0x80, 0x80, 0x80, 0x80, 0x73];
+    runtime.extend_from_slice(&spin.evm_bytes());
+    runtime.extend_from_slice(&[0x5a, 0xf1, 0x60, 0x00, 0x52, 0x60, 0x20, 0x60, 0x00, 0xf3]);
+    let caller = deploy_runtime(&devnet, &runtime).await;
+    // 100,000 energy: the spin stays far inside the CPU-time limit.
+    let info = call_limited(&devnet, caller, Vec::new(), 10_000_000).await;
+    assert_eq!(info.receipt.result.as_deref(), Some("OUT_OF_ENERGY"));
+    assert_eq!(info.receipt.energy_usage_total, 100_000);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dynamic_energy_multiplies_every_opcode_in_the_contract_and_only_the_base_of_a_call() {
+    let devnet = devnet().await;
+    assert_eq!(chain_parameter(&devnet, "getAllowDynamicEnergy").await, 1);
+    assert_eq!(
+        chain_parameter(&devnet, "getDynamicEnergyMaxFactor").await,
+        34_000
+    );
+    let contract = deploy_runtime(&devnet, SSTORE_TWICE).await;
+    let set = set_factor(&devnet, contract, 34_000).await;
+    assert_eq!(set["energyFactor"], 34_000, "{set}");
+    let info = post(
+        &format!("{}/wallet/getcontractinfo", devnet.url()),
+        json!({ "value": contract.to_base58(), "visible": true }),
+    )
+    .await;
+    assert_eq!(info["contract_state"]["energy_factor"], 34_000);
+    // Each opcode's energy × 4.4, rounded down per opcode: PUSH1 3 → 13, SSTORE 20,000 →
+    // 88,000 and 5,000 → 22,000.
+    let receipt = call(&devnet, contract, Vec::new()).await;
+    assert_eq!(receipt.receipt.energy_usage_total, 4 * 13 + 88_000 + 22_000);
+    let raw = post(
+        &format!("{}/wallet/gettransactioninfobyid", devnet.url()),
+        json!({ "value": receipt.id.to_hex() }),
+    )
+    .await;
+    assert_eq!(
+        raw["receipt"]["energy_penalty_total"],
+        4 * 10 + 68_000 + 17_000
+    );
+
+    // A call: its own 40 + 9,000 is penalised; the energy it forwards (and the callee's
+    // run, in a contract at factor 0) is not.
+    let sender = deploy_runtime(&devnet, SEND_ONE_SUN).await;
+    post(
+        &format!("{}/devnet/set_balance", devnet.url()),
+        json!({ "address": sender.to_base58(), "balance": 1_000_000 }),
+    )
+    .await;
+    set_factor(&devnet, sender, 34_000).await;
+    let to = devnet.accounts()[2].address();
+    let info = call(&devnet, sender, address_word(to)).await;
+    // 6 × (3 → 13), CALLDATALOAD 3 → 13, GAS 2 → 8, CALL 9,040 → 39,776, POP 2 → 8, and the
+    // stipend back.
+    assert_eq!(
+        info.receipt.energy_usage_total,
+        6 * 13 + 13 + 8 + 39_776 - 2_300 + 8
+    );
+
+    // Back to 0: base energy again; a factor above the network's maximum is refused.
+    set_factor(&devnet, contract, 0).await;
+    assert_eq!(
+        call(&devnet, contract, Vec::new())
+            .await
+            .receipt
+            .energy_usage_total,
+        12 + 5_000 + 5_000
+    );
+    let refused = set_factor(&devnet, contract, 34_001).await;
+    assert!(
+        refused["error"].as_str().unwrap().contains("energy factor"),
+        "{refused}"
+    );
+}
+
+/// A USDT transfer of 1 USDT from dev account 1 to `to`; answers its energy.
+async fn usdt_transfer(devnet: &devnet::DevnetHandle, to: Address) -> i64 {
+    let data = contracts::DevUSDT::transferCall {
+        to: to.into(),
+        value: alloy_primitives::U256::from(1_000_000u64),
+    }
+    .abi_encode();
+    let info = call(devnet, devnet.deployment().usdt, data).await;
+    assert!(info.succeeded(), "{:?}", info.failure_reason());
+    info.receipt.energy_usage_total
+}
+
+fn within_3_percent(measured: i64, mainnet: i64) -> bool {
+    (measured - mainnet).abs() * 100 <= mainnet * 3
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_usdt_transfer_costs_what_mainnet_usdt_costs() {
+    let devnet = devnet().await;
+    let usdt = devnet.deployment().usdt;
+    let info = post(
+        &format!("{}/wallet/getcontractinfo", devnet.url()),
+        json!({ "value": usdt.to_base58(), "visible": true }),
+    )
+    .await;
+    assert_eq!(info["contract_state"]["energy_factor"], 34_000);
+    // To an address that already holds USDT (dev account 2) and to one that never did.
+    let to_holder = usdt_transfer(&devnet, devnet.accounts()[2].address()).await;
+    let to_new = usdt_transfer(&devnet, tron::PrivateKey::generate().address()).await;
+    println!(
+        "devnet USDT transfer at ×4.4: {to_holder} energy to a holder, {to_new} to a new holder (mainnet: 64,285 / 130,285)"
+    );
+    assert!(within_3_percent(to_holder, 64_285), "{to_holder}");
+    assert!(within_3_percent(to_new, 130_285), "{to_new}");
+    // The new balance slot is the whole difference: 15,000 × 4.4.
+    assert_eq!(to_new - to_holder, 66_000);
+
+    // At factor 0 the same transfers cost TetherToken's base energy (14,610 / 29,610).
+    set_factor(&devnet, usdt, 0).await;
+    let base_holder = usdt_transfer(&devnet, devnet.accounts()[2].address()).await;
+    let base_new = usdt_transfer(&devnet, tron::PrivateKey::generate().address()).await;
+    assert!(within_3_percent(base_holder, 14_610), "{base_holder}");
+    assert_eq!(base_new - base_holder, 15_000);
+}
