@@ -775,6 +775,7 @@ Register-ArgumentCompleter -Native -CommandName 'tronpool' -ScriptBlock {
             [CompletionResult]::new('--accounts', '--accounts', [CompletionResultType]::ParameterName, 'How many funded dev accounts to create (at most 1000)')
             [CompletionResult]::new('--state', '--state', [CompletionResultType]::ParameterName, 'Load the chain from FILE if it exists; save it there on exit')
             [CompletionResult]::new('--cpu-speed', '--cpu-speed', [CompletionResultType]::ParameterName, 'How fast the modeled block producer runs java-tron''s VM: 1 is a producer-class node (a 4-pair pairing in 61 ms), 2 twice as fast, 0.33 a cold JVM. Contract runs past getMaxCpuTimeOfOneTx (80 ms) of modeled time end OUT_OF_TIME, as on TRON')
+            [CompletionResult]::new('--usdt-energy-factor', '--usdt-energy-factor', [CompletionResultType]::ParameterName, 'The devnet USDT''s dynamic-energy factor, in 1/10,000: every opcode it runs costs (1 + N/10000) × its energy. Mainnet USDT''s is 34000 (×4.4), the default at genesis; 0 prices it at its base energy')
             [CompletionResult]::new('--network', '--network', [CompletionResultType]::ParameterName, 'Network: devnet, nile, shasta, mainnet, or one defined in the config file')
             [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'TRON node URL, overriding the network''s')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file to read instead of the default one')

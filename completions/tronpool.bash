@@ -611,7 +611,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__devnet)
-            opts="-y -v -q -h -V --host --port --block-time --accounts --state --cpu-speed --no-cancun --no-shanghai --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            opts="-y -v -q -h -V --host --port --block-time --accounts --state --cpu-speed --no-cancun --no-shanghai --usdt-energy-factor --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -638,6 +638,10 @@ _tronpool() {
                     return 0
                     ;;
                 --cpu-speed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --usdt-energy-factor)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

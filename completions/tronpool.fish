@@ -544,6 +544,7 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l block-time 
 complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l accounts -d 'How many funded dev accounts to create (at most 1000)' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l state -d 'Load the chain from FILE if it exists; save it there on exit' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l cpu-speed -d 'How fast the modeled block producer runs java-tron\'s VM: 1 is a producer-class node (a 4-pair pairing in 61 ms), 2 twice as fast, 0.33 a cold JVM. Contract runs past getMaxCpuTimeOfOneTx (80 ms) of modeled time end OUT_OF_TIME, as on TRON' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l usdt-energy-factor -d 'The devnet USDT\'s dynamic-energy factor, in 1/10,000: every opcode it runs costs (1 + N/10000) × its energy. Mainnet USDT\'s is 34000 (×4.4), the default at genesis; 0 prices it at its base energy' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l node -d 'TRON node URL, overriding the network\'s' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l config -d 'Config file to read instead of the default one' -r -F

@@ -69,7 +69,7 @@ pub struct ServeArgs {
           value_parser = clap::value_parser!(i64).range(1..))]
     relayer_expected_energy: i64,
     /// The most energy one relay may use, and its fee limit (default: the expected energy
-    /// + 10%)
+    /// + 15%, room for the relayer's first fee into a USDT balance it did not have)
     #[arg(long, value_name = "ENERGY", value_parser = clap::value_parser!(i64).range(1..))]
     relayer_max_energy: Option<i64>,
     /// Send refunds to recipients that hold contract code (they can spend the relay's

@@ -27,14 +27,16 @@ use crate::service::inputs::{USDT_DECIMALS, USDT_UNIT, parse_units};
 use crate::service::pools::six_decimals;
 use crate::service::price::{PriceFeed, PriceQuote, PriceSource};
 
-/// The energy of a normal relayed withdrawal on the devnet: a fresh recipient activated by a
-/// TRX refund, and the fee paid into a balance slot the relayer did not have (the costliest
-/// normal case, 323,695 measured by `tests/it/relayer.rs`, which fails when a relay no
-/// longer fits). A relay without a refund costs about 34,000 less.
-pub const NORMAL_RELAY_ENERGY: i64 = 325_000;
-/// The default ceiling over [`NORMAL_RELAY_ENERGY`]: room for the few thousand energy a
-/// proof's bytes or a tree's state move a withdrawal, and nothing more.
-pub const DEFAULT_CEILING_PERCENT: i64 = 110;
+/// The energy of a normal relayed withdrawal under the devnet's mainnet model (TVM's energy
+/// table, USDT at ×4.4): a fresh recipient activated by a TRX refund, the fee paid to a
+/// relayer that already holds USDT (489,571 measured by `tests/it/relayer.rs`, which fails
+/// when a relay no longer fits). A relay without a refund costs about 32,000 less.
+pub const NORMAL_RELAY_ENERGY: i64 = 490_000;
+/// The default ceiling over [`NORMAL_RELAY_ENERGY`]: room for a relayer's first fee, which
+/// fills a USDT balance slot it did not have (15,000 × 4.4 = 66,000 more: 555,571 in all),
+/// and for the few thousand energy a proof's bytes or a tree's state move a withdrawal, and
+/// nothing more.
+pub const DEFAULT_CEILING_PERCENT: i64 = 115;
 /// The default margin on the relayer's costs.
 pub const DEFAULT_MARGIN_PERCENT: u32 = 20;
 /// The bandwidth a relayed withdrawal takes: its signed transaction (the 516 bytes of
@@ -328,42 +330,42 @@ mod tests {
     fn the_fee_pays_for_the_energy_the_refund_and_the_margin() {
         let policy = FeePolicy::default();
         let t = terms(&policy, 100, 0, 280_000);
-        // 325,000 energy × 100 sun + 800 bytes × 1,000 sun (600 free bytes do not cover
-        // them) = 33.3 TRX × 0.28 = 9.324 USDT, +20% = 11.1888.
-        assert_eq!(t.relay_fee(100), U256::from(11_188_800));
+        // 490,000 energy × 100 sun + 800 bytes × 1,000 sun (600 free bytes do not cover
+        // them) = 49.8 TRX × 0.28 = 13.944 USDT, +20% = 16.7328.
+        assert_eq!(t.relay_fee(100), U256::from(16_732_800));
         // 2 TRX of refund = 0.56 USDT, +20% = 0.672.
         assert_eq!(t.refund_fee(2_000_000), U256::from(672_000));
-        assert_eq!(t.required_fee(100, 2_000_000), U256::from(11_860_800));
+        assert_eq!(t.required_fee(100, 2_000_000), U256::from(17_404_800));
         assert_eq!(t.break_even(325_000, 800, 2_000_000), U256::from(9_884_000));
-        assert_eq!(t.fee_limit(), 357_500 * 100);
+        assert_eq!(t.fee_limit(), 563_500 * 100);
         let quote = t.quote(100);
-        assert_eq!(quote.relayer_fee_raw, "11188800");
+        assert_eq!(quote.relayer_fee_raw, "16732800");
         assert_eq!(quote.refund_price_raw, "336000");
         assert_eq!(quote.bandwidth_sun, 800_000);
         assert_eq!(
             quote.fee_with_refund(2_000_000).unwrap(),
             t.required_fee(100, 2_000_000)
         );
-        // The price moves, the quote follows: (68.25 + 0.8) TRX × 0.28 × 1.2.
+        // The price moves, the quote follows: (102.9 + 0.8) TRX × 0.28 × 1.2.
         assert_eq!(
             terms(&policy, 210, 0, 280_000).relay_fee(100),
-            U256::from(23_200_800)
+            U256::from(34_843_200)
         );
         assert_eq!(
             terms(&policy, 100, 0, 140_000).relay_fee(100),
-            U256::from(5_594_400)
+            U256::from(8_366_400)
         );
         // Staked energy is not burned: the quote drops by what it covers.
         assert_eq!(
-            terms(&policy, 100, 325_000, 280_000).relay_fee(100),
+            terms(&policy, 100, 490_000, 280_000).relay_fee(100),
             U256::from(268_800)
         );
         assert_eq!(
-            terms(&policy, 100, 125_000, 280_000).relay_fee(100),
+            terms(&policy, 100, 290_000, 280_000).relay_fee(100),
             U256::from(6_988_800)
         );
         // Bandwidth the account has covers the bytes.
-        let mut staked_bandwidth = terms(&policy, 100, 325_000, 280_000);
+        let mut staked_bandwidth = terms(&policy, 100, 490_000, 280_000);
         staked_bandwidth.own.bandwidth = 5_000;
         assert_eq!(staked_bandwidth.relay_fee(100), U256::ZERO);
     }
@@ -375,7 +377,7 @@ mod tests {
             .unwrap();
         let t = terms(&policy, 100, 0, 280_000);
         assert_eq!(t.relay_fee(100), U256::from(50_000_000));
-        assert_eq!(t.relay_fee(1000), U256::from(11_188_800));
+        assert_eq!(t.relay_fee(1000), U256::from(16_732_800));
         for bad in ["100", "x=1", "100=-1", "100=101", "100=0.0000001"] {
             assert!(
                 FeePolicy::default().with_floors(&[bad.into()]).is_err(),

@@ -243,9 +243,9 @@ async fn every_endpoint_answers_with_its_shape() {
             "address": pool100.to_base58(),
             "poolBalance": 0.0, "poolBalanceRaw": "0",
             "currentRoot": empty_root,
-            // 325,000 energy × 100 sun + 800 bytes × 1,000 sun = 33.3 TRX at the devnet
+            // 490,000 energy × 100 sun + 800 bytes × 1,000 sun = 49.8 TRX at the devnet
             // pair's 0.28 USDT, +20%.
-            "relayerFee": 11.1888, "relayerFeeRaw": "11188800",
+            "relayerFee": 16.7328, "relayerFeeRaw": "16732800",
             "depositCount": 0,
         })
     );

@@ -193,8 +193,8 @@ async fn relays_with_fee_and_refund_at_a_profit_and_refusals_cost_nothing() {
     assert_eq!(
         status["fees"][0],
         json!({
-            "denomination": 100, "relayerFee": 11.1888, "relayerFeeRaw": "11188800",
-            "expectedEnergy": NORMAL_RELAY_ENERGY, "maxEnergy": 357_500, "energyPrice": 100,
+            "denomination": 100, "relayerFee": 16.7328, "relayerFeeRaw": "16732800",
+            "expectedEnergy": NORMAL_RELAY_ENERGY, "maxEnergy": 563_500, "energyPrice": 100,
             "stakedEnergy": 0, "bandwidthSun": 800_000, "trxPrice": 0.28,
             "trxPriceSource": format!("pair:{pair}"),
             "trxPriceAgeSeconds": 0, "refundPrice": 0.336, "refundPriceRaw": "336000",
@@ -307,7 +307,7 @@ async fn relays_with_fee_and_refund_at_a_profit_and_refusals_cost_nothing() {
     let margin = fee_with_refund as f64 - cost_usdt;
     assert!(margin > 0.0, "fee {fee_with_refund} < cost {cost_usdt}");
     println!(
-        "relayed withdraw (fresh recipient, 2 TRX refund, the relayer's first fee): \
+        "relayed withdraw (fresh recipient, 2 TRX refund, a relayer holding USDT): \
          {energy} energy, {} TRX burned + 2 TRX refund; fee {} USDT; margin {:.6} USDT at \
          0.28 USDT/TRX",
         burned as f64 / 1e6,
@@ -320,7 +320,7 @@ async fn relays_with_fee_and_refund_at_a_profit_and_refusals_cost_nothing() {
         .await
         .unwrap()
         .expect("in a block");
-    assert_eq!(sent.transaction.fee_limit(), 357_500 * 100);
+    assert_eq!(sent.transaction.fee_limit(), 563_500 * 100);
     // Its bandwidth is what the quote counts on.
     let info = client(&served.devnet().url())
         .get_transaction_info(&txid.parse().unwrap())
@@ -521,7 +521,7 @@ async fn an_energy_burning_recipient_cannot_drain_the_relayer() {
     let error = served
         .fails("/api/relayer/withdraw", Some(attack.clone()), 422)
         .await;
-    assert!(error.contains("more than the 357500"), "{error}");
+    assert!(error.contains("more than the 563500"), "{error}");
     assert_eq!(trx(&served, relayer), relayer_trx);
 
     // A recipient that behaves in the simulation and burns on chain: the fee limit (the
@@ -531,14 +531,14 @@ async fn an_energy_burning_recipient_cannot_drain_the_relayer() {
     let job = settled(&served, data["txid"].as_str().unwrap()).await;
     assert_eq!(job["state"], "failed", "{job}");
     let burned = job["feeSun"].as_i64().unwrap();
-    assert!(job["energyUsed"].as_i64().unwrap() <= 357_500, "{job}");
+    assert!(job["energyUsed"].as_i64().unwrap() <= 563_500, "{job}");
     let lost = relayer_trx - trx(&served, relayer);
     assert_eq!(
         lost, burned,
         "nothing but the energy, and the note is still unspent"
     );
     assert!(
-        lost <= 357_500 * 100 + RELAY_BYTES * 1_000,
+        lost <= 563_500 * 100 + RELAY_BYTES * 1_000,
         "at most the ceiling and the bandwidth: {lost} sun"
     );
     println!(
@@ -579,12 +579,12 @@ async fn an_energy_burning_recipient_cannot_drain_the_relayer() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_quote_follows_the_energy_price_and_the_pair() {
     let served = Served::with_relayer(ApiConfig::default(), RelayerConfig::default()).await;
-    assert_eq!(quote(&served).await, (11_188_800, 336_000));
-    // 210 sun per energy: 68.25 TRX of energy and 0.8 of bandwidth at 0.28 USDT, +20%.
+    assert_eq!(quote(&served).await, (16_732_800, 336_000));
+    // 210 sun per energy: 102.9 TRX of energy and 0.8 of bandwidth at 0.28 USDT, +20%.
     control(&served, "set_energy_fee", json!({ "energyFee": 210 })).await;
-    assert_eq!(quote(&served).await.0, 23_200_800);
+    assert_eq!(quote(&served).await.0, 34_843_200);
     let pool = served.ok("/api/pools/100", None).await;
-    assert_eq!(pool["relayerFeeRaw"], "23200800", "the pools quote it too");
+    assert_eq!(pool["relayerFeeRaw"], "34843200", "the pools quote it too");
     // TRX at 0.14 USDT: half the fee, half the refund's price.
     control(
         &served,
@@ -592,7 +592,7 @@ async fn the_quote_follows_the_energy_price_and_the_pair() {
         json!({ "trx": 80_000_000_000_000u64, "usdt": 11_200_000_000_000u64 }),
     )
     .await;
-    assert_eq!(quote(&served).await, (11_600_400, 168_000));
+    assert_eq!(quote(&served).await, (17_421_600, 168_000));
     let status = served.ok("/api/relayer/status", None).await;
     assert_eq!(status["fees"][0]["energyPrice"], 210);
     assert_eq!(status["fees"][0]["trxPrice"], 0.14);
@@ -620,7 +620,7 @@ async fn without_a_usable_price_the_relayer_refuses_work() {
     let relayer = devnet::genesis::dev_key(1).address();
     let (notes, tree) = deposit(&served, 2, 1).await;
     let recipient = PrivateKey::generate().address();
-    let body = request(&notes[0], &tree, 0, recipient, relayer, 11_188_800, 0);
+    let body = request(&notes[0], &tree, 0, recipient, relayer, 16_732_800, 0);
     let relayer_trx = trx(&served, relayer);
     let status = served.ok("/api/relayer/status", None).await;
     assert_eq!(status["fees"], json!([]));
@@ -649,7 +649,7 @@ async fn without_a_usable_price_the_relayer_refuses_work() {
                 "quietSeconds": 7_200 }),
     )
     .await;
-    let body = request(&notes[0], &tree, 0, recipient, relayer, 11_188_800, 0);
+    let body = request(&notes[0], &tree, 0, recipient, relayer, 16_732_800, 0);
     let error = stale.fails("/api/relayer/withdraw", Some(body), 503).await;
     assert!(error.contains("stale"), "{error}");
     assert_eq!(trx(&stale, relayer), relayer_trx);

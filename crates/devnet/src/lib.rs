@@ -25,9 +25,12 @@
 //! - TVM upgrades are chain parameters ([`chain::evm::TvmSwitches`]): without Cancun, TLOAD,
 //!   TSTORE and MCOPY are invalid opcodes; without Shanghai, PUSH0 is (genesis always deploys
 //!   with both on).
-//! - Energy follows TRON's schedule where revm allows (see [`chain::evm`]); energy is bought
-//!   with TRX at 100 sun (`/devnet/set_energy_fee` changes the price) and nobody has staked
-//!   energy. Bandwidth: 600 free bytes per account per day, then 1,000 sun per byte;
+//! - Energy follows TVM's table and dynamic energy ([`chain::energy`]): SSTORE by the slot's
+//!   current value (re-writes 5,000), TVM's memory, copy and EXP prices, the new-account
+//!   charge by existence, 63/64 only in version-1 contracts, call depth 64, and every opcode
+//!   in a contract at its `energy_factor` (the USDT at mainnet's 3.4, i.e. ×4.4; factors stay
+//!   where they are set, without mainnet's 6-hour cycles). Energy is bought with TRX at 100
+//!   sun (`/devnet/set_energy_fee` changes the price) and nobody has staked energy. Bandwidth: 600 free bytes per account per day, then 1,000 sun per byte;
 //!   activating an account by a transfer burns 1.1 TRX.
 //! - Permissions are the default single-key owner permission; multi-signature accounts,
 //!   staking, voting, TRC-10 and the TVM's TRON-only opcodes and precompiles do not exist here.
