@@ -516,7 +516,7 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l cache-ttl -d
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l relayer-fee -d 'The least relayer fee for a pool, in USDT, whatever the prices (repeatable)' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l relayer-margin -d 'Percent over the relay\'s cost (its energy and refund at today\'s prices) in the fee' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l relayer-expected-energy -d 'Energy a normal relay costs: what the fee is quoted for' -r
-complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l relayer-max-energy -d 'The most energy one relay may use, and its fee limit (default: the expected energy + 10%)' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l relayer-max-energy -d 'The most energy one relay may use, and its fee limit (default: the expected energy + 15%, room for the relayer\'s first fee into a USDT balance it did not have)' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l price-source -d 'Where the TRX/USDT rate comes from: fixed:USDT_PER_TRX or pair:ADDRESS (a SunSwap V2 WTRX/USDT pair; default: price_source in the config, on the devnet its own pair)' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l price-max-age -d 'A pair\'s price is stale when it has not traded for this long' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l relayer-key-file -d 'The relayer\'s private key file (else TRONPOOL_RELAYER_PRIVATE_KEY; on the devnet, dev account 1)' -r -F
