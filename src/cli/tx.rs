@@ -161,6 +161,9 @@ fn describe(s: &Summary) -> String {
         ));
     }
     out.push(("amount", format_trx(s.amount_sun)));
+    if let Some(resource) = s.resource {
+        out.push(("resource", resource.into()));
+    }
     if s.fee_limit_sun != 0 {
         out.push(("fee limit", format_trx(s.fee_limit_sun)));
     }

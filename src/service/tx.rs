@@ -2,7 +2,7 @@
 //! external signer, by TronWeb, by a node's builder endpoints).
 
 use serde::Serialize;
-use tron::{Action, Address, NodeClient, PrivateKey, Transaction, TxId};
+use tron::{Action, Address, NodeClient, PrivateKey, Stake, Transaction, TxId};
 
 use crate::error::{Error, Result};
 
@@ -63,8 +63,11 @@ pub struct Summary {
     pub to: Option<Address>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub contract: Option<Address>,
-    /// TRX moved (transfer amount or call value), in sun.
+    /// TRX moved (transfer amount or call value; staked, released or lent), in sun.
     pub amount_sun: i64,
+    /// The resource a Stake 2.0 operation is for (`ENERGY`, `BANDWIDTH`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resource: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub data: Option<String>,
     /// The call decoded, for contracts tronpool knows (`transfer(T…, 1000000)`).
@@ -94,8 +97,29 @@ pub struct SignatureSummary {
 pub fn summarize(tx: &Transaction) -> Result<Summary> {
     let action = tx.action()?;
     let owner = action.owner()?;
+    let resource = match &action {
+        Action::Stake(
+            Stake::Freeze { resource, .. }
+            | Stake::Unfreeze { resource, .. }
+            | Stake::Delegate { resource, .. }
+            | Stake::Undelegate { resource, .. },
+        ) => Some(resource.name()),
+        _ => None,
+    };
     let (to, contract, amount_sun, data) = match &action {
         Action::Transfer { to, amount, .. } => (Some(*to), None, *amount, None),
+        Action::Stake(Stake::Freeze { amount, .. } | Stake::Unfreeze { amount, .. }) => {
+            (None, None, *amount, None)
+        }
+        Action::Stake(Stake::WithdrawExpired { .. }) => (None, None, 0, None),
+        Action::Stake(
+            Stake::Delegate {
+                receiver, amount, ..
+            }
+            | Stake::Undelegate {
+                receiver, amount, ..
+            },
+        ) => (Some(*receiver), None, *amount, None),
         Action::Trigger(t) => (None, Some(t.contract), t.call_value, Some(t.data.clone())),
         Action::Create(c) => (
             None,
@@ -122,6 +146,7 @@ pub fn summarize(tx: &Transaction) -> Result<Summary> {
         to,
         contract,
         amount_sun,
+        resource,
         call: data.as_deref().and_then(tron::abi::describe_call),
         data: data.map(hex::encode),
         fee_limit_sun: raw.fee_limit,

@@ -72,10 +72,13 @@ fn contract_to_json(c: &proto::Contract, visible: bool) -> Value {
             }
             Err(_) => ("CreateSmartContract", json!({})),
         },
-        _ => (
-            "UnknownContract",
-            json!({ "value_hex": hex::encode(bytes) }),
-        ),
+        other => match crate::stake::Stake::decode(other, bytes) {
+            Some(Ok(stake)) => (stake.type_name(), stake_to_json(&stake, visible)),
+            _ => (
+                "UnknownContract",
+                json!({ "value_hex": hex::encode(bytes) }),
+            ),
+        },
     };
     let mut out = Map::new();
     out.insert(
@@ -85,6 +88,70 @@ fn contract_to_json(c: &proto::Contract, visible: bool) -> Value {
     out.insert("type".into(), name.into());
     put_int(&mut out, "Permission_id", c.permission_id.into());
     Value::Object(out)
+}
+
+/// A Stake 2.0 contract's `parameter.value` as java-tron prints it: zero fields, `false` and
+/// the enum's first value (BANDWIDTH) left out.
+fn stake_to_json(stake: &crate::stake::Stake, visible: bool) -> Value {
+    use crate::stake::{Resource, Stake};
+    let mut v = Map::new();
+    let resource = |v: &mut Map<String, Value>, r: &Resource| {
+        if *r != Resource::Bandwidth {
+            v.insert("resource".into(), r.name().into());
+        }
+    };
+    put_addr(
+        &mut v,
+        "owner_address",
+        &stake.owner().tron_bytes(),
+        visible,
+    );
+    match stake {
+        Stake::Freeze {
+            resource: r,
+            amount,
+            ..
+        } => {
+            put_int(&mut v, "frozen_balance", *amount);
+            resource(&mut v, r);
+        }
+        Stake::Unfreeze {
+            resource: r,
+            amount,
+            ..
+        } => {
+            put_int(&mut v, "unfreeze_balance", *amount);
+            resource(&mut v, r);
+        }
+        Stake::WithdrawExpired { .. } => {}
+        Stake::Delegate {
+            receiver,
+            resource: r,
+            amount,
+            lock,
+            lock_period,
+            ..
+        } => {
+            resource(&mut v, r);
+            put_int(&mut v, "balance", *amount);
+            put_addr(&mut v, "receiver_address", &receiver.tron_bytes(), visible);
+            if *lock {
+                v.insert("lock".into(), true.into());
+            }
+            put_int(&mut v, "lock_period", *lock_period);
+        }
+        Stake::Undelegate {
+            receiver,
+            resource: r,
+            amount,
+            ..
+        } => {
+            resource(&mut v, r);
+            put_int(&mut v, "balance", *amount);
+            put_addr(&mut v, "receiver_address", &receiver.tron_bytes(), visible);
+        }
+    }
+    Value::Object(v)
 }
 
 /// A `SmartContract` (what `getcontract` answers) in java-tron's JSON.
@@ -360,6 +427,50 @@ pub(crate) fn raw_from_json(value: &Value) -> Result<proto::TransactionRaw, TxEr
     })
 }
 
+/// A Stake 2.0 contract of type `kind` from its `parameter.value`: `(type, type_url, bytes)`.
+fn stake_from_json(kind: &str, v: &Reader<'_>) -> Result<(i32, &'static str, Vec<u8>), TxError> {
+    use crate::stake::{Resource, Stake};
+    let address = |key: &str| -> Result<Address, TxError> {
+        let bytes = v.required_address(key)?;
+        Address::from_tron_bytes(&bytes).map_err(|source| TxError::BadAddress {
+            field: v.field(key),
+            source,
+        })
+    };
+    let resource = || -> Result<Resource, TxError> {
+        Resource::from_code(v.enumeration("resource", &["BANDWIDTH", "ENERGY", "TRON_POWER"])?)
+    };
+    let owner = address("owner_address")?;
+    let stake = match kind {
+        "FreezeBalanceV2Contract" => Stake::Freeze {
+            owner,
+            resource: resource()?,
+            amount: v.int("frozen_balance")?,
+        },
+        "UnfreezeBalanceV2Contract" => Stake::Unfreeze {
+            owner,
+            resource: resource()?,
+            amount: v.int("unfreeze_balance")?,
+        },
+        "WithdrawExpireUnfreezeContract" => Stake::WithdrawExpired { owner },
+        "DelegateResourceContract" => Stake::Delegate {
+            owner,
+            receiver: address("receiver_address")?,
+            resource: resource()?,
+            amount: v.int("balance")?,
+            lock: v.boolean("lock")?,
+            lock_period: v.int("lock_period")?,
+        },
+        _ => Stake::Undelegate {
+            owner,
+            receiver: address("receiver_address")?,
+            resource: resource()?,
+            amount: v.int("balance")?,
+        },
+    };
+    Ok(stake.encode())
+}
+
 fn contract_from_json(value: &Value, path: &str) -> Result<proto::Contract, TxError> {
     use prost::Message;
     let r = Reader::new(value, path)?;
@@ -404,6 +515,11 @@ fn contract_from_json(value: &Value, path: &str) -> Result<proto::Contract, TxEr
             }
             .encode_to_vec(),
         ),
+        "FreezeBalanceV2Contract"
+        | "UnfreezeBalanceV2Contract"
+        | "WithdrawExpireUnfreezeContract"
+        | "DelegateResourceContract"
+        | "UnDelegateResourceContract" => stake_from_json(&kind, &v)?,
         "" => return Err(TxError::MissingField(r.field("type"))),
         other => return Err(TxError::UnsupportedContract(other.to_owned())),
     };
@@ -414,7 +530,12 @@ fn contract_from_json(value: &Value, path: &str) -> Result<proto::Contract, TxEr
             kind: match number {
                 contract_type::TRANSFER => "TransferContract",
                 contract_type::TRIGGER_SMART_CONTRACT => "TriggerSmartContract",
-                _ => "CreateSmartContract",
+                contract_type::CREATE_SMART_CONTRACT => "CreateSmartContract",
+                contract_type::FREEZE_BALANCE_V2 => "FreezeBalanceV2Contract",
+                contract_type::UNFREEZE_BALANCE_V2 => "UnfreezeBalanceV2Contract",
+                contract_type::WITHDRAW_EXPIRE_UNFREEZE => "WithdrawExpireUnfreezeContract",
+                contract_type::DELEGATE_RESOURCE => "DelegateResourceContract",
+                _ => "UnDelegateResourceContract",
             },
         });
     }
@@ -561,10 +682,10 @@ mod tests {
             "field `raw_data.contract[0].parameter.value.owner_address`: bad checksum: the address is mistyped"
         );
         let raw =
-            json!({"contract": [{"parameter": {"value": {}}, "type": "FreezeBalanceV2Contract"}]});
+            json!({"contract": [{"parameter": {"value": {}}, "type": "VoteWitnessContract"}]});
         assert_eq!(
             raw_from_json(&raw).unwrap_err(),
-            TxError::UnsupportedContract("FreezeBalanceV2Contract".into())
+            TxError::UnsupportedContract("VoteWitnessContract".into())
         );
         let raw = json!({"contract": [], "expiration": 1.5});
         assert!(matches!(

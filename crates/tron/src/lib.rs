@@ -10,10 +10,12 @@ mod hexutil;
 pub mod json;
 pub mod keys;
 pub mod proto;
+pub mod stake;
 pub mod transaction;
 
 pub use address::{Address, AddressError};
 pub use client::{NodeClient, NodeConfig, NodeError};
 pub use hexutil::decode_node_text;
 pub use keys::{KeyError, PrivateKey, Signature};
+pub use stake::{Resource, Stake};
 pub use transaction::{Action, RefBlock, Transaction, TransactionBuilder, Trigger, TxError, TxId};

@@ -204,11 +204,78 @@ pub struct AbiParam {
     pub r#type: String,
 }
 
+/// `protocol.FreezeBalanceV2Contract` (Stake 2.0): stake TRX for a resource
+/// (`core/contract/balance_contract.proto`).
+#[derive(Clone, PartialEq, Message)]
+pub struct FreezeBalanceV2Contract {
+    #[prost(bytes = "vec", tag = "1")]
+    pub owner_address: Vec<u8>,
+    #[prost(int64, tag = "2")]
+    pub frozen_balance: i64,
+    /// `ResourceCode`: 0 BANDWIDTH, 1 ENERGY, 2 TRON_POWER.
+    #[prost(int32, tag = "3")]
+    pub resource: i32,
+}
+
+/// `protocol.UnfreezeBalanceV2Contract`: start releasing staked TRX (it returns after the
+/// network's unfreeze delay).
+#[derive(Clone, PartialEq, Message)]
+pub struct UnfreezeBalanceV2Contract {
+    #[prost(bytes = "vec", tag = "1")]
+    pub owner_address: Vec<u8>,
+    #[prost(int64, tag = "2")]
+    pub unfreeze_balance: i64,
+    #[prost(int32, tag = "3")]
+    pub resource: i32,
+}
+
+/// `protocol.WithdrawExpireUnfreezeContract`: take back released TRX whose delay has passed.
+#[derive(Clone, PartialEq, Message)]
+pub struct WithdrawExpireUnfreezeContract {
+    #[prost(bytes = "vec", tag = "1")]
+    pub owner_address: Vec<u8>,
+}
+
+/// `protocol.DelegateResourceContract`: lend the resource of staked TRX to another account.
+#[derive(Clone, PartialEq, Message)]
+pub struct DelegateResourceContract {
+    #[prost(bytes = "vec", tag = "1")]
+    pub owner_address: Vec<u8>,
+    #[prost(int32, tag = "2")]
+    pub resource: i32,
+    #[prost(int64, tag = "3")]
+    pub balance: i64,
+    #[prost(bytes = "vec", tag = "4")]
+    pub receiver_address: Vec<u8>,
+    #[prost(bool, tag = "5")]
+    pub lock: bool,
+    #[prost(int64, tag = "6")]
+    pub lock_period: i64,
+}
+
+/// `protocol.UnDelegateResourceContract`: take a loan back.
+#[derive(Clone, PartialEq, Message)]
+pub struct UnDelegateResourceContract {
+    #[prost(bytes = "vec", tag = "1")]
+    pub owner_address: Vec<u8>,
+    #[prost(int32, tag = "2")]
+    pub resource: i32,
+    #[prost(int64, tag = "3")]
+    pub balance: i64,
+    #[prost(bytes = "vec", tag = "4")]
+    pub receiver_address: Vec<u8>,
+}
+
 /// `Transaction.Contract.ContractType` values tronpool builds or reads.
 pub mod contract_type {
     pub const TRANSFER: i32 = 1;
     pub const CREATE_SMART_CONTRACT: i32 = 30;
     pub const TRIGGER_SMART_CONTRACT: i32 = 31;
+    pub const FREEZE_BALANCE_V2: i32 = 54;
+    pub const UNFREEZE_BALANCE_V2: i32 = 55;
+    pub const WITHDRAW_EXPIRE_UNFREEZE: i32 = 56;
+    pub const DELEGATE_RESOURCE: i32 = 57;
+    pub const UNDELEGATE_RESOURCE: i32 = 58;
 }
 
 /// The `type_url` java-tron's `Any.pack` writes for each contract type.
@@ -216,6 +283,12 @@ pub mod type_url {
     pub const TRANSFER: &str = "type.googleapis.com/protocol.TransferContract";
     pub const CREATE_SMART_CONTRACT: &str = "type.googleapis.com/protocol.CreateSmartContract";
     pub const TRIGGER_SMART_CONTRACT: &str = "type.googleapis.com/protocol.TriggerSmartContract";
+    pub const FREEZE_BALANCE_V2: &str = "type.googleapis.com/protocol.FreezeBalanceV2Contract";
+    pub const UNFREEZE_BALANCE_V2: &str = "type.googleapis.com/protocol.UnfreezeBalanceV2Contract";
+    pub const WITHDRAW_EXPIRE_UNFREEZE: &str =
+        "type.googleapis.com/protocol.WithdrawExpireUnfreezeContract";
+    pub const DELEGATE_RESOURCE: &str = "type.googleapis.com/protocol.DelegateResourceContract";
+    pub const UNDELEGATE_RESOURCE: &str = "type.googleapis.com/protocol.UnDelegateResourceContract";
 }
 
 /// `ABI.Entry.EntryType` names, indexed by value.

@@ -122,6 +122,8 @@ pub enum Action {
     Trigger(Trigger),
     /// A deployment (`CreateSmartContract`).
     Create(Box<proto::CreateSmartContract>),
+    /// A Stake 2.0 operation: stake, release, withdraw, lend or take back.
+    Stake(crate::stake::Stake),
 }
 
 /// A contract call.
@@ -144,6 +146,7 @@ impl Action {
             Action::Transfer { .. } => "TransferContract",
             Action::Trigger(_) => "TriggerSmartContract",
             Action::Create(_) => "CreateSmartContract",
+            Action::Stake(s) => s.type_name(),
         }
     }
 
@@ -153,6 +156,7 @@ impl Action {
             Action::Transfer { owner, .. } => Ok(*owner),
             Action::Trigger(t) => Ok(t.owner),
             Action::Create(c) => address_field("owner_address", &c.owner_address),
+            Action::Stake(s) => Ok(s.owner()),
         }
     }
 
@@ -186,6 +190,7 @@ impl Action {
                 type_url::CREATE_SMART_CONTRACT,
                 c.encode_to_vec(),
             ),
+            Action::Stake(s) => s.encode(),
         };
         proto::Contract {
             r#type: kind,
@@ -228,7 +233,10 @@ impl Action {
                 address_field("owner_address", &c.owner_address)?;
                 Ok(Action::Create(Box::new(c)))
             }
-            other => Err(TxError::UnsupportedContract(other.to_string())),
+            other => match crate::stake::Stake::decode(other, &any.value) {
+                Some(stake) => Ok(Action::Stake(stake?)),
+                None => Err(TxError::UnsupportedContract(other.to_string())),
+            },
         }
     }
 }
