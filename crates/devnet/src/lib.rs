@@ -30,11 +30,14 @@
 //!   charge by existence, 63/64 only in version-1 contracts, call depth 64, and every opcode
 //!   in a contract at its `energy_factor` (the USDT at mainnet's 3.4, i.e. ×4.4; factors stay
 //!   where they are set, without mainnet's 6-hour cycles). Energy is bought with TRX at 100
-//!   sun (`/devnet/set_energy_fee` changes the price) and nobody has staked energy. Bandwidth: 600 free bytes per account per day, then 1,000 sun per byte;
+//!   sun (`/devnet/set_energy_fee` changes the price), or staked for with Stake 2.0
+//!   ([`chain::stake`]: freeze, release, withdraw, lend, take back; ENERGY only), and a
+//!   contract's `consume_user_resource_percent` and `origin_energy_limit` split each run's
+//!   energy between caller and deployer as on TRON. Bandwidth: 600 free bytes per account per day, then 1,000 sun per byte;
 //!   activating an account by a transfer burns 1.1 TRX.
 //! - Permissions are the default single-key owner permission; multi-signature accounts,
-//!   staking, voting, TRC-10 and the TVM's TRON-only opcodes and precompiles do not exist here.
-//! - `consume_user_resource_percent` is recorded but the caller always pays all the energy.
+//!   staking for bandwidth, voting, TRC-10 and the TVM's TRON-only opcodes and precompiles do
+//!   not exist here.
 
 pub mod chain;
 pub mod genesis;

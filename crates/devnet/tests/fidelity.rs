@@ -698,3 +698,76 @@ async fn find_create(client: &NodeClient, owner: Address, deployed: Address) -> 
     }
     panic!("no CreateSmartContract by {owner} derives {deployed}");
 }
+
+/// Stake 2.0 built by TronWeb's own protobuf encoder (not the node's builders): the devnet
+/// reads each transaction as TronWeb encoded it, and tronpool's decoder agrees on every field.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tronweb_stakes_lends_and_releases_energy_on_the_devnet() {
+    use tron::{Resource, Stake};
+    let devnet = devnet().await;
+    let client = client(&devnet);
+    let out = run(node("devnet_stake_tronweb.js"), &devnet).await;
+    let owner = devnet.accounts()[4].address();
+    let receiver = devnet.accounts()[5].address();
+    assert_eq!(address(&out["owner"]), owner);
+    let trx = 1_000_000;
+    let expected = [
+        (
+            "freeze",
+            Stake::Freeze {
+                owner,
+                resource: Resource::Energy,
+                amount: 1000 * trx,
+            },
+        ),
+        (
+            "delegate",
+            Stake::Delegate {
+                owner,
+                receiver,
+                resource: Resource::Energy,
+                amount: 400 * trx,
+                lock: false,
+                lock_period: 0,
+            },
+        ),
+        (
+            "undelegate",
+            Stake::Undelegate {
+                owner,
+                receiver,
+                resource: Resource::Energy,
+                amount: 150 * trx,
+            },
+        ),
+        (
+            "unfreeze",
+            Stake::Unfreeze {
+                owner,
+                resource: Resource::Energy,
+                amount: 100 * trx,
+            },
+        ),
+    ];
+    for (name, stake) in expected {
+        let id = txid(&out["txids"][name]);
+        let (signer, action) = mined(&client, &id).await;
+        assert_eq!(signer, owner, "{name}");
+        assert_eq!(action, Action::Stake(stake), "{name}");
+        let info = client.get_transaction_info(&id).await.unwrap().unwrap();
+        assert!(info.succeeded(), "{name}");
+    }
+    // What TronWeb read back, and the chain's own state.
+    let lent = (400.0 * (180_000_000_000f64 / 17_000_001_000f64)) as i64;
+    assert_eq!(int(&out["receiver_resources"]["EnergyLimit"]), lent);
+    let (o, r) = devnet.with_chain(|c| (c.stake_state(&owner), c.stake_state(&receiver)));
+    assert_eq!(o.frozen, 650 * trx);
+    assert_eq!(o.delegated, 250 * trx);
+    assert_eq!(o.releases.len(), 1);
+    assert_eq!(o.releases[0].amount, 100 * trx);
+    assert_eq!(r.acquired, 250 * trx);
+    assert_eq!(
+        int(&out["owner_resources"]["TotalEnergyWeight"]),
+        17_000_000_000 + 900
+    );
+}

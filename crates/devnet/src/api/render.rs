@@ -117,7 +117,13 @@ pub fn transaction_info(info: &TxInfo, visible: bool) -> Value {
         out.insert("contract_address".into(), addr(contract, visible));
     }
     let mut receipt = Map::new();
+    put_int(&mut receipt, "energy_usage", info.energy_usage);
     put_int(&mut receipt, "energy_fee", info.energy_fee);
+    put_int(
+        &mut receipt,
+        "origin_energy_usage",
+        info.origin_energy_usage,
+    );
     put_int(&mut receipt, "energy_usage_total", info.energy_usage_total);
     put_int(
         &mut receipt,
@@ -130,6 +136,11 @@ pub fn transaction_info(info: &TxInfo, visible: bool) -> Value {
         receipt.insert("result".into(), ret.name().into());
     }
     out.insert("receipt".into(), Value::Object(receipt));
+    put_int(
+        &mut out,
+        "withdraw_expire_amount",
+        info.withdraw_expire_amount,
+    );
     if info.result.is_some() {
         // The devnet's own: the contract run's modeled java-tron CPU time.
         out.insert("devnet_cpu_time_us".into(), info.cpu_time_us.into());
@@ -176,10 +187,46 @@ pub fn account(view: &AccountView, visible: bool) -> Value {
         json!([{ "type": "Active", "id": 2, "permission_name": "active", "threshold": 1,
                  "operations": ACTIVE_OPERATIONS, "keys": key }]),
     );
+    // Stake 2.0 (`Wallet.getAccount`): always the three frozenV2 entries, zeros left out.
+    let stake = &view.meta.stake;
+    let mut energy = Map::new();
+    energy.insert("type".into(), "ENERGY".into());
+    put_int(&mut energy, "amount", stake.frozen);
     out.insert(
         "frozenV2".into(),
-        json!([{}, { "type": "ENERGY" }, { "type": "TRON_POWER" }]),
+        json!([{}, Value::Object(energy), { "type": "TRON_POWER" }]),
     );
+    if !stake.releases.is_empty() {
+        let releases: Vec<Value> = stake
+            .releases
+            .iter()
+            .map(|r| {
+                json!({ "type": "ENERGY", "unfreeze_amount": r.amount,
+                        "unfreeze_expire_time": r.expire_time })
+            })
+            .collect();
+        out.insert("unfrozenV2".into(), releases.into());
+    }
+    let mut resource = Map::new();
+    put_int(&mut resource, "energy_usage", view.energy_used);
+    put_int(
+        &mut resource,
+        "latest_consume_time_for_energy",
+        stake.usage_time,
+    );
+    resource.insert("energy_window_size".into(), 28_800_000.into());
+    resource.insert("energy_window_optimized".into(), true.into());
+    put_int(
+        &mut resource,
+        "delegated_frozenV2_balance_for_energy",
+        stake.delegated,
+    );
+    put_int(
+        &mut resource,
+        "acquired_delegated_frozenV2_balance_for_energy",
+        stake.acquired,
+    );
+    out.insert("account_resource".into(), Value::Object(resource));
     Value::Object(out)
 }
 

@@ -27,6 +27,11 @@ const POST_ONLY: &[&str] = &[
     "broadcasttransaction",
     "broadcasthex",
     "getsignweight",
+    "freezebalancev2",
+    "unfreezebalancev2",
+    "withdrawexpireunfreeze",
+    "delegateresource",
+    "undelegateresource",
 ];
 
 /// The reads a solidity node serves (here the solidified head is the head).
@@ -90,6 +95,11 @@ pub(crate) async fn dispatch(
         "getbandwidthprices" => Ok(bandwidth_prices(&shared)),
         "getchainparameters" => Ok(chain_parameters(&shared)),
         "createtransaction" => create_transaction(&shared, &params),
+        "freezebalancev2"
+        | "unfreezebalancev2"
+        | "withdrawexpireunfreeze"
+        | "delegateresource"
+        | "undelegateresource" => stake_transaction(&shared, name, &params),
         "triggersmartcontract" => trigger_smart_contract(&shared, &params),
         "triggerconstantcontract" => trigger_constant_contract(&shared, &params),
         "estimateenergy" => estimate_energy(&shared, &params),
@@ -287,8 +297,18 @@ fn account_resource(shared: &Shared, p: &Params) -> Answer {
     let Some(mut out) = bandwidth_fields(&chain, &address) else {
         return Ok(json!({}));
     };
-    out.insert("TotalEnergyLimit".into(), 180_000_000_000i64.into());
-    out.insert("TotalEnergyWeight".into(), 2_411_528_185i64.into());
+    // Usage recovers to the head block's time, as java-tron's `updateUsage` does.
+    let now = chain.head().timestamp;
+    for (key, value) in [
+        ("EnergyUsed", chain.energy_used(&address, now)),
+        ("EnergyLimit", chain.energy_limit(&address)),
+        ("TotalEnergyLimit", crate::chain::stake::TOTAL_ENERGY_LIMIT),
+        ("TotalEnergyWeight", chain.total_energy_weight()),
+    ] {
+        if value != 0 {
+            out.insert(key.into(), value.into());
+        }
+    }
     Ok(Value::Object(out))
 }
 
@@ -455,6 +475,67 @@ fn memo(p: &Params) -> Result<Vec<u8>, Response> {
         Some(text) if p.visible => Ok(text.into_bytes()),
         Some(_) => p.hex("extra_data"),
     }
+}
+
+/// The Stake 2.0 builders (`/wallet/freezebalancev2` …): the request's fields are the
+/// contract's, checked as the actuator checks them before the transaction is built.
+fn stake_transaction(shared: &Shared, name: &str, p: &Params) -> Answer {
+    let owner = p
+        .address("owner_address")
+        .ok()
+        .flatten()
+        .ok_or_else(|| validate_error("Invalid address"))?;
+    let resource = match p.get("resource") {
+        None => tron::Resource::Bandwidth,
+        Some(Value::String(s)) if s.eq_ignore_ascii_case("ENERGY") => tron::Resource::Energy,
+        Some(Value::String(s)) if s.eq_ignore_ascii_case("BANDWIDTH") => tron::Resource::Bandwidth,
+        Some(Value::Number(n)) if n.as_i64() == Some(1) => tron::Resource::Energy,
+        Some(Value::Number(n)) if n.as_i64() == Some(0) => tron::Resource::Bandwidth,
+        Some(_) => {
+            return Err(validate_error(
+                "ResourceCode error, valid ResourceCode[BANDWIDTH、ENERGY]",
+            ));
+        }
+    };
+    let receiver = || {
+        p.address("receiver_address")
+            .ok()
+            .flatten()
+            .ok_or_else(|| validate_error("Invalid receiverAddress"))
+    };
+    let stake = match name {
+        "freezebalancev2" => tron::Stake::Freeze {
+            owner,
+            resource,
+            amount: p.int("frozen_balance")?,
+        },
+        "unfreezebalancev2" => tron::Stake::Unfreeze {
+            owner,
+            resource,
+            amount: p.int("unfreeze_balance")?,
+        },
+        "withdrawexpireunfreeze" => tron::Stake::WithdrawExpired { owner },
+        "delegateresource" => tron::Stake::Delegate {
+            owner,
+            receiver: receiver()?,
+            resource,
+            amount: p.int("balance")?,
+            lock: matches!(p.get("lock"), Some(Value::Bool(true))),
+            lock_period: p.int("lock_period")?,
+        },
+        _ => tron::Stake::Undelegate {
+            owner,
+            receiver: receiver()?,
+            resource,
+            amount: p.int("balance")?,
+        },
+    };
+    let chain = shared.lock();
+    chain
+        .validate_stake(&stake, chain.now())
+        .map_err(|e| validate_error(e.message.trim_start_matches("Contract validate error : ")))?;
+    let tx = build(&chain, Action::Stake(stake), 0, memo(p)?);
+    Ok(render::built(&tx, p.visible))
 }
 
 fn create_transaction(shared: &Shared, p: &Params) -> Answer {

@@ -11,6 +11,7 @@ pub mod cpu;
 pub mod energy;
 pub mod evm;
 pub mod receipt;
+pub mod stake;
 pub mod state;
 
 use std::collections::HashMap;
@@ -62,6 +63,14 @@ pub struct Params {
     /// opcodes are invalid, as on a java-tron network that has not voted them in.
     #[serde(default)]
     pub tvm: evm::TvmSwitches,
+    /// The rest of the network's energy stake, in TRX, added to the devnet's own in
+    /// `TotalEnergyWeight` so that a staked TRX buys what it buys on mainnet ([`stake`]).
+    #[serde(default = "mainnet_energy_weight")]
+    pub energy_weight_base: i64,
+}
+
+fn mainnet_energy_weight() -> i64 {
+    stake::MAINNET_ENERGY_WEIGHT
 }
 
 fn mainnet_max_cpu_time_ms() -> i64 {
@@ -81,6 +90,7 @@ impl Default for Params {
             energy_fee_changes: Vec::new(),
             max_cpu_time_of_one_tx_ms: mainnet_max_cpu_time_ms(),
             tvm: evm::TvmSwitches::default(),
+            energy_weight_base: mainnet_energy_weight(),
         }
     }
 }
@@ -127,6 +137,9 @@ pub struct AccountMeta {
     pub latest_operation_time: i64,
     pub free_net_used: i64,
     pub latest_consume_free_time: i64,
+    /// Stake 2.0 energy: staked, lent, borrowed, used, released ([`stake`]).
+    #[serde(default)]
+    pub stake: stake::StakeState,
 }
 
 /// A sealed transaction and its receipt.
@@ -162,6 +175,8 @@ pub struct AccountView {
     pub balance: i64,
     pub meta: AccountMeta,
     pub is_contract: bool,
+    /// Staked energy used, recovered to now.
+    pub energy_used: i64,
 }
 
 /// The outcome of a call that is not committed (`triggerconstantcontract`, `estimateenergy`).
@@ -428,6 +443,8 @@ impl Chain {
             meta: meta.unwrap_or_default(),
             is_contract: self.data.contracts.contains_key(address)
                 || !self.code(address).is_empty(),
+            // java-tron brings usage up to the head block's slot, not the wall clock.
+            energy_used: self.energy_used(address, self.head().timestamp),
         })
     }
 
@@ -726,6 +743,9 @@ impl Chain {
             failure: None,
             cpu_time_us: 0,
             energy_penalty_total: 0,
+            energy_usage: 0,
+            origin_energy_usage: 0,
+            withdraw_expire_amount: 0,
         };
         // Bandwidth counts the signed bytes plus 64 per contract, as java-tron does.
         let bytes = size as i64 + 64;
@@ -797,8 +817,9 @@ impl Chain {
                         )
                     });
                 }
-                let energy_limit =
-                    (fee_limit / params.energy_fee).min(spendable / params.energy_fee);
+                let budget =
+                    self.energy_budget(&owner, Some(&call.contract), spendable, fee_limit, time);
+                let energy_limit = budget.limit;
                 self.consume_free_net(&owner, net_usage, time);
                 self.debit(&owner, net_fee + memo_fee);
                 let env = tx_env(
@@ -818,7 +839,37 @@ impl Chain {
                     )
                 })?;
                 let outcome = outcome(result, energy_limit, &run);
-                self.charge(&owner, &mut info, outcome, (net_usage, net_fee), memo_fee);
+                self.charge(
+                    &owner,
+                    &budget,
+                    &mut info,
+                    outcome,
+                    (net_usage, net_fee),
+                    memo_fee,
+                );
+            }
+            Action::Stake(stake) => {
+                self.validate_stake(&stake, time)?;
+                let (net_usage, net_fee) = self.bandwidth(&owner, bytes, time);
+                if balance < net_fee + memo_fee {
+                    return Err(Rejection::new(
+                        "BANDWITH_ERROR",
+                        "Account resource insufficient error.",
+                    ));
+                }
+                if let tron::Stake::Freeze { amount, .. } = &stake
+                    && balance - net_fee - memo_fee < *amount
+                {
+                    return Err(Rejection::validate(
+                        "frozenBalance must be less than or equal to accountBalance",
+                    ));
+                }
+                self.consume_free_net(&owner, net_usage, time);
+                self.debit(&owner, net_fee + memo_fee);
+                info.withdraw_expire_amount = self.apply_stake(&stake, time);
+                info.net_usage = net_usage;
+                info.net_fee = net_fee;
+                info.fee = net_fee + memo_fee;
             }
             Action::Create(create) => {
                 let mut contract = create.new_contract.clone().unwrap_or_default();
@@ -852,8 +903,8 @@ impl Chain {
                 if spendable < 0 {
                     return Err(Rejection::validate("balance is not sufficient"));
                 }
-                let energy_limit =
-                    (fee_limit / params.energy_fee).min(spendable / params.energy_fee);
+                let budget = self.energy_budget(&owner, None, spendable, fee_limit, time);
+                let energy_limit = budget.limit;
                 self.consume_free_net(&owner, net_usage, time);
                 self.debit(&owner, net_fee + memo_fee);
                 let env = tx_env(
@@ -887,7 +938,14 @@ impl Chain {
                     outcome.output.clear();
                 }
                 info.contract_address = Some(address);
-                self.charge(&owner, &mut info, outcome, (net_usage, net_fee), memo_fee);
+                self.charge(
+                    &owner,
+                    &budget,
+                    &mut info,
+                    outcome,
+                    (net_usage, net_fee),
+                    memo_fee,
+                );
             }
         }
         if let Some(meta) = self.data.accounts.get_mut(&owner) {
@@ -896,19 +954,24 @@ impl Chain {
         Ok(info)
     }
 
-    /// Burns the energy a contract run used and records the run and every fee in `info`.
+    /// Pays the energy a contract run used (the origin's share and the caller's stake first,
+    /// then burned TRX; [`stake`]) and records the run and every fee in `info`.
     fn charge(
         &mut self,
         owner: &Address,
+        budget: &stake::EnergyBudget,
         info: &mut TxInfo,
         outcome: CallOutcome,
         (net_usage, net_fee): (i64, i64),
         memo_fee: i64,
     ) {
-        let energy_fee = outcome.energy_used * self.data.params.energy_fee;
+        let bill = self.pay_energy(owner, budget, outcome.energy_used, info.block_timestamp);
+        let energy_fee = bill.burned_sun;
         self.debit(owner, energy_fee);
         info.contract_result = Some(outcome.output);
         info.energy_usage_total = outcome.energy_used;
+        info.energy_usage = bill.caller_staked;
+        info.origin_energy_usage = bill.origin_staked;
         info.energy_penalty_total = outcome.energy_penalty;
         info.energy_fee = energy_fee;
         info.net_usage = net_usage;

@@ -85,6 +85,15 @@ pub struct TxInfo {
     /// The energy dynamic energy added (`receipt.energy_penalty_total`).
     #[serde(default)]
     pub energy_penalty_total: i64,
+    /// Energy the caller paid from its stake (`receipt.energy_usage`).
+    #[serde(default)]
+    pub energy_usage: i64,
+    /// Energy the contract's origin paid from its stake (`receipt.origin_energy_usage`).
+    #[serde(default)]
+    pub origin_energy_usage: i64,
+    /// Released TRX returned to the balance (`withdraw_expire_amount`), in sun.
+    #[serde(default)]
+    pub withdraw_expire_amount: i64,
 }
 
 impl TxInfo {

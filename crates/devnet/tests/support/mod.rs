@@ -78,6 +78,17 @@ pub async fn post(url: &str, body: serde_json::Value) -> serde_json::Value {
 /// Deploys `runtime` (plain EVM bytecode) from dev account 0 through the node's
 /// `deploycontract`, behind an 11-byte init code that copies it out; answers its address.
 pub async fn deploy_runtime(devnet: &DevnetHandle, runtime: &[u8]) -> tron::Address {
+    deploy_runtime_with(devnet, runtime, 100, 10_000_000).await
+}
+
+/// [`deploy_runtime`] with the contract's `consume_user_resource_percent` and
+/// `origin_energy_limit`: who pays its callers' energy.
+pub async fn deploy_runtime_with(
+    devnet: &DevnetHandle,
+    runtime: &[u8],
+    percent: i64,
+    origin_energy_limit: i64,
+) -> tron::Address {
     let len = u8::try_from(runtime.len()).expect("a short runtime");
     let mut init = vec![
         0x60, len, 0x80, 0x60, 0x0b, 0x60, 0x00, 0x39, 0x60, 0x00, 0xf3,
@@ -89,8 +100,8 @@ pub async fn deploy_runtime(devnet: &DevnetHandle, runtime: &[u8]) -> tron::Addr
         serde_json::json!({
             "owner_address": owner.address().to_base58(), "abi": "[]",
             "bytecode": hex::encode(&init), "name": "Runtime",
-            "fee_limit": 1_000_000_000, "origin_energy_limit": 10_000_000,
-            "consume_user_resource_percent": 100, "visible": true,
+            "fee_limit": 1_000_000_000, "origin_energy_limit": origin_energy_limit,
+            "consume_user_resource_percent": percent, "visible": true,
         }),
     )
     .await;
