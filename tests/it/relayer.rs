@@ -1042,3 +1042,113 @@ async fn a_job_interrupted_by_sigkill_is_finished_after_a_restart() {
         assert!(child.wait().unwrap().success());
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_relayer_with_staked_energy_quotes_and_burns_only_its_bandwidth() {
+    let served = Served::with_relayer(ApiConfig::default(), RelayerConfig::default()).await;
+    let key = devnet::genesis::dev_key(1);
+    let relayer = key.address();
+    // 50,000 TRX staked for energy (Stake 2.0, through the node's own builder): about
+    // 529,000 energy a day, more than a relay needs.
+    let built = reqwest::Client::new()
+        .post(format!("{}/wallet/freezebalancev2", served.devnet().url()))
+        .json(
+            &json!({ "owner_address": relayer.to_base58(), "frozen_balance": 50_000_000_000i64,
+                       "resource": "ENERGY", "visible": true }),
+        )
+        .send()
+        .await
+        .unwrap()
+        .json::<Value>()
+        .await
+        .unwrap();
+    send(&client(&served.devnet().url()), &key, &built).await;
+    // The quote is the bandwidth alone: 800 bytes × 1,000 sun = 0.8 TRX at 0.28, +20%.
+    let (fee, _) = quote(&served).await;
+    assert_eq!(fee, 268_800);
+
+    let (notes, tree) = deposit(&served, 3, 1).await;
+    let recipient = PrivateKey::generate().address();
+    let before = trx(&served, relayer);
+    let body = request(&notes[0], &tree, 0, recipient, relayer, fee, 0);
+    let data = served.ok("/api/relayer/withdraw", Some(body)).await;
+    let job = settled(&served, data["txid"].as_str().unwrap()).await;
+    assert_eq!(job["state"], "confirmed", "{job}");
+    let spent = before - trx(&served, relayer);
+    let txid: TxId = data["txid"].as_str().unwrap().parse().unwrap();
+    let info = client(&served.devnet().url())
+        .get_transaction_info(&txid)
+        .await
+        .unwrap()
+        .unwrap();
+    // Every unit of energy came out of the stake; the TRX spent is the bandwidth.
+    assert_eq!(info.receipt.energy_usage, info.receipt.energy_usage_total);
+    assert_eq!(info.receipt.energy_fee, 0);
+    assert_eq!(spent, info.receipt.net_fee);
+    assert!(
+        (spent as u128) * 280_000 / 1_000_000 < u128::from(fee),
+        "{spent} sun against a fee of {fee}"
+    );
+    println!(
+        "relayed withdraw from a relayer with 50,000 TRX staked: {} energy from stake, {} TRX \
+         burned for bandwidth; fee {} USDT",
+        info.receipt.energy_usage_total,
+        spent as f64 / 1e6,
+        fee as f64 / 1e6
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_relayers_first_fee_fits_under_the_ceiling_and_still_pays() {
+    let served = Served::with_relayer(ApiConfig::default(), RelayerConfig::default()).await;
+    let key = devnet::genesis::dev_key(1);
+    let relayer = key.address();
+    // A relayer that holds no USDT (a new operator): its first fee fills an empty balance
+    // slot, 15,000 energy × 4.4 more than a relay to a relayer that holds USDT.
+    let usdt_address = served.devnet().deployment().usdt;
+    let all = usdt(&served, relayer);
+    let move_out = tron::Action::Trigger(tron::Trigger {
+        owner: relayer,
+        contract: usdt_address,
+        data: Trc20::transferCall {
+            to: devnet::genesis::dev_key(9).address().into(),
+            value: all,
+        }
+        .abi_encode(),
+        ..tron::Trigger::default()
+    });
+    let node = client(&served.devnet().url());
+    let head = node.get_now_block().await.unwrap();
+    let mut tx = tron::TransactionBuilder::new(move_out, head.ref_block())
+        .fee_limit(100_000_000)
+        .build();
+    tx.sign(&key).unwrap();
+    node.broadcast_hex(&tx).await.unwrap();
+    assert_eq!(usdt(&served, relayer), U256::ZERO);
+
+    let (notes, tree) = deposit(&served, 3, 1).await;
+    let (fee, per_trx) = quote(&served).await;
+    let refund = 2_000_000u64;
+    let fee = fee + per_trx * 2;
+    let recipient = PrivateKey::generate().address();
+    let before = trx(&served, relayer);
+    let body = request(&notes[0], &tree, 0, recipient, relayer, fee, refund);
+    let data = served.ok("/api/relayer/withdraw", Some(body)).await;
+    let job = settled(&served, data["txid"].as_str().unwrap()).await;
+    assert_eq!(job["state"], "confirmed", "{job}");
+    let energy = job["energyUsed"].as_i64().unwrap();
+    let spent = before - trx(&served, relayer);
+    println!(
+        "relayed withdraw (fresh recipient, 2 TRX refund, the relayer's first fee): {energy} \
+         energy, {} TRX spent with the refund; fee {} USDT",
+        spent as f64 / 1e6,
+        fee as f64 / 1e6
+    );
+    assert!(energy > NORMAL_RELAY_ENERGY, "{energy}");
+    assert!(energy <= 563_500, "{energy}");
+    assert!(
+        (spent as u128) * 280_000 / 1_000_000 < u128::from(fee),
+        "{spent} sun against a fee of {fee}"
+    );
+    assert_eq!(usdt(&served, relayer), U256::from(fee));
+}
