@@ -55,6 +55,9 @@ _tronpool() {
             tronpool,serve)
                 cmd="tronpool__subcmd__serve"
                 ;;
+            tronpool,stake)
+                cmd="tronpool__subcmd__stake"
+                ;;
             tronpool,tx)
                 cmd="tronpool__subcmd__tx"
                 ;;
@@ -109,6 +112,21 @@ _tronpool() {
             tronpool__subcmd__relay,withdraw)
                 cmd="tronpool__subcmd__relay__subcmd__withdraw"
                 ;;
+            tronpool__subcmd__stake,delegate)
+                cmd="tronpool__subcmd__stake__subcmd__delegate"
+                ;;
+            tronpool__subcmd__stake,energy)
+                cmd="tronpool__subcmd__stake__subcmd__energy"
+                ;;
+            tronpool__subcmd__stake,release)
+                cmd="tronpool__subcmd__stake__subcmd__release"
+                ;;
+            tronpool__subcmd__stake,undelegate)
+                cmd="tronpool__subcmd__stake__subcmd__undelegate"
+                ;;
+            tronpool__subcmd__stake,withdraw)
+                cmd="tronpool__subcmd__stake__subcmd__withdraw"
+                ;;
             tronpool__subcmd__tx,broadcast)
                 cmd="tronpool__subcmd__tx__subcmd__broadcast"
                 ;;
@@ -125,7 +143,7 @@ _tronpool() {
 
     case "${cmd}" in
         tronpool)
-            opts="-y -v -q -h -V --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version pools balance approve deposit withdraw relay notes config key tx deploy ceremony serve devnet generate"
+            opts="-y -v -q -h -V --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version pools balance approve deposit withdraw stake relay notes config key tx deploy ceremony serve devnet generate"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1305,6 +1323,218 @@ _tronpool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --network)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        tronpool__subcmd__stake)
+            opts="-y -v -q -h -V --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version energy release withdraw delegate undelegate"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --network)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        tronpool__subcmd__stake__subcmd__delegate)
+            opts="-y -v -q -h -V --to --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --to)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --network)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        tronpool__subcmd__stake__subcmd__energy)
+            opts="-y -v -q -h -V --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --network)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        tronpool__subcmd__stake__subcmd__release)
+            opts="-y -v -q -h -V --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --network)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        tronpool__subcmd__stake__subcmd__undelegate)
+            opts="-y -v -q -h -V --from --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --network)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        tronpool__subcmd__stake__subcmd__withdraw)
+            opts="-y -v -q -h -V --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --network)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

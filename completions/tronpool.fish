@@ -42,6 +42,7 @@ complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "balance" -d 'USDT
 complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "approve" -d 'Let a pool take USDT for deposits'
 complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "deposit" -d 'Deposit into a pool: makes a note per deposit and stores it before sending anything'
 complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "withdraw" -d 'Withdraw a note to an address, signed and paid for by your key (links the two)'
+complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "stake" -d 'Stake TRX for energy, release it, lend it to another account (Stake 2.0)'
 complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "relay" -d 'Withdraw through a relayer that pays the energy (the private way), or ask its terms'
 complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "notes" -d 'Your notes: list, show, export, import, check against the chain'
 complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "config" -d 'Show and create the configuration'
@@ -133,6 +134,91 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand withdraw" -s q -l quie
 complete -c tronpool -n "__fish_tronpool_using_subcommand withdraw" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
 complete -c tronpool -n "__fish_tronpool_using_subcommand withdraw" -s h -l help -d 'Print help'
 complete -c tronpool -n "__fish_tronpool_using_subcommand withdraw" -s V -l version -d 'Print version'
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and not __fish_seen_subcommand_from energy release withdraw delegate undelegate" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and not __fish_seen_subcommand_from energy release withdraw delegate undelegate" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and not __fish_seen_subcommand_from energy release withdraw delegate undelegate" -l config -d 'Config file to read instead of the default one' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and not __fish_seen_subcommand_from energy release withdraw delegate undelegate" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and not __fish_seen_subcommand_from energy release withdraw delegate undelegate" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+json\t''"
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and not __fish_seen_subcommand_from energy release withdraw delegate undelegate" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and not __fish_seen_subcommand_from energy release withdraw delegate undelegate" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and not __fish_seen_subcommand_from energy release withdraw delegate undelegate" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and not __fish_seen_subcommand_from energy release withdraw delegate undelegate" -s q -l quiet -d 'Print only results and errors'
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and not __fish_seen_subcommand_from energy release withdraw delegate undelegate" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and not __fish_seen_subcommand_from energy release withdraw delegate undelegate" -s h -l help -d 'Print help'
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and not __fish_seen_subcommand_from energy release withdraw delegate undelegate" -s V -l version -d 'Print version'
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and not __fish_seen_subcommand_from energy release withdraw delegate undelegate" -f -a "energy" -d 'Stake TRX for energy: energy from stake is spent before any TRX is burned'
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and not __fish_seen_subcommand_from energy release withdraw delegate undelegate" -f -a "release" -d 'Start releasing staked TRX (it can be withdrawn after the network\'s unfreeze delay, 14 days on mainnet)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and not __fish_seen_subcommand_from energy release withdraw delegate undelegate" -f -a "withdraw" -d 'Take back released TRX whose delay has passed'
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and not __fish_seen_subcommand_from energy release withdraw delegate undelegate" -f -a "delegate" -d 'Lend the energy of staked TRX to another account (a relayer, say)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and not __fish_seen_subcommand_from energy release withdraw delegate undelegate" -f -a "undelegate" -d 'Take back energy lent to an account'
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from energy" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from energy" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from energy" -l config -d 'Config file to read instead of the default one' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from energy" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from energy" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+json\t''"
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from energy" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from energy" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from energy" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from energy" -s q -l quiet -d 'Print only results and errors'
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from energy" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from energy" -s h -l help -d 'Print help'
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from energy" -s V -l version -d 'Print version'
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from release" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from release" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from release" -l config -d 'Config file to read instead of the default one' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from release" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from release" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+json\t''"
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from release" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from release" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from release" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from release" -s q -l quiet -d 'Print only results and errors'
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from release" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from release" -s h -l help -d 'Print help'
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from release" -s V -l version -d 'Print version'
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from withdraw" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from withdraw" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from withdraw" -l config -d 'Config file to read instead of the default one' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from withdraw" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from withdraw" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+json\t''"
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from withdraw" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from withdraw" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from withdraw" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from withdraw" -s q -l quiet -d 'Print only results and errors'
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from withdraw" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from withdraw" -s h -l help -d 'Print help'
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from withdraw" -s V -l version -d 'Print version'
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from delegate" -l to -d 'The account that gets the energy' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from delegate" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from delegate" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from delegate" -l config -d 'Config file to read instead of the default one' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from delegate" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from delegate" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+json\t''"
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from delegate" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from delegate" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from delegate" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from delegate" -s q -l quiet -d 'Print only results and errors'
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from delegate" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from delegate" -s h -l help -d 'Print help'
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from delegate" -s V -l version -d 'Print version'
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from undelegate" -l from -d 'The account it was lent to' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from undelegate" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from undelegate" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from undelegate" -l config -d 'Config file to read instead of the default one' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from undelegate" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from undelegate" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+json\t''"
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from undelegate" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from undelegate" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from undelegate" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from undelegate" -s q -l quiet -d 'Print only results and errors'
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from undelegate" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from undelegate" -s h -l help -d 'Print help'
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from undelegate" -s V -l version -d 'Print version'
 complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and not __fish_seen_subcommand_from withdraw status" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and not __fish_seen_subcommand_from withdraw status" -l node -d 'TRON node URL, overriding the network\'s' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and not __fish_seen_subcommand_from withdraw status" -l config -d 'Config file to read instead of the default one' -r -F

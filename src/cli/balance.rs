@@ -1,4 +1,5 @@
-//! `tronpool balance [ADDRESS] [--allowance]`: USDT and TRX, and what each pool may take.
+//! `tronpool balance [ADDRESS] [--allowance]`: USDT, TRX, energy and bandwidth, and what each
+//! pool may take.
 
 use clap::Args;
 use serde::Serialize;
@@ -6,6 +7,7 @@ use tron::Address;
 
 use crate::error::Result;
 use crate::service::balances::{Allowance, Balance};
+use crate::service::stake::AccountResources;
 
 use super::Context;
 use super::output::rows;
@@ -28,13 +30,16 @@ struct Out {
     balance: Balance,
     #[serde(skip_serializing_if = "Option::is_none")]
     allowances: Option<Vec<Allowance>>,
+    /// Energy and bandwidth: what the account has before it burns TRX.
+    resources: AccountResources,
 }
 
 impl BalanceArgs {
     pub async fn run(self, ctx: &Context) -> Result<()> {
         let address = owner(ctx, self.address)?;
         let chain = connect(ctx).await?;
-        let balance = chain.balance(address).await?;
+        let (balance, resources) =
+            tokio::try_join!(chain.balance(address), chain.resources(address))?;
         let allowances = if self.allowance {
             let reads = chain
                 .denominations()
@@ -47,13 +52,39 @@ impl BalanceArgs {
         let out = Out {
             balance,
             allowances,
+            resources,
         };
         ctx.out.result(&out, || {
             let mut lines = vec![
                 ("address", out.balance.address.to_base58()),
                 ("USDT", out.balance.balance.to_string()),
                 ("TRX", out.balance.trx.to_string()),
+                (
+                    "energy",
+                    format!(
+                        "{} available of {} a day",
+                        out.resources.energy_available, out.resources.energy_limit
+                    ),
+                ),
+                (
+                    "bandwidth",
+                    format!(
+                        "{} bytes available of {} a day",
+                        out.resources.bandwidth_available, out.resources.bandwidth_limit
+                    ),
+                ),
             ];
+            if out.resources.staked_for_energy_raw != "0" {
+                lines.push((
+                    "staked",
+                    format!(
+                        "{} TRX for energy",
+                        super::stake::trx_text(
+                            out.resources.staked_for_energy_raw.parse().unwrap_or(0)
+                        )
+                    ),
+                ));
+            }
             let labels: Vec<String> = out
                 .allowances
                 .iter()

@@ -18,6 +18,7 @@ pub mod pools;
 pub mod relay;
 pub mod serve;
 pub mod session;
+pub mod stake;
 pub mod tx;
 pub mod withdraw;
 
@@ -86,6 +87,9 @@ pub enum Command {
     Deposit(deposit::DepositArgs),
     /// Withdraw a note to an address, signed and paid for by your key (links the two)
     Withdraw(withdraw::WithdrawArgs),
+    /// Stake TRX for energy, release it, lend it to another account (Stake 2.0)
+    #[command(subcommand)]
+    Stake(stake::StakeCommand),
     /// Withdraw through a relayer that pays the energy (the private way), or ask its terms
     #[command(subcommand)]
     Relay(relay::RelayCommand),
@@ -153,6 +157,7 @@ impl Command {
             Command::Deposit(args) => args.run(ctx).await,
             Command::Withdraw(args) => args.run(ctx).await,
             Command::Relay(cmd) => cmd.run(ctx).await,
+            Command::Stake(cmd) => cmd.run(ctx).await,
             Command::Notes(cmd) => cmd.run(ctx).await,
             Command::Config(cmd) => cmd.run(ctx),
             Command::Key(cmd) => cmd.run(ctx),

@@ -8,6 +8,7 @@ mod cli_devnet;
 mod cli_key;
 mod cli_pool;
 mod cli_serve;
+mod cli_stake;
 mod cli_tx;
 mod generated;
 mod interop;

@@ -76,6 +76,46 @@ pub struct Account {
     pub balance: i64,
     #[serde(default)]
     pub create_time: i64,
+    /// Stake 2.0: TRX staked per resource (java-tron always lists BANDWIDTH, ENERGY and
+    /// TRON_POWER, leaving out zero amounts and BANDWIDTH's type).
+    #[serde(default, rename = "frozenV2")]
+    pub frozen_v2: Vec<FrozenV2>,
+    #[serde(default)]
+    pub account_resource: AccountResourceFields,
+}
+
+/// One `frozenV2` entry of an account.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct FrozenV2 {
+    /// `ENERGY`, `TRON_POWER`; absent for BANDWIDTH.
+    #[serde(rename = "type")]
+    pub kind: Option<String>,
+    /// Sun.
+    pub amount: i64,
+}
+
+/// The energy part of an account's `account_resource`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct AccountResourceFields {
+    /// Sun of its energy stake lent to others.
+    #[serde(rename = "delegated_frozenV2_balance_for_energy")]
+    pub delegated_energy: i64,
+    /// Sun others lent it for energy.
+    #[serde(rename = "acquired_delegated_frozenV2_balance_for_energy")]
+    pub acquired_energy: i64,
+}
+
+impl Account {
+    /// Sun staked for energy and not lent.
+    pub fn staked_for_energy(&self) -> i64 {
+        self.frozen_v2
+            .iter()
+            .filter(|f| f.kind.as_deref() == Some("ENERGY"))
+            .map(|f| f.amount)
+            .sum()
+    }
 }
 
 /// `getaccountresource`: bandwidth and energy. Absent fields are zero.
@@ -245,6 +285,9 @@ pub struct TransactionInfo {
     pub result: Option<String>,
     #[serde(default, rename = "resMessage", deserialize_with = "node_text")]
     pub res_message: Option<String>,
+    /// Released TRX a Stake 2.0 transaction returned to the balance, in sun.
+    #[serde(default)]
+    pub withdraw_expire_amount: i64,
 }
 
 impl TransactionInfo {

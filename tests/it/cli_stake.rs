@@ -1,0 +1,137 @@
+//! `tronpool stake` and the resources `tronpool balance` shows, through the binary against a
+//! devnet (which models Stake 2.0): stake, lend, take back, release; bad amounts are clear
+//! errors and send nothing.
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+use crate::support::{Chain, TestEnv, json_run};
+
+fn run(env: &TestEnv, chain: &Chain, args: &[&str]) -> Command {
+    let mut cmd = env.cmd();
+    cmd.args(["--node", &chain.url()]).args(args);
+    cmd
+}
+
+fn ok(env: &TestEnv, chain: &Chain, args: &[&str]) -> Value {
+    let (code, out) = json_run(&mut run(env, chain, args));
+    assert_eq!(code, 0, "{args:?}: {out}");
+    out["data"].clone()
+}
+
+fn fails(env: &TestEnv, chain: &Chain, args: &[&str], code: i32) -> String {
+    let (got, out) = json_run(&mut run(env, chain, args));
+    assert_eq!(got, code, "{args:?}: {out}");
+    assert_eq!(out["ok"], false, "{out}");
+    out["error"].as_str().unwrap().to_owned()
+}
+
+/// What `trx` staked TRX buys a day when the devnet's own stake is `devnet_trx`: java-tron's
+/// formula over 180,000,000,000 energy and the devnet's 17,000,000,000 TRX of other stake.
+fn energy_of(trx: i64, devnet_trx: i64) -> i64 {
+    (trx as f64 * (180_000_000_000f64 / (17_000_000_000 + devnet_trx) as f64)) as i64
+}
+
+#[test]
+fn stake_lend_take_back_and_release_show_in_the_balance() {
+    let env = TestEnv::new();
+    let chain = Chain::start();
+    let before = ok(&env, &chain, &["balance"]);
+    assert_eq!(before["resources"]["energyLimit"], 0, "{before}");
+    assert_eq!(before["resources"]["bandwidthLimit"], 600);
+    let trx_before: i64 = before["trxRaw"].as_str().unwrap().parse().unwrap();
+
+    let staked = ok(&env, &chain, &["stake", "energy", "100000", "--yes"]);
+    assert_eq!(staked["action"], "stake");
+    assert_eq!(staked["resource"], "ENERGY");
+    assert_eq!(staked["amountRaw"], "100000000000");
+    assert!(staked["txid"].is_string());
+    let limit = energy_of(100_000, 100_000);
+    assert_eq!(staked["resources"]["energyLimit"], limit, "{staked}");
+    assert_eq!(staked["resources"]["stakedForEnergyRaw"], "100000000000");
+    let after = ok(&env, &chain, &["balance"]);
+    assert_eq!(after["resources"]["energyAvailable"], limit);
+    let trx_after: i64 = after["trxRaw"].as_str().unwrap().parse().unwrap();
+    assert_eq!(
+        trx_before - trx_after,
+        100_000_000_000,
+        "bandwidth was free"
+    );
+
+    // Lend 40,000 TRX of it to another account, then take it back.
+    let to = chain.devnet.accounts()[2].address().to_base58();
+    let lent = ok(
+        &env,
+        &chain,
+        &["stake", "delegate", "40000", "--to", &to, "--yes"],
+    );
+    assert_eq!(lent["counterparty"], to.as_str());
+    assert_eq!(lent["resources"]["lentRaw"], "40000000000");
+    let theirs = ok(&env, &chain, &["balance", &to]);
+    assert_eq!(
+        theirs["resources"]["energyLimit"],
+        energy_of(40_000, 100_000),
+        "{theirs}"
+    );
+    assert_eq!(theirs["resources"]["borrowedRaw"], "40000000000");
+    ok(
+        &env,
+        &chain,
+        &["stake", "undelegate", "40000", "--from", &to, "--yes"],
+    );
+    let theirs = ok(&env, &chain, &["balance", &to]);
+    assert_eq!(theirs["resources"]["energyLimit"], 0);
+
+    let released = ok(&env, &chain, &["stake", "release", "1000", "--yes"]);
+    assert_eq!(released["action"], "release");
+    assert_eq!(released["resources"]["stakedForEnergyRaw"], "99000000000");
+    // Nothing is due for 14 days: the node refuses, in java-tron's words.
+    let early = fails(&env, &chain, &["stake", "withdraw", "--yes"], 4);
+    assert!(early.contains("no unFreeze balance to withdraw"), "{early}");
+}
+
+#[test]
+fn bad_stake_amounts_are_clear_errors_and_send_nothing() {
+    let env = TestEnv::new();
+    let chain = Chain::start();
+    let trx = |env: &TestEnv| -> String {
+        ok(env, &chain, &["balance"])["trxRaw"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    let before = trx(&env);
+    let me = ok(&env, &chain, &["balance"])["address"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    for (args, code, says) in [
+        (vec!["stake", "energy", "0", "--yes"], 2, "more than 0 TRX"),
+        (vec!["stake", "energy", "0.5", "--yes"], 2, "at least 1 TRX"),
+        (
+            vec!["stake", "energy", "ten", "--yes"],
+            2,
+            "not an amount of TRX",
+        ),
+        (
+            vec!["stake", "energy", "5000000", "--yes"],
+            4,
+            "less than the 5000000 TRX to stake",
+        ),
+        (
+            vec!["stake", "release", "5", "--yes"],
+            4,
+            "has 0 TRX staked for energy",
+        ),
+        (
+            vec!["stake", "delegate", "5", "--to", &me, "--yes"],
+            2,
+            "itself",
+        ),
+        (vec!["stake", "energy", "10"], 2, "needs confirmation"),
+    ] {
+        let error = fails(&env, &chain, &args, code);
+        assert!(error.contains(says), "{args:?}: {error}");
+    }
+    assert_eq!(trx(&env), before, "nothing was sent");
+}
