@@ -42,6 +42,7 @@ complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "balance" -d 'USDT
 complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "approve" -d 'Let a pool take USDT for deposits'
 complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "deposit" -d 'Deposit into a pool: makes a note per deposit and stores it before sending anything'
 complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "withdraw" -d 'Withdraw a note to an address, signed and paid for by your key (links the two)'
+complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "pool" -d 'A pool\'s settings: who pays its callers\' energy'
 complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "stake" -d 'Stake TRX for energy, release it, lend it to another account (Stake 2.0)'
 complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "relay" -d 'Withdraw through a relayer that pays the energy (the private way), or ask its terms'
 complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "notes" -d 'Your notes: list, show, export, import, check against the chain'
@@ -134,6 +135,36 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand withdraw" -s q -l quie
 complete -c tronpool -n "__fish_tronpool_using_subcommand withdraw" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
 complete -c tronpool -n "__fish_tronpool_using_subcommand withdraw" -s h -l help -d 'Print help'
 complete -c tronpool -n "__fish_tronpool_using_subcommand withdraw" -s V -l version -d 'Print version'
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor" -l config -d 'Config file to read instead of the default one' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+json\t''"
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor" -s q -l quiet -d 'Print only results and errors'
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor" -s h -l help -d 'Print help'
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor" -s V -l version -d 'Print version'
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor" -f -a "sponsor" -d 'Change who pays the pool\'s callers\' energy (only its deployer can); without a change, show it'
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from sponsor" -l denom -d 'The pool: its denomination in USDT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from sponsor" -l caller-energy-percent -d 'The percent of each call\'s energy the pool\'s callers pay (0: the deployer\'s stake pays it all, up to --origin-energy-limit; what the stake cannot cover falls back to them)' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from sponsor" -l origin-energy-limit -d 'The most energy the deployer pays for one call' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from sponsor" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from sponsor" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from sponsor" -l config -d 'Config file to read instead of the default one' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from sponsor" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from sponsor" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+json\t''"
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from sponsor" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from sponsor" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from sponsor" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from sponsor" -s q -l quiet -d 'Print only results and errors'
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from sponsor" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from sponsor" -s h -l help -d 'Print help'
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from sponsor" -s V -l version -d 'Print version'
 complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and not __fish_seen_subcommand_from energy release withdraw delegate undelegate" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and not __fish_seen_subcommand_from energy release withdraw delegate undelegate" -l node -d 'TRON node URL, overriding the network\'s' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and not __fish_seen_subcommand_from energy release withdraw delegate undelegate" -l config -d 'Config file to read instead of the default one' -r -F

@@ -14,6 +14,7 @@ pub mod input;
 pub mod key;
 pub mod notes;
 pub mod output;
+pub mod pool;
 pub mod pools;
 pub mod relay;
 pub mod serve;
@@ -87,6 +88,9 @@ pub enum Command {
     Deposit(deposit::DepositArgs),
     /// Withdraw a note to an address, signed and paid for by your key (links the two)
     Withdraw(withdraw::WithdrawArgs),
+    /// A pool's settings: who pays its callers' energy
+    #[command(subcommand)]
+    Pool(pool::PoolCommand),
     /// Stake TRX for energy, release it, lend it to another account (Stake 2.0)
     #[command(subcommand)]
     Stake(stake::StakeCommand),
@@ -158,6 +162,7 @@ impl Command {
             Command::Withdraw(args) => args.run(ctx).await,
             Command::Relay(cmd) => cmd.run(ctx).await,
             Command::Stake(cmd) => cmd.run(ctx).await,
+            Command::Pool(cmd) => cmd.run(ctx).await,
             Command::Notes(cmd) => cmd.run(ctx).await,
             Command::Config(cmd) => cmd.run(ctx),
             Command::Key(cmd) => cmd.run(ctx),

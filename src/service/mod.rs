@@ -14,6 +14,7 @@ pub mod price;
 pub mod relayer;
 pub mod relayer_client;
 pub mod relayer_fees;
+pub mod sponsor;
 pub mod stake;
 pub mod submit;
 pub mod sync;

@@ -120,6 +120,7 @@ pub fn summarize(tx: &Transaction) -> Result<Summary> {
                 receiver, amount, ..
             },
         ) => (Some(*receiver), None, *amount, None),
+        Action::Setting(setting) => (None, Some(setting.contract()), 0, None),
         Action::Trigger(t) => (None, Some(t.contract), t.call_value, Some(t.data.clone())),
         Action::Create(c) => (
             None,

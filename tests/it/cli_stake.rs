@@ -135,3 +135,109 @@ fn bad_stake_amounts_are_clear_errors_and_send_nothing() {
     }
     assert_eq!(trx(&env), before, "nothing was sent");
 }
+
+/// `run` as the devnet's deployer (the pools' origin).
+fn as_deployer(env: &TestEnv, chain: &Chain, args: &[&str]) -> Value {
+    let mut cmd = run(env, chain, args);
+    cmd.env(
+        "TRONPOOL_PRIVATE_KEY",
+        devnet::genesis::deployer_key().to_hex().to_string(),
+    );
+    let (code, out) = json_run(&mut cmd);
+    assert_eq!(code, 0, "{args:?}: {out}");
+    out["data"].clone()
+}
+
+#[test]
+fn a_sponsored_pool_takes_its_deposits_energy_from_the_deployers_stake() {
+    let env = TestEnv::new();
+    let chain = Chain::start();
+    let shown = ok(&env, &chain, &["pool", "sponsor", "--denom", "100"]);
+    let deployer = devnet::genesis::deployer_key().address().to_base58();
+    assert_eq!(shown["sponsor"], deployer.as_str(), "{shown}");
+    assert_eq!(shown["callerEnergyPercent"], 100);
+    assert_eq!(shown["txids"], serde_json::json!([]));
+
+    // Someone who did not deploy it cannot change it; nothing is sent.
+    let refused = fails(
+        &env,
+        &chain,
+        &[
+            "pool",
+            "sponsor",
+            "--denom",
+            "100",
+            "--caller-energy-percent",
+            "0",
+            "--yes",
+        ],
+        4,
+    );
+    assert!(refused.contains("did not deploy"), "{refused}");
+    let bad = fails(
+        &env,
+        &chain,
+        &[
+            "pool",
+            "sponsor",
+            "--denom",
+            "100",
+            "--caller-energy-percent",
+            "101",
+            "--yes",
+        ],
+        2,
+    );
+    assert!(bad.contains("0 to 100"), "{bad}");
+    assert_eq!(
+        ok(&env, &chain, &["pool", "sponsor", "--denom", "100"])["callerEnergyPercent"],
+        100
+    );
+
+    // The deployer stakes and sponsors: callers pay 0%, it pays up to 600,000 a call.
+    as_deployer(&env, &chain, &["stake", "energy", "100000", "--yes"]);
+    let sponsored = as_deployer(
+        &env,
+        &chain,
+        &[
+            "pool",
+            "sponsor",
+            "--denom",
+            "100",
+            "--caller-energy-percent",
+            "0",
+            "--origin-energy-limit",
+            "600000",
+            "--yes",
+        ],
+    );
+    assert_eq!(
+        sponsored["txids"].as_array().unwrap().len(),
+        2,
+        "{sponsored}"
+    );
+    assert_eq!(sponsored["callerEnergyPercent"], 0);
+    assert_eq!(sponsored["originEnergyLimit"], 600_000);
+
+    // A deposit now burns no TRX for its energy: the user pays bandwidth at most.
+    ok(&env, &chain, &["approve", "--denom", "100", "--yes"]);
+    let trx = |env: &TestEnv| -> i64 {
+        ok(env, &chain, &["balance"])["trxRaw"]
+            .as_str()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    let before = trx(&env);
+    ok(&env, &chain, &["deposit", "--denom", "100", "--yes"]);
+    let spent = before - trx(&env);
+    assert!(spent < 1_000_000, "the deposit cost its caller {spent} sun");
+    let used = ok(&env, &chain, &["balance", &deployer])["resources"]["energyAvailable"]
+        .as_i64()
+        .unwrap();
+    let limit = energy_of(100_000, 100_000);
+    assert!(
+        (limit - 478_610 - 10..=limit - 478_610).contains(&used),
+        "the deployer's stake paid the deposit's 478,610 energy: {used} of {limit} left"
+    );
+}

@@ -368,3 +368,88 @@ async fn released_trx_comes_back_after_fourteen_days() {
     assert_eq!(raw["withdraw_expire_amount"], 400 * TRX, "{raw}");
     assert_eq!(balance(&devnet, alice.address()), before + 400 * TRX);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn only_the_origin_changes_who_pays_its_callers_energy() {
+    let devnet = devnet().await;
+    let deployer = devnet.accounts()[0].clone();
+    let alice = devnet.accounts()[1].clone();
+    let contract = deploy_runtime(&devnet, SSTORE_TWICE).await;
+    let other = deploy_runtime(&devnet, SSTORE_TWICE).await;
+    freeze(&devnet, &deployer, 100_000).await;
+    let at = contract.to_base58();
+
+    // Someone else's change is refused in java-tron's words, and nothing changes.
+    let refused = stake(
+        &devnet,
+        &alice,
+        "updatesetting",
+        json!({ "contract_address": at, "consume_user_resource_percent": 0 }),
+    )
+    .await
+    .unwrap_err();
+    assert!(
+        refused.ends_with(&format!(
+            "Account[{}] is not the owner of the contract",
+            hex::encode(alice.address().tron_bytes())
+        )),
+        "{refused}"
+    );
+    for (endpoint, body, says) in [
+        (
+            "updatesetting",
+            json!({ "contract_address": at, "consume_user_resource_percent": 101 }),
+            "percent not in [0, 100]",
+        ),
+        (
+            "updateenergylimit",
+            json!({ "contract_address": at, "origin_energy_limit": 0 }),
+            "origin energy limit must be > 0",
+        ),
+    ] {
+        let refused = stake(&devnet, &deployer, endpoint, body).await.unwrap_err();
+        assert!(refused.ends_with(says), "{refused}");
+    }
+    let receipt = call(&devnet, &alice, contract).await;
+    assert_eq!(
+        receipt["receipt"]["energy_fee"],
+        FIRST_RUN * 100,
+        "{receipt}"
+    );
+
+    // The origin takes its callers' energy on, up to 5,000 a call.
+    let info = stake(
+        &devnet,
+        &deployer,
+        "updatesetting",
+        json!({ "contract_address": other.to_base58(), "consume_user_resource_percent": 0 }),
+    )
+    .await
+    .unwrap();
+    assert!(info.succeeded());
+    let info = stake(
+        &devnet,
+        &deployer,
+        "updateenergylimit",
+        json!({ "contract_address": other.to_base58(), "origin_energy_limit": 5_000 }),
+    )
+    .await
+    .unwrap();
+    assert!(info.succeeded());
+    let shown = post(
+        &format!("{}/wallet/getcontract", devnet.url()),
+        json!({ "value": other.to_base58(), "visible": true }),
+    )
+    .await;
+    assert_eq!(shown["origin_energy_limit"], 5_000, "{shown}");
+    assert!(
+        shown.get("consume_user_resource_percent").is_none(),
+        "0 is left out: {shown}"
+    );
+    let receipt = call(&devnet, &alice, other).await;
+    assert_eq!(
+        receipt["receipt"]["origin_energy_usage"], 5_000,
+        "{receipt}"
+    );
+    assert_eq!(receipt["receipt"]["energy_fee"], (FIRST_RUN - 5_000) * 100);
+}

@@ -72,8 +72,12 @@ fn contract_to_json(c: &proto::Contract, visible: bool) -> Value {
             }
             Err(_) => ("CreateSmartContract", json!({})),
         },
-        other => match crate::stake::Stake::decode(other, bytes) {
-            Some(Ok(stake)) => (stake.type_name(), stake_to_json(&stake, visible)),
+        other => match (
+            crate::stake::Stake::decode(other, bytes),
+            crate::settings::ContractSetting::decode(other, bytes),
+        ) {
+            (Some(Ok(stake)), _) => (stake.type_name(), stake_to_json(&stake, visible)),
+            (_, Some(Ok(setting))) => (setting.type_name(), setting_to_json(&setting, visible)),
             _ => (
                 "UnknownContract",
                 json!({ "value_hex": hex::encode(bytes) }),
@@ -149,6 +153,33 @@ fn stake_to_json(stake: &crate::stake::Stake, visible: bool) -> Value {
             resource(&mut v, r);
             put_int(&mut v, "balance", *amount);
             put_addr(&mut v, "receiver_address", &receiver.tron_bytes(), visible);
+        }
+    }
+    Value::Object(v)
+}
+
+/// A contract setting's `parameter.value` as java-tron prints it (zeros left out).
+fn setting_to_json(setting: &crate::settings::ContractSetting, visible: bool) -> Value {
+    use crate::settings::ContractSetting;
+    let mut v = Map::new();
+    put_addr(
+        &mut v,
+        "owner_address",
+        &setting.owner().tron_bytes(),
+        visible,
+    );
+    put_addr(
+        &mut v,
+        "contract_address",
+        &setting.contract().tron_bytes(),
+        visible,
+    );
+    match setting {
+        ContractSetting::CallerEnergyPercent { percent, .. } => {
+            put_int(&mut v, "consume_user_resource_percent", *percent)
+        }
+        ContractSetting::OriginEnergyLimit { limit, .. } => {
+            put_int(&mut v, "origin_energy_limit", *limit)
         }
     }
     Value::Object(v)
@@ -520,6 +551,30 @@ fn contract_from_json(value: &Value, path: &str) -> Result<proto::Contract, TxEr
         | "WithdrawExpireUnfreezeContract"
         | "DelegateResourceContract"
         | "UnDelegateResourceContract" => stake_from_json(&kind, &v)?,
+        "UpdateSettingContract" | "UpdateEnergyLimitContract" => {
+            let address = |key: &str| -> Result<Address, TxError> {
+                let bytes = v.required_address(key)?;
+                Address::from_tron_bytes(&bytes).map_err(|source| TxError::BadAddress {
+                    field: v.field(key),
+                    source,
+                })
+            };
+            let (owner, contract) = (address("owner_address")?, address("contract_address")?);
+            let setting = if kind == "UpdateSettingContract" {
+                crate::settings::ContractSetting::CallerEnergyPercent {
+                    owner,
+                    contract,
+                    percent: v.int("consume_user_resource_percent")?,
+                }
+            } else {
+                crate::settings::ContractSetting::OriginEnergyLimit {
+                    owner,
+                    contract,
+                    limit: v.int("origin_energy_limit")?,
+                }
+            };
+            setting.encode()
+        }
         "" => return Err(TxError::MissingField(r.field("type"))),
         other => return Err(TxError::UnsupportedContract(other.to_owned())),
     };
@@ -535,6 +590,8 @@ fn contract_from_json(value: &Value, path: &str) -> Result<proto::Contract, TxEr
                 contract_type::UNFREEZE_BALANCE_V2 => "UnfreezeBalanceV2Contract",
                 contract_type::WITHDRAW_EXPIRE_UNFREEZE => "WithdrawExpireUnfreezeContract",
                 contract_type::DELEGATE_RESOURCE => "DelegateResourceContract",
+                contract_type::UPDATE_SETTING => "UpdateSettingContract",
+                contract_type::UPDATE_ENERGY_LIMIT => "UpdateEnergyLimitContract",
                 _ => "UnDelegateResourceContract",
             },
         });

@@ -10,6 +10,7 @@ mod hexutil;
 pub mod json;
 pub mod keys;
 pub mod proto;
+pub mod settings;
 pub mod stake;
 pub mod transaction;
 
@@ -17,5 +18,6 @@ pub use address::{Address, AddressError};
 pub use client::{NodeClient, NodeConfig, NodeError};
 pub use hexutil::decode_node_text;
 pub use keys::{KeyError, PrivateKey, Signature};
+pub use settings::ContractSetting;
 pub use stake::{Resource, Stake};
 pub use transaction::{Action, RefBlock, Transaction, TransactionBuilder, Trigger, TxError, TxId};

@@ -266,11 +266,36 @@ pub struct UnDelegateResourceContract {
     pub receiver_address: Vec<u8>,
 }
 
+/// `protocol.UpdateSettingContract`: a contract's origin sets the share of each call's energy
+/// its callers pay (`core/contract/smart_contract.proto`).
+#[derive(Clone, PartialEq, Message)]
+pub struct UpdateSettingContract {
+    #[prost(bytes = "vec", tag = "1")]
+    pub owner_address: Vec<u8>,
+    #[prost(bytes = "vec", tag = "2")]
+    pub contract_address: Vec<u8>,
+    #[prost(int64, tag = "3")]
+    pub consume_user_resource_percent: i64,
+}
+
+/// `protocol.UpdateEnergyLimitContract`: the most energy the origin pays for one call.
+#[derive(Clone, PartialEq, Message)]
+pub struct UpdateEnergyLimitContract {
+    #[prost(bytes = "vec", tag = "1")]
+    pub owner_address: Vec<u8>,
+    #[prost(bytes = "vec", tag = "2")]
+    pub contract_address: Vec<u8>,
+    #[prost(int64, tag = "3")]
+    pub origin_energy_limit: i64,
+}
+
 /// `Transaction.Contract.ContractType` values tronpool builds or reads.
 pub mod contract_type {
     pub const TRANSFER: i32 = 1;
     pub const CREATE_SMART_CONTRACT: i32 = 30;
     pub const TRIGGER_SMART_CONTRACT: i32 = 31;
+    pub const UPDATE_SETTING: i32 = 33;
+    pub const UPDATE_ENERGY_LIMIT: i32 = 45;
     pub const FREEZE_BALANCE_V2: i32 = 54;
     pub const UNFREEZE_BALANCE_V2: i32 = 55;
     pub const WITHDRAW_EXPIRE_UNFREEZE: i32 = 56;
@@ -283,6 +308,8 @@ pub mod type_url {
     pub const TRANSFER: &str = "type.googleapis.com/protocol.TransferContract";
     pub const CREATE_SMART_CONTRACT: &str = "type.googleapis.com/protocol.CreateSmartContract";
     pub const TRIGGER_SMART_CONTRACT: &str = "type.googleapis.com/protocol.TriggerSmartContract";
+    pub const UPDATE_SETTING: &str = "type.googleapis.com/protocol.UpdateSettingContract";
+    pub const UPDATE_ENERGY_LIMIT: &str = "type.googleapis.com/protocol.UpdateEnergyLimitContract";
     pub const FREEZE_BALANCE_V2: &str = "type.googleapis.com/protocol.FreezeBalanceV2Contract";
     pub const UNFREEZE_BALANCE_V2: &str = "type.googleapis.com/protocol.UnfreezeBalanceV2Contract";
     pub const WITHDRAW_EXPIRE_UNFREEZE: &str =

@@ -124,6 +124,8 @@ pub enum Action {
     Create(Box<proto::CreateSmartContract>),
     /// A Stake 2.0 operation: stake, release, withdraw, lend or take back.
     Stake(crate::stake::Stake),
+    /// A contract's resource setting, changed by its origin.
+    Setting(crate::settings::ContractSetting),
 }
 
 /// A contract call.
@@ -147,6 +149,7 @@ impl Action {
             Action::Trigger(_) => "TriggerSmartContract",
             Action::Create(_) => "CreateSmartContract",
             Action::Stake(s) => s.type_name(),
+            Action::Setting(s) => s.type_name(),
         }
     }
 
@@ -157,6 +160,7 @@ impl Action {
             Action::Trigger(t) => Ok(t.owner),
             Action::Create(c) => address_field("owner_address", &c.owner_address),
             Action::Stake(s) => Ok(s.owner()),
+            Action::Setting(s) => Ok(s.owner()),
         }
     }
 
@@ -191,6 +195,7 @@ impl Action {
                 c.encode_to_vec(),
             ),
             Action::Stake(s) => s.encode(),
+            Action::Setting(s) => s.encode(),
         };
         proto::Contract {
             r#type: kind,
@@ -233,10 +238,15 @@ impl Action {
                 address_field("owner_address", &c.owner_address)?;
                 Ok(Action::Create(Box::new(c)))
             }
-            other => match crate::stake::Stake::decode(other, &any.value) {
-                Some(stake) => Ok(Action::Stake(stake?)),
-                None => Err(TxError::UnsupportedContract(other.to_string())),
-            },
+            other => {
+                if let Some(stake) = crate::stake::Stake::decode(other, &any.value) {
+                    return Ok(Action::Stake(stake?));
+                }
+                match crate::settings::ContractSetting::decode(other, &any.value) {
+                    Some(setting) => Ok(Action::Setting(setting?)),
+                    None => Err(TxError::UnsupportedContract(other.to_string())),
+                }
+            }
         }
     }
 }

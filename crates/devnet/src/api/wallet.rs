@@ -32,6 +32,8 @@ const POST_ONLY: &[&str] = &[
     "withdrawexpireunfreeze",
     "delegateresource",
     "undelegateresource",
+    "updatesetting",
+    "updateenergylimit",
 ];
 
 /// The reads a solidity node serves (here the solidified head is the head).
@@ -100,6 +102,7 @@ pub(crate) async fn dispatch(
         | "withdrawexpireunfreeze"
         | "delegateresource"
         | "undelegateresource" => stake_transaction(&shared, name, &params),
+        "updatesetting" | "updateenergylimit" => setting_transaction(&shared, name, &params),
         "triggersmartcontract" => trigger_smart_contract(&shared, &params),
         "triggerconstantcontract" => trigger_constant_contract(&shared, &params),
         "estimateenergy" => estimate_energy(&shared, &params),
@@ -535,6 +538,40 @@ fn stake_transaction(shared: &Shared, name: &str, p: &Params) -> Answer {
         .validate_stake(&stake, chain.now())
         .map_err(|e| validate_error(e.message.trim_start_matches("Contract validate error : ")))?;
     let tx = build(&chain, Action::Stake(stake), 0, memo(p)?);
+    Ok(render::built(&tx, p.visible))
+}
+
+/// `/wallet/updatesetting` and `/wallet/updateenergylimit`: a contract's origin changes who
+/// pays its callers' energy; checked as the actuators check it before anything is built.
+fn setting_transaction(shared: &Shared, name: &str, p: &Params) -> Answer {
+    let owner = p
+        .address("owner_address")
+        .ok()
+        .flatten()
+        .ok_or_else(|| validate_error("Invalid address"))?;
+    let contract = p
+        .address("contract_address")
+        .ok()
+        .flatten()
+        .ok_or_else(|| validate_error("Invalid contract address"))?;
+    let setting = if name == "updatesetting" {
+        tron::ContractSetting::CallerEnergyPercent {
+            owner,
+            contract,
+            percent: p.int("consume_user_resource_percent")?,
+        }
+    } else {
+        tron::ContractSetting::OriginEnergyLimit {
+            owner,
+            contract,
+            limit: p.int("origin_energy_limit")?,
+        }
+    };
+    let chain = shared.lock();
+    chain
+        .validate_setting(&setting)
+        .map_err(|e| validate_error(e.message.trim_start_matches("Contract validate error : ")))?;
+    let tx = build(&chain, Action::Setting(setting), 0, memo(p)?);
     Ok(render::built(&tx, p.visible))
 }
 

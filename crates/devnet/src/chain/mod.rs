@@ -11,6 +11,7 @@ pub mod cpu;
 pub mod energy;
 pub mod evm;
 pub mod receipt;
+pub mod settings;
 pub mod stake;
 pub mod state;
 
@@ -847,6 +848,22 @@ impl Chain {
                     (net_usage, net_fee),
                     memo_fee,
                 );
+            }
+            Action::Setting(setting) => {
+                self.validate_setting(&setting)?;
+                let (net_usage, net_fee) = self.bandwidth(&owner, bytes, time);
+                if balance < net_fee + memo_fee {
+                    return Err(Rejection::new(
+                        "BANDWITH_ERROR",
+                        "Account resource insufficient error.",
+                    ));
+                }
+                self.consume_free_net(&owner, net_usage, time);
+                self.debit(&owner, net_fee + memo_fee);
+                self.apply_setting(&setting);
+                info.net_usage = net_usage;
+                info.net_fee = net_fee;
+                info.fee = net_fee + memo_fee;
             }
             Action::Stake(stake) => {
                 self.validate_stake(&stake, time)?;

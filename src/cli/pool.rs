@@ -1,0 +1,102 @@
+//! `tronpool pool sponsor --denom N`: who pays a pool's callers' energy (its deployer's stake,
+//! up to a limit per call, or its callers).
+
+use clap::{Args, Subcommand};
+use serde::Serialize;
+use tron::TxId;
+
+use crate::error::Result;
+use crate::service::sponsor::Sponsorship;
+
+use super::Context;
+use super::input::confirm;
+use super::output::rows;
+use super::session::{connect, key, sign_and_confirm};
+
+#[derive(Debug, Subcommand)]
+pub enum PoolCommand {
+    /// Change who pays the pool's callers' energy (only its deployer can); without a change,
+    /// show it
+    Sponsor(SponsorArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct SponsorArgs {
+    /// The pool: its denomination in USDT
+    #[arg(long, value_name = "N")]
+    denom: u64,
+    /// The percent of each call's energy the pool's callers pay (0: the deployer's stake pays
+    /// it all, up to --origin-energy-limit; what the stake cannot cover falls back to them)
+    #[arg(long, value_name = "P")]
+    caller_energy_percent: Option<i64>,
+    /// The most energy the deployer pays for one call
+    #[arg(long, value_name = "ENERGY")]
+    origin_energy_limit: Option<i64>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Sponsored {
+    txids: Vec<TxId>,
+    #[serde(flatten)]
+    sponsorship: Sponsorship,
+}
+
+impl PoolCommand {
+    pub async fn run(self, ctx: &Context) -> Result<()> {
+        let PoolCommand::Sponsor(args) = self;
+        let chain = connect(ctx).await?;
+        let mut txids = Vec::new();
+        if args.caller_energy_percent.is_some() || args.origin_energy_limit.is_some() {
+            let key = key(ctx)?;
+            let txs = chain
+                .sponsor_transactions(
+                    key.address(),
+                    args.denom,
+                    args.caller_energy_percent,
+                    args.origin_energy_limit,
+                )
+                .await?;
+            let mut change = Vec::new();
+            if let Some(p) = args.caller_energy_percent {
+                change.push(format!("its callers pay {p}% of each call's energy"));
+            }
+            if let Some(limit) = args.origin_energy_limit {
+                change.push(format!(
+                    "{} pays at most {limit} energy a call",
+                    key.address()
+                ));
+            }
+            confirm(
+                ctx,
+                "pool sponsor",
+                &format!(
+                    "On {}, for the {} USDT pool: {}?",
+                    chain.network,
+                    args.denom,
+                    change.join(", and ")
+                ),
+            )?;
+            for tx in txs {
+                txids.push(sign_and_confirm(&chain, tx, &key, "the pool's setting").await?);
+            }
+        }
+        let sponsorship = chain.sponsorship(args.denom).await?;
+        let out = Sponsored { txids, sponsorship };
+        ctx.out.result(&out, || {
+            let s = &out.sponsorship;
+            rows(&[
+                ("pool", format!("{} USDT: {}", s.denomination, s.pool)),
+                ("sponsor", s.sponsor.to_base58()),
+                (
+                    "callers pay",
+                    format!("{}% of each call's energy", s.caller_energy_percent),
+                ),
+                (
+                    "sponsor pays",
+                    format!("the rest, at most {} energy a call", s.origin_energy_limit),
+                ),
+            ])
+        })
+    }
+}

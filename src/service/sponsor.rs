@@ -1,0 +1,106 @@
+//! Who pays a pool's callers' energy: the pool's `consume_user_resource_percent` (the share its
+//! callers pay) and `origin_energy_limit` (the most its deployer pays for one call, from its
+//! staked energy, never by burning TRX). Only the deployer (the contract's origin) can change
+//! them, with java-tron's `UpdateSettingContract` and `UpdateEnergyLimitContract`.
+
+use serde::Serialize;
+use tron::{Action, Address, ContractSetting, Transaction, TransactionBuilder};
+
+use crate::error::{Error, Result};
+use crate::service::chain::Chain;
+
+const EXPIRATION_MS: i64 = 60_000;
+
+/// A pool's energy sponsorship as the chain has it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Sponsorship {
+    pub denomination: u64,
+    pub pool: Address,
+    /// The deployer, who pays the rest from its stake.
+    pub sponsor: Address,
+    /// The percent of each call's energy its callers pay.
+    pub caller_energy_percent: i64,
+    /// The most energy the sponsor pays for one call.
+    pub origin_energy_limit: i64,
+}
+
+impl Chain {
+    /// The pool's current sponsorship.
+    pub async fn sponsorship(&self, denomination: u64) -> Result<Sponsorship> {
+        let pool = self.pool_address(denomination)?;
+        let contract = self.node.get_contract(&pool).await?.ok_or_else(|| {
+            Error::Refused(format!(
+                "the {denomination} USDT pool {pool} has no contract on {}",
+                self.network
+            ))
+        })?;
+        Ok(Sponsorship {
+            denomination,
+            pool,
+            sponsor: contract.origin_address.unwrap_or(Address::ZERO),
+            caller_energy_percent: contract.consume_user_resource_percent,
+            origin_energy_limit: contract.origin_energy_limit,
+        })
+    }
+
+    /// The transactions that change the pool's sponsorship as asked, from `owner`, which must
+    /// be the pool's deployer.
+    pub async fn sponsor_transactions(
+        &self,
+        owner: Address,
+        denomination: u64,
+        caller_energy_percent: Option<i64>,
+        origin_energy_limit: Option<i64>,
+    ) -> Result<Vec<Transaction>> {
+        if caller_energy_percent.is_none() && origin_energy_limit.is_none() {
+            return Err(Error::usage(
+                "nothing to change: give --caller-energy-percent, --origin-energy-limit or both",
+            ));
+        }
+        if let Some(p) = caller_energy_percent
+            && !(0..=100).contains(&p)
+        {
+            return Err(Error::usage(format!(
+                "--caller-energy-percent {p} is not a percent from 0 to 100"
+            )));
+        }
+        if let Some(limit) = origin_energy_limit
+            && limit <= 0
+        {
+            return Err(Error::usage(format!(
+                "--origin-energy-limit {limit} must be more than 0"
+            )));
+        }
+        let current = self.sponsorship(denomination).await?;
+        if current.sponsor != owner {
+            return Err(Error::Refused(format!(
+                "{owner} did not deploy the {denomination} USDT pool {}: only its deployer {} \
+                 can change who pays its callers' energy",
+                current.pool, current.sponsor
+            )));
+        }
+        let reference = self.head().await?.block.ref_block();
+        let settings = [
+            caller_energy_percent.map(|percent| ContractSetting::CallerEnergyPercent {
+                owner,
+                contract: current.pool,
+                percent,
+            }),
+            origin_energy_limit.map(|limit| ContractSetting::OriginEnergyLimit {
+                owner,
+                contract: current.pool,
+                limit,
+            }),
+        ];
+        Ok(settings
+            .into_iter()
+            .flatten()
+            .map(|setting| {
+                TransactionBuilder::new(Action::Setting(setting), reference)
+                    .expiration(reference.timestamp + EXPIRATION_MS)
+                    .build()
+            })
+            .collect())
+    }
+}
