@@ -141,7 +141,7 @@ fn as_deployer(env: &TestEnv, chain: &Chain, args: &[&str]) -> Value {
     let mut cmd = run(env, chain, args);
     cmd.env(
         "TRONPOOL_PRIVATE_KEY",
-        devnet::genesis::deployer_key().to_hex().to_string(),
+        &*devnet::genesis::deployer_key().to_hex(),
     );
     let (code, out) = json_run(&mut cmd);
     assert_eq!(code, 0, "{args:?}: {out}");
