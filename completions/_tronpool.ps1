@@ -796,6 +796,8 @@ Register-ArgumentCompleter -Native -CommandName 'tronpool' -ScriptBlock {
         'tronpool;deploy' {
             [CompletionResult]::new('--denominations', '--denominations', [CompletionResultType]::ParameterName, 'The pools to deploy, in whole USDT [default: 100,500,1000,3000,5000,10000, or the ones of the deployment being resumed]')
             [CompletionResult]::new('--zkey', '--zkey', [CompletionResultType]::ParameterName, 'The ceremony''s keys (a snarkjs .zkey for `tronpool ceremony r1cs`); imported first. Not needed to resume: the record names its keys')
+            [CompletionResult]::new('--caller-energy-percent', '--caller-energy-percent', [CompletionResultType]::ParameterName, 'The percent of each pool call''s energy its callers pay [default: 0: the deployer''s staked energy pays it, up to --origin-energy-limit a call, and what the stake cannot cover falls back to the caller]')
+            [CompletionResult]::new('--origin-energy-limit', '--origin-energy-limit', [CompletionResultType]::ParameterName, 'The most energy the deployer pays for one pool call [default: 600000, a deposit or a relayed withdrawal with 20% to spare]')
             [CompletionResult]::new('--network', '--network', [CompletionResultType]::ParameterName, 'Network: devnet, nile, shasta, mainnet, or one defined in the config file')
             [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'TRON node URL, overriding the network''s')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file to read instead of the default one')

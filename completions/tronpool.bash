@@ -547,7 +547,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__deploy)
-            opts="-y -v -q -h -V --denominations --zkey --dry-run --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            opts="-y -v -q -h -V --denominations --zkey --dry-run --caller-energy-percent --origin-energy-limit --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -558,6 +558,14 @@ _tronpool() {
                     return 0
                     ;;
                 --zkey)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --caller-energy-percent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --origin-energy-limit)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

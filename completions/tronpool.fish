@@ -552,6 +552,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_su
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from broadcast" -s V -l version -d 'Print version'
 complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l denominations -d 'The pools to deploy, in whole USDT [default: 100,500,1000,3000,5000,10000, or the ones of the deployment being resumed]' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l zkey -d 'The ceremony\'s keys (a snarkjs .zkey for `tronpool ceremony r1cs`); imported first. Not needed to resume: the record names its keys' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l caller-energy-percent -d 'The percent of each pool call\'s energy its callers pay [default: 0: the deployer\'s staked energy pays it, up to --origin-energy-limit a call, and what the stake cannot cover falls back to the caller]' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l origin-energy-limit -d 'The most energy the deployer pays for one pool call [default: 600000, a deposit or a relayed withdrawal with 20% to spare]' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l node -d 'TRON node URL, overriding the network\'s' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l config -d 'Config file to read instead of the default one' -r -F

@@ -31,6 +31,15 @@ pub struct DeployArgs {
     /// Check and price everything, then stop before signing
     #[arg(long)]
     dry_run: bool,
+    /// The percent of each pool call's energy its callers pay [default: 0: the deployer's
+    /// staked energy pays it, up to --origin-energy-limit a call, and what the stake cannot
+    /// cover falls back to the caller]
+    #[arg(long, value_name = "P")]
+    caller_energy_percent: Option<i64>,
+    /// The most energy the deployer pays for one pool call [default: 600000, a deposit or a
+    /// relayed withdrawal with 20% to spare]
+    #[arg(long, value_name = "ENERGY")]
+    origin_energy_limit: Option<i64>,
 }
 
 #[derive(Serialize)]
@@ -61,8 +70,19 @@ struct Done {
     network: String,
     config_file: PathBuf,
     deployment: devnet::Deployment,
+    /// Who pays the pools' callers' energy, as the pools were created.
+    sponsorship: Sponsorship,
     /// The transactions this run sent.
     transactions: Vec<Sent>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Sponsorship {
+    /// The percent of each call's energy the callers pay (the deployer's stake pays the rest).
+    caller_energy_percent: i64,
+    /// The most energy the deployer pays for one call.
+    origin_energy_limit: i64,
 }
 
 #[derive(Serialize)]
@@ -103,6 +123,8 @@ impl DeployArgs {
             usdt,
             denominations: self.denominations.clone(),
             chain_id: settings.chain_id,
+            caller_energy_percent: self.caller_energy_percent,
+            origin_energy_limit: self.origin_energy_limit,
         };
         let config_file = settings.config_file.value.clone();
         let save = |record: &DeploymentRecord| write_deployment(&config_file, &network, record);
@@ -215,6 +237,11 @@ impl DeployArgs {
 }
 
 fn finish(ctx: &Context, network: &str, record: DeploymentRecord, sent: Vec<Sent>) -> Result<()> {
+    // A record from before sponsorship made its pools' callers pay it all.
+    let sponsorship = Sponsorship {
+        caller_energy_percent: record.caller_energy_percent.unwrap_or(100),
+        origin_energy_limit: record.origin_energy_limit.unwrap_or(10_000_000),
+    };
     let deployment = record
         .to_deployment(network)
         .map_err(|missing| Error::Failed(format!("the deployment is still missing {missing}")))?;
@@ -222,6 +249,7 @@ fn finish(ctx: &Context, network: &str, record: DeploymentRecord, sent: Vec<Sent
         network: network.to_owned(),
         config_file: ctx.settings()?.config_file.value.clone(),
         deployment,
+        sponsorship,
         transactions: sent,
     };
     ctx.out.result(&done, || deployment_text(&done))

@@ -23,10 +23,20 @@ const EXPIRATION_MS: i64 = 60_000;
 const FEE_LIMIT_MARGIN_PERCENT: i64 = 20;
 /// Bandwidth a creation transaction uses beyond its bytecode: header, signature, ABI.
 const TX_OVERHEAD_BYTES: i64 = 400;
-/// Each contract's own energy limit for its callers' share. Pools make callers pay all of
-/// their energy (`consume_user_resource_percent` = 100), so this is never drawn on; java-tron
-/// only requires it to be positive.
-const ORIGIN_ENERGY_LIMIT: i64 = 10_000_000;
+/// The hasher's and the verifier's energy limit for their callers' share: nobody calls them
+/// directly (the pools do, and a call's energy is split by the contract the transaction
+/// calls), so callers pay all (`consume_user_resource_percent` = 100) and this is never drawn
+/// on; java-tron only requires it to be positive. Also what pools of a record from before
+/// sponsorship are created with.
+const UNSPONSORED_ORIGIN_ENERGY_LIMIT: i64 = 10_000_000;
+
+/// The default share of each pool call's energy its callers pay: none. The deployer's staked
+/// energy pays it, up to [`DEFAULT_POOL_ORIGIN_ENERGY_LIMIT`] a call; a deployer without stake
+/// loses nothing by this, since what its stake cannot cover falls back to the caller.
+pub const DEFAULT_CALLER_ENERGY_PERCENT: i64 = 0;
+/// The default most energy the deployer pays for one pool call: a deposit (478,610 under the
+/// devnet's mainnet model) and a relayed withdrawal (489,571) with about 20% to spare.
+pub const DEFAULT_POOL_ORIGIN_ENERGY_LIMIT: i64 = 600_000;
 
 /// The pools deployed when none are named, in whole USDT.
 pub const DEFAULT_DENOMINATIONS: [u64; 6] = [100, 500, 1_000, 3_000, 5_000, 10_000];
@@ -155,6 +165,10 @@ pub struct Request {
     pub denominations: Option<Vec<u64>>,
     /// The chain id the network must have, when the network is a known one.
     pub chain_id: Option<u64>,
+    /// Who pays the pools' callers' energy: `(caller percent, origin energy limit)`; `None`
+    /// keeps the record's, or the defaults for a new deployment.
+    pub caller_energy_percent: Option<i64>,
+    pub origin_energy_limit: Option<i64>,
 }
 
 /// The chain id of the node's network: the last four bytes of its genesis block's id.
@@ -204,6 +218,27 @@ pub async fn plan(
     let mut record = match existing {
         Some(record) => {
             resumable(&record, network, chain_id, request.usdt, &vk_sha256)?;
+            for (asked, kept, flag) in [
+                (
+                    request.caller_energy_percent,
+                    record.caller_energy_percent,
+                    "--caller-energy-percent",
+                ),
+                (
+                    request.origin_energy_limit,
+                    record.origin_energy_limit,
+                    "--origin-energy-limit",
+                ),
+            ] {
+                if asked.is_some() && asked != kept {
+                    return Err(Error::usage(format!(
+                        "the deployment being resumed creates its pools with {} (its record                          says so); pools keep one setting: change it after the deployment with                          `tronpool pool sponsor`",
+                        kept.map_or("its callers paying all their energy".into(), |v| format!(
+                            "{flag} {v}"
+                        ))
+                    )));
+                }
+            }
             record
         }
         None => DeploymentRecord {
@@ -217,8 +252,32 @@ pub async fn plan(
             verifier: None,
             pools: Vec::new(),
             pending: None,
+            caller_energy_percent: Some(
+                request
+                    .caller_energy_percent
+                    .unwrap_or(DEFAULT_CALLER_ENERGY_PERCENT),
+            ),
+            origin_energy_limit: Some(
+                request
+                    .origin_energy_limit
+                    .unwrap_or(DEFAULT_POOL_ORIGIN_ENERGY_LIMIT),
+            ),
         },
     };
+    if let Some(p) = record.caller_energy_percent
+        && !(0..=100).contains(&p)
+    {
+        return Err(Error::usage(format!(
+            "--caller-energy-percent {p} is not a percent from 0 to 100"
+        )));
+    }
+    if let Some(limit) = record.origin_energy_limit
+        && limit <= 0
+    {
+        return Err(Error::usage(format!(
+            "--origin-energy-limit {limit} must be more than 0"
+        )));
+    }
     let wanted = match &request.denominations {
         Some(list) => list.clone(),
         None if record.denominations.is_empty() => DEFAULT_DENOMINATIONS.to_vec(),
@@ -535,16 +594,25 @@ async fn creation_transaction(
     let owner = plan.owner;
     let code = creation_code(step.contract, &plan.record, keys, owner)?;
     let abi = abi(step.contract)?;
+    // Pools: their deployer's stake pays its callers' energy as the record says (a record
+    // from before sponsorship: callers pay all).
+    let (percent, origin_energy_limit) = match step.contract {
+        Contract::Pool(_) => (
+            plan.record.caller_energy_percent.unwrap_or(100),
+            plan.record
+                .origin_energy_limit
+                .unwrap_or(UNSPONSORED_ORIGIN_ENERGY_LIMIT),
+        ),
+        _ => (100, UNSPONSORED_ORIGIN_ENERGY_LIMIT),
+    };
     let create = CreateSmartContract {
         owner_address: owner.tron_bytes().to_vec(),
         new_contract: Some(SmartContract {
             origin_address: owner.tron_bytes().to_vec(),
             abi: Some(abi),
             bytecode: code,
-            // Callers pay all of their calls' energy: the deployer's account is never
-            // drawn on by anyone using the pools.
-            consume_user_resource_percent: 100,
-            origin_energy_limit: ORIGIN_ENERGY_LIMIT,
+            consume_user_resource_percent: percent,
+            origin_energy_limit,
             name: step.contract.artifact().to_owned(),
             ..SmartContract::default()
         }),

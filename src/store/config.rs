@@ -71,6 +71,14 @@ pub struct DeploymentRecord {
     /// A contract broadcast but not yet seen in a block. On resume its receipt is looked
     /// up before anything is sent again.
     pub pending: Option<PendingRecord>,
+    /// The percent of each pool call's energy the callers pay (`consume_user_resource_percent`;
+    /// the deployer's stake pays the rest). Absent in records from before pools were
+    /// sponsored, whose pools make their callers pay it all.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub caller_energy_percent: Option<i64>,
+    /// The most energy the deployer pays for one pool call (`origin_energy_limit`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin_energy_limit: Option<i64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -374,6 +382,8 @@ mod tests {
                 expiration: 1,
                 transaction: "0a00".into(),
             }),
+            caller_energy_percent: Some(0),
+            origin_energy_limit: Some(600_000),
         }
     }
 

@@ -249,6 +249,28 @@ fn deploy_with_ceremony_keys_resume_and_withdraw() {
     );
     assert_eq!(deployment["pools"].as_array().unwrap().len(), 2);
     assert_eq!(deployment["network"], "rehearsal");
+    // Pools are sponsored by default: callers pay 0% of their energy, the deployer's stake
+    // up to 600,000 a call (it has none here, so callers still pay it all).
+    assert_eq!(done["sponsorship"]["callerEnergyPercent"], 0, "{done}");
+    assert_eq!(done["sponsorship"]["originEnergyLimit"], 600_000);
+    assert!(config(&env).contains("caller_energy_percent = 0"));
+    let sponsor = ok(
+        &mut on(&env, &chain, 3),
+        &["pool", "sponsor", "--denom", "100"],
+    );
+    assert_eq!(sponsor["callerEnergyPercent"], 0, "{sponsor}");
+    assert_eq!(sponsor["originEnergyLimit"], 600_000);
+    assert_eq!(
+        sponsor["sponsor"],
+        chain.devnet.accounts()[3].address().to_string()
+    );
+    // A resumed deployment keeps its pools' setting; asking another is a clear error.
+    let changed = fails(
+        on(&env, &chain, 3).arg("--yes"),
+        &["deploy", "--caller-energy-percent", "50"],
+        2,
+    );
+    assert!(changed.contains("pool sponsor"), "{changed}");
     assert_eq!(mode(&env.home().join("config.toml")), 0o600);
     // Exactly one of each contract: nothing was paid for twice.
     let deployer = chain.devnet.accounts()[3].address().tron_bytes().to_vec();
