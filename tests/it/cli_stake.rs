@@ -231,6 +231,11 @@ fn a_sponsored_pool_takes_its_deposits_energy_from_the_deployers_stake() {
     let before = trx(&env);
     ok(&env, &chain, &["deposit", "--denom", "100", "--yes"]);
     let spent = before - trx(&env);
+    println!(
+        "deposit into a sponsored pool: {} TRX spent by the caller (bandwidth); the deployer's \
+         stake paid its energy",
+        spent as f64 / 1e6
+    );
     assert!(spent < 1_000_000, "the deposit cost its caller {spent} sun");
     let used = ok(&env, &chain, &["balance", &deployer])["resources"]["energyAvailable"]
         .as_i64()
