@@ -184,12 +184,7 @@ impl Stake {
     /// Stake 2.0 type.
     pub(crate) fn decode(kind: i32, bytes: &[u8]) -> Option<Result<Self, TxError>> {
         let bad = |e: prost::DecodeError| TxError::BadProtobuf(e.to_string());
-        let address = |field: &str, b: &[u8]| {
-            Address::from_tron_bytes(b).map_err(|source| TxError::BadAddress {
-                field: field.to_owned(),
-                source,
-            })
-        };
+        let address = crate::transaction::address_field;
         let read = || -> Result<Self, TxError> {
             Ok(match kind {
                 contract_type::FREEZE_BALANCE_V2 => {

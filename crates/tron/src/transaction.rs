@@ -251,7 +251,7 @@ impl Action {
     }
 }
 
-fn address_field(field: &str, bytes: &[u8]) -> Result<Address, TxError> {
+pub(crate) fn address_field(field: &str, bytes: &[u8]) -> Result<Address, TxError> {
     Address::from_tron_bytes(bytes).map_err(|source| TxError::BadAddress {
         field: field.to_owned(),
         source,

@@ -851,42 +851,17 @@ impl Chain {
             }
             Action::Setting(setting) => {
                 self.validate_setting(&setting)?;
-                let (net_usage, net_fee) = self.bandwidth(&owner, bytes, time);
-                if balance < net_fee + memo_fee {
-                    return Err(Rejection::new(
-                        "BANDWITH_ERROR",
-                        "Account resource insufficient error.",
-                    ));
-                }
-                self.consume_free_net(&owner, net_usage, time);
-                self.debit(&owner, net_fee + memo_fee);
+                self.pay_bandwidth(&owner, bytes, time, memo_fee, 0, &mut info)?;
                 self.apply_setting(&setting);
-                info.net_usage = net_usage;
-                info.net_fee = net_fee;
-                info.fee = net_fee + memo_fee;
             }
             Action::Stake(stake) => {
                 self.validate_stake(&stake, time)?;
-                let (net_usage, net_fee) = self.bandwidth(&owner, bytes, time);
-                if balance < net_fee + memo_fee {
-                    return Err(Rejection::new(
-                        "BANDWITH_ERROR",
-                        "Account resource insufficient error.",
-                    ));
-                }
-                if let tron::Stake::Freeze { amount, .. } = &stake
-                    && balance - net_fee - memo_fee < *amount
-                {
-                    return Err(Rejection::validate(
-                        "frozenBalance must be less than or equal to accountBalance",
-                    ));
-                }
-                self.consume_free_net(&owner, net_usage, time);
-                self.debit(&owner, net_fee + memo_fee);
+                let staked = match &stake {
+                    tron::Stake::Freeze { amount, .. } => *amount,
+                    _ => 0,
+                };
+                self.pay_bandwidth(&owner, bytes, time, memo_fee, staked, &mut info)?;
                 info.withdraw_expire_amount = self.apply_stake(&stake, time);
-                info.net_usage = net_usage;
-                info.net_fee = net_fee;
-                info.fee = net_fee + memo_fee;
             }
             Action::Create(create) => {
                 let mut contract = create.new_contract.clone().unwrap_or_default();
@@ -969,6 +944,38 @@ impl Chain {
             meta.latest_operation_time = time;
         }
         Ok(info)
+    }
+
+    /// Pays for a system contract that runs no code (stake, settings): its bandwidth and
+    /// memo, with `reserved` sun of the balance it moves still to be there afterwards.
+    fn pay_bandwidth(
+        &mut self,
+        owner: &Address,
+        bytes: i64,
+        time: i64,
+        memo_fee: i64,
+        reserved: i64,
+        info: &mut TxInfo,
+    ) -> Result<(), Rejection> {
+        let balance = self.balance(owner);
+        let (net_usage, net_fee) = self.bandwidth(owner, bytes, time);
+        if balance < net_fee + memo_fee {
+            return Err(Rejection::new(
+                "BANDWITH_ERROR",
+                "Account resource insufficient error.",
+            ));
+        }
+        if balance - net_fee - memo_fee < reserved {
+            return Err(Rejection::validate(
+                "frozenBalance must be less than or equal to accountBalance",
+            ));
+        }
+        self.consume_free_net(owner, net_usage, time);
+        self.debit(owner, net_fee + memo_fee);
+        info.net_usage = net_usage;
+        info.net_fee = net_fee;
+        info.fee = net_fee + memo_fee;
+        Ok(())
     }
 
     /// Pays the energy a contract run used (the origin's share and the caller's stake first,
