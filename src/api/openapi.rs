@@ -268,7 +268,15 @@ fn schemas(
                 "type": "object",
                 "description": "An unsigned TRON transaction in java-tron's JSON; sign it as is \
                     (TronWeb trx.sign, TronLink, tronpool tx sign)",
-                "required": ["txID", "raw_data", "raw_data_hex", "visible"] } } },
+                "required": ["txID", "raw_data", "raw_data_hex", "visible"] },
+              "estimate": { "type": "object",
+                "description": "How the transaction's energy would be paid if it ran now: the \
+                    contract's sponsor (its deployer's staked energy), the caller's own stake, \
+                    and the rest burned",
+                "properties": {
+                  "energy": { "type": "integer" }, "sponsorEnergy": { "type": "integer" },
+                  "stakedEnergy": { "type": "integer" }, "burnedEnergy": { "type": "integer" },
+                  "burnedSun": { "type": "integer" }, "feeLimitSun": { "type": "integer" } } } } },
             "RelayRequest": { "type": "object",
                 "required": ["denomination", "proof", "root", "nullifierHash", "recipient"],
                 "additionalProperties": false, "properties": {

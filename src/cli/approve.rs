@@ -62,27 +62,28 @@ impl ApproveArgs {
         let pool = chain.pool_address(self.denom)?;
         if self.unsigned {
             let from = owner(ctx, self.from)?;
-            let tx = chain
+            let built = chain
                 .approve_transaction(from, self.denom, Some(amount))
                 .await?;
-            return print_unsigned(ctx, &tx);
+            return print_unsigned(ctx, &built.transaction);
         }
         let key = key(ctx)?;
-        let tx = chain
+        let built = chain
             .approve_transaction(key.address(), self.denom, Some(amount))
             .await?;
         confirm(
             ctx,
             "approve",
             &format!(
-                "Allow the {} USDT pool {pool} to take {} USDT from {} on {}?",
+                "Allow the {} USDT pool {pool} to take {} USDT from {} on {}? ({})",
                 self.denom,
                 describe_amount(amount),
                 key.address(),
-                chain.network
+                chain.network,
+                built.estimate.describe()
             ),
         )?;
-        let txid = sign_and_confirm(&chain, tx, &key, "the approval").await?;
+        let txid = sign_and_confirm(&chain, built.transaction, &key, "the approval").await?;
         let out = Approved {
             txid,
             owner: key.address(),

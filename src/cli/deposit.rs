@@ -94,31 +94,45 @@ impl DepositArgs {
         }
         let mut approve_txid = None;
         if allowance < needed {
-            let tx = chain
+            let built = chain
                 .approve_transaction(from, self.denom, Some(needed))
                 .await?;
             confirm(
                 ctx,
                 "deposit",
                 &format!(
-                    "The pool may take {} USDT from {from}; approve exactly {} USDT first?",
+                    "The pool may take {} USDT from {from}; approve exactly {} USDT first? ({})",
                     six_decimals_text(allowance),
-                    six_decimals_text(needed)
+                    six_decimals_text(needed),
+                    built.estimate.describe()
                 ),
             )?;
-            let txid = sign_and_confirm(&chain, tx, &key, "the approval").await?;
+            let txid = sign_and_confirm(&chain, built.transaction, &key, "the approval").await?;
             ctx.out.note(format!(
                 "approved {} USDT: {txid}",
                 six_decimals_text(needed)
             ));
             approve_txid = Some(txid);
         }
+        // What one deposit would cost now, priced on a throwaway commitment (never stored or
+        // sent); every deposit of the run costs about the same.
+        let sample = Note::generate(
+            NoteMeta::usdt(self.denom, &chain.network)
+                .map_err(|e| Error::Failed(format!("cannot make a note: {e}")))?,
+        );
+        let estimate = chain
+            .deposit_transaction(from, self.denom, commitment_of(&sample))
+            .await?
+            .estimate;
         confirm(
             ctx,
             "deposit",
             &format!(
-                "Deposit {} × {} USDT from {from} into {pool} on {}?",
-                self.count, self.denom, chain.network
+                "Deposit {} × {} USDT from {from} into {pool} on {}? (each: {})",
+                self.count,
+                self.denom,
+                chain.network,
+                estimate.describe()
             ),
         )?;
         let mut deposited = Vec::new();
@@ -171,7 +185,7 @@ impl DepositArgs {
                 .deposit_transaction(from, self.denom, commitment_of(&note))
                 .await;
             let tx = match tx {
-                Ok(tx) => tx,
+                Ok(built) => built.transaction,
                 Err(e) => {
                     store.mark_failed(id, &format!("not sent: {e}"))?;
                     return Err(e);
@@ -237,7 +251,7 @@ async fn deposit_one(
         .deposit_transaction(key.address(), denomination, commitment)
         .await
     {
-        Ok(tx) => tx,
+        Ok(built) => built.transaction,
         Err(e) => {
             store.mark_failed(id, &format!("not sent: {e}"))?;
             return Err(e);

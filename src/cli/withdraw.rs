@@ -60,6 +60,8 @@ pub struct DryRun {
     pub nullifier_hash: String,
     pub energy: i64,
     pub fee_limit_sun: i64,
+    /// How the energy would be paid: the pool's sponsor, the caller's stake, a burn.
+    pub estimate: crate::service::builders::EnergySplit,
     pub proof: String,
 }
 
@@ -77,15 +79,18 @@ impl DryRun {
             nullifier_hash: word_hex(&r.nullifier_hash),
             energy: call.energy,
             fee_limit_sun: call.fee_limit,
+            estimate: call.split,
             proof: r.proof.to_hex(),
         }
     }
 
     pub fn describe(&self) -> String {
         format!(
-            "dry run: the withdrawal of {} USDT to {} verifies and would succeed ({} energy); \
+            "dry run: the withdrawal of {} USDT to {} verifies and would succeed ({}); \
              nothing was sent",
-            self.denomination, self.recipient, self.energy
+            self.denomination,
+            self.recipient,
+            self.estimate.describe()
         )
     }
 }
@@ -183,6 +188,7 @@ impl WithdrawArgs {
             return Err(Error::Refused(shortfall));
         }
         let id = remember(&chain, &store, &mut given, "withdraw")?;
+        let estimate = call.split;
         let mut tx = chain.transaction(call, EXPIRATION_MS).await?;
         let Some(key) = signer else {
             return print_unsigned(ctx, &tx);
@@ -191,8 +197,9 @@ impl WithdrawArgs {
             ctx,
             "withdraw",
             &format!(
-                "Withdraw {denomination} USDT to {} with note {id}, paid by {from}?",
-                self.to
+                "Withdraw {denomination} USDT to {} with note {id}, paid by {from}? ({})",
+                self.to,
+                estimate.describe()
             ),
         )?;
         tx.sign(&key)?;

@@ -29,17 +29,99 @@ pub const EXPIRATION_MS: i64 = 10 * 60 * 1000;
 /// lands, which a deposit in between can change.
 const FEE_LIMIT_MARGIN_PERCENT: i64 = 30;
 
+/// How a call's energy will be paid, as java-tron's receipt splits it
+/// (`ReceiptCapsule.payEnergyBill`): the contract's sponsor (its origin) first, from its staked
+/// energy and at most `origin_energy_limit`, for the share its callers do not pay; then the
+/// caller's own staked energy; the rest burned at the energy price. What the sponsor's and the
+/// caller's stake cover is what they have now: a call landing after others may find less.
+#[derive(Debug, Clone, Copy, Default, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct EnergySplit {
+    /// The energy the simulation used.
+    pub energy: i64,
+    /// Paid from the contract sponsor's stake.
+    pub sponsor_energy: i64,
+    /// Paid from the caller's stake.
+    pub staked_energy: i64,
+    /// Burned by the caller.
+    pub burned_energy: i64,
+    /// `burned_energy` at the energy price, in sun.
+    pub burned_sun: i64,
+    /// The transaction's fee limit: what the caller's share could cost at most, in sun.
+    pub fee_limit_sun: i64,
+}
+
+impl EnergySplit {
+    /// Splits `energy` between a sponsor paying `sponsor_percent` of it up to `sponsor_cap`
+    /// (its stake left, capped by `origin_energy_limit`), the caller's `staked` energy left,
+    /// and a burn at `energy_fee` sun per energy.
+    pub fn new(
+        energy: i64,
+        sponsor_percent: i64,
+        sponsor_cap: i64,
+        staked: i64,
+        energy_fee: i64,
+        fee_limit_sun: i64,
+    ) -> Self {
+        let energy = energy.max(0);
+        let sponsor_energy =
+            ((i128::from(energy) * i128::from(sponsor_percent.clamp(0, 100)) / 100) as i64)
+                .min(sponsor_cap.max(0));
+        let staked_energy = (energy - sponsor_energy).min(staked.max(0));
+        let burned_energy = energy - sponsor_energy - staked_energy;
+        EnergySplit {
+            energy,
+            sponsor_energy,
+            staked_energy,
+            burned_energy,
+            burned_sun: burned_energy.saturating_mul(energy_fee),
+            fee_limit_sun,
+        }
+    }
+
+    /// One line for a confirmation: `478610 energy: 478610 from the pool's sponsor, 0 from
+    /// your stake, 0 burned (0 TRX)`.
+    pub fn describe(&self) -> String {
+        format!(
+            "{} energy: {} from the contract's sponsor, {} from your stake, {} burned ({} TRX)",
+            self.energy,
+            self.sponsor_energy,
+            self.staked_energy,
+            self.burned_energy,
+            format_units(self.burned_sun.into(), 6)
+        )
+    }
+}
+
+/// A transaction built here, with how its energy will be paid.
+#[derive(Debug, Clone)]
+pub struct Built {
+    pub transaction: Transaction,
+    pub estimate: EnergySplit,
+}
+
 /// An unsigned transaction as the API returns it.
 #[derive(Debug, Clone, Serialize)]
 pub struct Unsigned {
     /// java-tron's JSON (`txID`, `raw_data`, `raw_data_hex`, `visible`).
     pub transaction: serde_json::Value,
+    /// How its energy would be paid if it ran now.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub estimate: Option<EnergySplit>,
 }
 
 impl Unsigned {
     pub fn new(tx: &Transaction) -> Self {
         Unsigned {
             transaction: tx.to_json(false),
+            estimate: None,
+        }
+    }
+
+    pub fn built(built: &Built) -> Self {
+        Unsigned {
+            transaction: built.transaction.to_json(false),
+            estimate: Some(built.estimate),
         }
     }
 }
@@ -68,7 +150,7 @@ impl Chain {
         denomination: u64,
         amount: Option<U256>,
     ) -> Result<Unsigned> {
-        Ok(Unsigned::new(
+        Ok(Unsigned::built(
             &self.approve_transaction(from, denomination, amount).await?,
         ))
     }
@@ -79,7 +161,7 @@ impl Chain {
         from: Address,
         denomination: u64,
         amount: Option<U256>,
-    ) -> Result<Transaction> {
+    ) -> Result<Built> {
         let pool = self.pool_address(denomination)?;
         let amount = amount.unwrap_or(U256::from(denomination * USDT_UNIT));
         let data = Trc20::approveCall {
@@ -98,7 +180,7 @@ impl Chain {
         denomination: u64,
         commitment: B256,
     ) -> Result<Unsigned> {
-        Ok(Unsigned::new(
+        Ok(Unsigned::built(
             &self
                 .deposit_transaction(from, denomination, commitment)
                 .await?,
@@ -111,7 +193,7 @@ impl Chain {
         from: Address,
         denomination: u64,
         commitment: B256,
-    ) -> Result<Transaction> {
+    ) -> Result<Built> {
         let pool = self.pool_address(denomination)?;
         if commitment.is_zero() {
             return Err(Error::usage(
@@ -150,11 +232,11 @@ impl Chain {
     /// `withdraw(...)`, after checking the note is unspent, the root known and the proof
     /// valid for exactly these inputs.
     pub async fn build_withdraw(&self, request: &WithdrawRequest) -> Result<Unsigned> {
-        Ok(Unsigned::new(&self.withdraw_transaction(request).await?))
+        Ok(Unsigned::built(&self.withdraw_transaction(request).await?))
     }
 
     /// The unsigned withdrawal itself, for a caller that signs here.
-    pub async fn withdraw_transaction(&self, request: &WithdrawRequest) -> Result<Transaction> {
+    pub async fn withdraw_transaction(&self, request: &WithdrawRequest) -> Result<Built> {
         let pool = self.pool_address(request.denomination)?;
         let refund = self.check_withdrawal(request).await?;
         let data = withdraw_calldata(request);
@@ -219,13 +301,38 @@ impl Chain {
         call_value: i64,
         data: Vec<u8>,
         what: &str,
-    ) -> Result<Transaction> {
+    ) -> Result<Built> {
         let call = self.prepare_call(owner, contract, call_value, data).await?;
         call.check_succeeds(what)?;
         if let Some(shortfall) = call.shortfall(what) {
             return Err(Error::Refused(shortfall));
         }
-        self.transaction(call, EXPIRATION_MS).await
+        let estimate = call.split;
+        Ok(Built {
+            transaction: self.transaction(call, EXPIRATION_MS).await?,
+            estimate,
+        })
+    }
+
+    /// Who sponsors calls to `contract` by `caller`: the share of each call's energy it pays
+    /// and the most it can pay now (its staked energy left, capped by `origin_energy_limit`).
+    /// `(0, 0)` when the caller pays all, or is the origin itself.
+    async fn sponsor_of(&self, contract: Address, caller: Address) -> Result<(i64, i64)> {
+        let Some(info) = self.node.get_contract(&contract).await? else {
+            return Ok((0, 0));
+        };
+        let percent = 100 - info.consume_user_resource_percent.clamp(0, 100);
+        match info.origin_address {
+            Some(origin) if percent > 0 && origin != caller => {
+                let left = self
+                    .node
+                    .get_account_resource(&origin)
+                    .await?
+                    .energy_available();
+                Ok((percent, left.min(info.origin_energy_limit.max(0))))
+            }
+            _ => Ok((0, 0)),
+        }
     }
 
     /// Everything needed to decide on a call: what it would do, what it would cost, and
@@ -237,14 +344,26 @@ impl Chain {
         call_value: i64,
         data: Vec<u8>,
     ) -> Result<PreparedCall> {
-        let (simulated, prices, trx, resources) = tokio::try_join!(
+        let (simulated, prices, trx, resources, (sponsor_percent, sponsor_cap)) = tokio::try_join!(
             self.simulate(owner, contract, call_value, data.clone()),
             self.prices(),
             self.trx_balance(owner),
             async { Ok(self.node.get_account_resource(&owner).await?) },
+            self.sponsor_of(contract, owner),
         )?;
         let energy = simulated.energy_used.max(0);
-        let burned = (energy - resources.energy_available()).max(0) * prices.energy_fee;
+        // The fee limit covers the whole energy as the caller's: a sponsor's stake can run out
+        // before the transaction lands, and the call must not fail for it.
+        let fee_limit = fee_limit(energy, prices.energy_fee).min(prices.max_fee_limit);
+        let split = EnergySplit::new(
+            energy,
+            sponsor_percent,
+            sponsor_cap,
+            resources.energy_available(),
+            prices.energy_fee,
+            fee_limit,
+        );
+        let burned = split.burned_sun;
         Ok(PreparedCall {
             trigger: Trigger {
                 owner,
@@ -260,8 +379,9 @@ impl Chain {
             }),
             energy,
             burned,
+            split,
             owner_trx: trx,
-            fee_limit: fee_limit(energy, prices.energy_fee).min(prices.max_fee_limit),
+            fee_limit,
         })
     }
 
@@ -284,8 +404,10 @@ pub struct PreparedCall {
     /// Why the simulation reverted, if it did.
     pub revert: Option<String>,
     pub energy: i64,
-    /// Sun the energy would burn beyond the owner's staked energy.
+    /// Sun the energy would burn beyond the sponsor's and the owner's staked energy.
     pub burned: i64,
+    /// How the energy would be paid.
+    pub split: EnergySplit,
     pub owner_trx: i64,
     pub fee_limit: i64,
 }

@@ -661,6 +661,15 @@ async fn tronweb_signs_what_the_api_builds_and_the_chain_runs_it() {
         .unwrap()
         .fee_limit();
     assert!(energy * 100 < limit, "the fee limit covers the energy used");
+    // The answer said beforehand how the energy would be paid: the genesis pools are not
+    // sponsored and the account has no stake, so all of it burned, and it was what ran.
+    let estimate = &deposit["estimate"];
+    assert_eq!(estimate["energy"], energy, "{deposit}");
+    assert_eq!(estimate["sponsorEnergy"], 0);
+    assert_eq!(estimate["stakedEnergy"], 0);
+    assert_eq!(estimate["burnedEnergy"], energy);
+    assert_eq!(estimate["burnedSun"], energy * 100);
+    assert_eq!(estimate["feeLimitSun"], limit);
     let pool = served.ok("/api/pools/100", None).await;
     assert_eq!(pool["depositCount"], 1);
     assert_eq!(pool["poolBalanceRaw"], "100000000");

@@ -229,7 +229,7 @@ fn a_sponsored_pool_takes_its_deposits_energy_from_the_deployers_stake() {
             .unwrap()
     };
     let before = trx(&env);
-    ok(&env, &chain, &["deposit", "--denom", "100", "--yes"]);
+    let deposited = ok(&env, &chain, &["deposit", "--denom", "100", "--yes"]);
     let spent = before - trx(&env);
     println!(
         "deposit into a sponsored pool: {} TRX spent by the caller (bandwidth); the deployer's \
@@ -245,4 +245,13 @@ fn a_sponsored_pool_takes_its_deposits_energy_from_the_deployers_stake() {
         (limit - 478_610 - 10..=limit - 478_610).contains(&used),
         "the deployer's stake paid the deposit's 478,610 energy: {used} of {limit} left"
     );
+
+    // A withdrawal's estimate says beforehand that the sponsor pays its energy.
+    let id = deposited["notes"][0]["id"].as_i64().unwrap().to_string();
+    let to = tron::PrivateKey::generate().address().to_base58();
+    let dry = ok(&env, &chain, &["withdraw", &id, "--to", &to, "--dry-run"]);
+    let estimate = &dry["estimate"];
+    assert!(estimate["energy"].as_i64().unwrap() > 300_000, "{dry}");
+    assert_eq!(estimate["sponsorEnergy"], estimate["energy"], "{dry}");
+    assert_eq!(estimate["burnedSun"], 0);
 }
