@@ -93,6 +93,15 @@ impl Address {
         if s.is_empty() {
             return Err(AddressError::Empty);
         }
+        // Length first: base58 decoding is quadratic in the input, and 25 bytes never take
+        // more than 35 characters, so a long string is refused before any decoding.
+        if s.len() > 35 {
+            return Err(AddressError::WrongLength {
+                found: s.len(),
+                expected: 34,
+                unit: "base58 characters",
+            });
+        }
         if let Some((position, character)) =
             s.chars().enumerate().find(|(_, c)| !is_base58_char(*c))
         {
@@ -296,6 +305,21 @@ mod tests {
             "1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2".parse::<Address>(),
             Err(AddressError::WrongLength { .. }) | Err(AddressError::WrongPrefix { .. })
         ));
+    }
+
+    #[test]
+    fn a_long_base58_string_is_refused_by_its_length_before_decoding() {
+        // `T` and 59,999 `z`s: base58 decoding that would take seconds of CPU.
+        let long = format!("T{}", "z".repeat(59_999));
+        assert_eq!(
+            Address::from_base58(&long),
+            Err(AddressError::WrongLength {
+                found: 60_000,
+                expected: 34,
+                unit: "base58 characters",
+            })
+        );
+        assert!(long.parse::<Address>().is_err());
     }
 
     #[test]
