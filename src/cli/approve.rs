@@ -6,7 +6,7 @@ use serde::Serialize;
 use tron::{Address, TxId};
 
 use crate::error::{Error, Result};
-use crate::service::inputs::{USDT_DECIMALS, USDT_UNIT, parse_units};
+use crate::service::inputs::{USDT_DECIMALS, parse_units};
 use crate::service::pools::six_decimals_text;
 
 use super::Context;
@@ -47,19 +47,21 @@ struct Approved {
 
 impl ApproveArgs {
     pub async fn run(self, ctx: &Context) -> Result<()> {
-        let amount = if self.unlimited {
-            U256::MAX
+        let given = if self.unlimited {
+            Some(U256::MAX)
         } else if let Some(text) = &self.amount {
-            parse_units(text, USDT_DECIMALS).ok_or_else(|| {
+            Some(parse_units(text, USDT_DECIMALS).ok_or_else(|| {
                 Error::usage(format!("--amount `{text}` is not an amount of USDT"))
-            })?
+            })?)
         } else {
-            U256::from(self.count)
-                .checked_mul(U256::from(self.denom * USDT_UNIT))
-                .ok_or_else(|| Error::usage("--count is too large"))?
+            None
         };
         let chain = connect(ctx).await?;
         let pool = chain.pool_address(self.denom)?;
+        let amount = match given {
+            Some(amount) => amount,
+            None => chain.denomination(self.denom)?.times(self.count),
+        };
         if self.unsigned {
             let from = owner(ctx, self.from)?;
             let built = chain

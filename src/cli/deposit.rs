@@ -4,7 +4,6 @@
 //! is stored before it is broadcast: whatever stops this command (Ctrl-C, a crash, the node),
 //! the note is on disk and `tronpool notes check` can settle it against the chain.
 
-use alloy_primitives::U256;
 use clap::Args;
 use serde::Serialize;
 use tron::{Address, TxId};
@@ -13,7 +12,6 @@ use zk::note::{Note, NoteMeta};
 use crate::error::{Error, Result};
 use crate::service::builders::Unsigned;
 use crate::service::chain::Chain;
-use crate::service::inputs::USDT_UNIT;
 use crate::service::notes::commitment_of;
 use crate::service::pools::{six_decimals_text, word_hex};
 use crate::store::notes::NoteStore;
@@ -80,7 +78,7 @@ impl DepositArgs {
         }
         let key = key(ctx)?;
         let from = key.address();
-        let needed = U256::from(self.count * self.denom * USDT_UNIT);
+        let needed = chain.denomination(self.denom)?.times(self.count);
         let (balance, allowance) =
             tokio::try_join!(chain.usdt_balance(from), chain.usdt_allowance(from, pool))?;
         if balance < needed {

@@ -16,7 +16,7 @@ use url::Url;
 use crate::error::{Error, Kind, Result};
 use crate::service::builders::withdraw_calldata;
 use crate::service::chain::Chain;
-use crate::service::inputs::{USDT_DECIMALS, USDT_UNIT, parse_units};
+use crate::service::inputs::{USDT_DECIMALS, parse_units};
 use crate::service::notes::Payout;
 use crate::service::pools::six_decimals_text;
 use crate::service::relayer::{RelayRequest, Relayer, RelayerConfig, RelayerStatus};
@@ -206,7 +206,9 @@ async fn fee_cap(
             .ok_or_else(|| Error::usage(format!("--max-fee `{text}` is not an amount of USDT")))?;
         return Ok((cap, "--max-fee".into()));
     }
-    let share = U256::from(denomination * USDT_UNIT * DEFAULT_MAX_FEE_PERCENT / 100);
+    let share = chain
+        .denomination(denomination)?
+        .percent(DEFAULT_MAX_FEE_PERCENT);
     let why = format!("{DEFAULT_MAX_FEE_PERCENT}% of the pool");
     let pricing = pricing(ctx, chain)?;
     match pricing.terms(chain, Resources::default()).await {
@@ -342,7 +344,7 @@ impl RelayWithdrawArgs {
         outcome.settle("the relayed withdrawal", &txid)?;
         store.mark_withdrawn(id, Some(&txid.to_hex()), Some(&self.to.to_base58()))?;
         chain.pool_changed(denomination);
-        let received = U256::from(denomination * USDT_UNIT) - fee;
+        let received = chain.denomination(denomination)?.base_units() - fee;
         let out = Withdrawn {
             txid,
             note_id: id,

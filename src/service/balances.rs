@@ -8,7 +8,6 @@ use tron::abi::Trc20;
 
 use crate::error::Result;
 use crate::service::chain::Chain;
-use crate::service::inputs::USDT_UNIT;
 use crate::service::pools::six_decimals;
 
 /// `GET /api/balance/:address`.
@@ -88,7 +87,7 @@ impl Chain {
             pool,
             allowance: six_decimals(allowance),
             allowance_raw: allowance.to_string(),
-            sufficient: allowance >= U256::from(denomination * USDT_UNIT),
+            sufficient: allowance >= self.denomination(denomination)?.base_units(),
         })
     }
 }

@@ -17,7 +17,6 @@ use zk::proof::EncodedProof;
 
 use crate::error::{Error, Result};
 use crate::service::chain::Chain;
-use crate::service::inputs::USDT_UNIT;
 use crate::service::pools::six_decimals_text;
 use crate::units::format_units;
 
@@ -163,7 +162,7 @@ impl Chain {
         amount: Option<U256>,
     ) -> Result<Built> {
         let pool = self.pool_address(denomination)?;
-        let amount = amount.unwrap_or(U256::from(denomination * USDT_UNIT));
+        let amount = amount.unwrap_or(self.denomination(denomination)?.base_units());
         let data = Trc20::approveCall {
             spender: pool.into(),
             value: amount,
@@ -200,7 +199,7 @@ impl Chain {
                 "commitment is zero; make it from a note (Poseidon(nullifier, secret))",
             ));
         }
-        let needed = U256::from(denomination * USDT_UNIT);
+        let needed = self.denomination(denomination)?.base_units();
         let (used, balance, allowance) = tokio::try_join!(
             self.view(pool, TronPool::commitmentsCall(commitment)),
             self.usdt_balance(from),
@@ -249,7 +248,7 @@ impl Chain {
     /// pays energy for a proof the verifier contract would reject). Returns the refund in sun.
     pub async fn check_withdrawal(&self, request: &WithdrawRequest) -> Result<i64> {
         let denomination = request.denomination;
-        if request.fee > U256::from(denomination * USDT_UNIT) {
+        if request.fee > self.denomination(denomination)?.base_units() {
             return Err(Error::usage(format!(
                 "fee {} is more than the {denomination} USDT the pool pays out",
                 request.fee

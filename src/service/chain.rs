@@ -236,6 +236,12 @@ impl Chain {
     }
 
     /// The pool of a denomination (in whole USDT), or a 404 listing the ones there are.
+    /// `denomination` as a pool this network has, or the error that names the pools it has.
+    pub fn denomination(&self, denomination: u64) -> Result<Denomination> {
+        self.pool_address(denomination)?;
+        Ok(Denomination(denomination))
+    }
+
     pub fn pool_address(&self, denomination: u64) -> Result<Address> {
         self.deployment
             .pool(denomination)
@@ -329,5 +335,40 @@ impl Chain {
             ..Default::default()
         };
         Ok(self.node.trigger_constant_contract(&trigger).await?)
+    }
+}
+
+/// A pool's denomination in whole USDT, known to be one the network has a pool for (made by
+/// [`Chain::denomination`]); the one place a denomination becomes base units.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Denomination(u64);
+
+impl Denomination {
+    /// In whole USDT.
+    pub fn whole(self) -> u64 {
+        self.0
+    }
+
+    /// In USDT base units (6 decimals).
+    pub fn base_units(self) -> alloy_primitives::U256 {
+        alloy_primitives::U256::from(self.0)
+            * alloy_primitives::U256::from(crate::service::inputs::USDT_UNIT)
+    }
+
+    /// `count` deposits' worth, in base units (a U256: no count overflows it).
+    pub fn times(self, count: u64) -> alloy_primitives::U256 {
+        self.base_units() * alloy_primitives::U256::from(count)
+    }
+
+    /// `percent` of one deposit, in base units, rounded down.
+    pub fn percent(self, percent: u64) -> alloy_primitives::U256 {
+        self.base_units() * alloy_primitives::U256::from(percent)
+            / alloy_primitives::U256::from(100u8)
+    }
+}
+
+impl std::fmt::Display for Denomination {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0)
     }
 }

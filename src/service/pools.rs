@@ -9,7 +9,7 @@ use tron::abi::Trc20;
 
 use crate::error::Result;
 use crate::service::chain::Chain;
-use crate::service::inputs::{USDT_DECIMALS, USDT_UNIT};
+use crate::service::inputs::USDT_DECIMALS;
 use crate::service::relayer_fees::Terms;
 use crate::units::format_units;
 
@@ -119,7 +119,7 @@ impl Chain {
         let fee = fees.map(|t| t.relay_fee(denomination));
         Ok(Pool {
             denomination,
-            denomination_raw: (denomination * USDT_UNIT).to_string(),
+            denomination_raw: self.denomination(denomination)?.base_units().to_string(),
             address,
             pool_balance: six_decimals(state.balance),
             pool_balance_raw: state.balance.to_string(),

@@ -598,3 +598,30 @@ fn a_tree_cache_from_an_earlier_devnet_is_dropped_and_fetched_again() {
     let pools = ok(&env, &second, &["pools"]);
     assert_eq!(dry["root"], pools[0]["currentRoot"]);
 }
+
+#[test]
+fn denominations_and_counts_of_any_size_are_clear_errors_not_overflows() {
+    let env = TestEnv::new();
+    let chain = Chain::start();
+    let huge = u64::MAX.to_string();
+    let error = fails(&env, &chain, &["approve", "--denom", &huge, "--yes"], 2);
+    assert!(error.contains(&format!("no {huge} USDT pool")), "{error}");
+    // u64::MAX deposits: refused by the count's bound, nothing stored or sent.
+    let error = fails(
+        &env,
+        &chain,
+        &["deposit", "--denom", "100", "--count", &huge, "--yes"],
+        2,
+    );
+    assert!(error.contains("1 to 100"), "{error}");
+    assert_eq!(ok(&env, &chain, &["notes", "list"]), serde_json::json!([]));
+    // An allowance for as many: the amount is a uint256, so it is simply approved.
+    let approved = ok(
+        &env,
+        &chain,
+        &["approve", "--denom", "100", "--count", &huge, "--yes"],
+    );
+    let expected =
+        alloy_primitives::U256::from(u64::MAX) * alloy_primitives::U256::from(100_000_000u64);
+    assert_eq!(approved["amountRaw"], expected.to_string());
+}
