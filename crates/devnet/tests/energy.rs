@@ -185,6 +185,58 @@ async fn a_call_from_a_version_0_contract_can_forward_all_its_energy_and_keeps_n
     assert_eq!(info.receipt.energy_usage_total, 100_000);
 }
 
+/// Deploys `runtime` as a version-1 contract (java-tron's `SmartContract.version`, which
+/// turns the 63/64 rule on inside it), from dev account 0.
+async fn deploy_version_1(devnet: &devnet::DevnetHandle, runtime: &[u8]) -> Address {
+    let len = u8::try_from(runtime.len()).unwrap();
+    let mut init = vec![
+        0x60, len, 0x80, 0x60, 0x0b, 0x60, 0x00, 0x39, 0x60, 0x00, 0xf3,
+    ];
+    init.extend_from_slice(runtime);
+    let owner = devnet.accounts()[0].clone();
+    let create = tron::proto::CreateSmartContract {
+        owner_address: owner.address().tron_bytes().to_vec(),
+        new_contract: Some(tron::proto::SmartContract {
+            origin_address: owner.address().tron_bytes().to_vec(),
+            bytecode: init,
+            consume_user_resource_percent: 100,
+            origin_energy_limit: 10_000_000,
+            name: "Version1".into(),
+            version: 1,
+            ..Default::default()
+        }),
+        ..Default::default()
+    };
+    let (_, info) = send(
+        &client(devnet),
+        &owner,
+        Action::Create(Box::new(create)),
+        FEE_LIMIT,
+    )
+    .await;
+    assert!(info.succeeded(), "{:?}", info.failure_reason());
+    info.contract_address.unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_from_a_version_1_contract_keeps_a_64th_back() {
+    let devnet = devnet().await;
+    let spin = deploy_runtime(&devnet, &[0x5b, 0x60, 0x00, 0x56]).await;
+    // The same caller as above, created with version 1: the spin gets 63/64 of what is left,
+    // and the caller returns with the 64th it kept.
+    let mut runtime = vec![0x60, 0x00, 0x80, 0x80, 0x80, 0x80, 0x73];
+    runtime.extend_from_slice(&spin.evm_bytes());
+    runtime.extend_from_slice(&[0x5a, 0xf1, 0x60, 0x00, 0x52, 0x60, 0x20, 0x60, 0x00, 0xf3]);
+    let caller = deploy_version_1(&devnet, &runtime).await;
+    let info = call_limited(&devnet, caller, Vec::new(), 10_000_000).await;
+    assert!(info.succeeded(), "{:?}", info.failure_reason());
+    // The call failed (its success flag, 0, is what the caller returns) and cost the
+    // 63/64 it was given; the caller spent the rest on its own opcodes only in part.
+    assert_eq!(info.contract_result[0], vec![0u8; 32]);
+    let used = info.receipt.energy_usage_total;
+    assert!(used < 100_000 && used > 100_000 * 63 / 64 - 100, "{used}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn dynamic_energy_multiplies_every_opcode_in_the_contract_and_only_the_base_of_a_call() {
     let devnet = devnet().await;
