@@ -1,5 +1,10 @@
 //! Amounts in base units (sun, USDT's 6 decimals) shown as decimals, without floating point.
 
+/// Sun as TRX: `1500000` → `"1.5"`.
+pub fn trx_text(sun: i64) -> String {
+    format_units(sun.into(), 6)
+}
+
 /// `1500000` with 6 decimals → `"1.5"`.
 pub fn format_units(value: i128, decimals: u32) -> String {
     let scale = 10i128.pow(decimals);

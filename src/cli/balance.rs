@@ -79,7 +79,7 @@ impl BalanceArgs {
                     "staked",
                     format!(
                         "{} TRX for energy",
-                        super::stake::trx_text(
+                        crate::units::trx_text(
                             out.resources.staked_for_energy_raw.parse().unwrap_or(0)
                         )
                     ),

@@ -12,6 +12,7 @@ use crate::error::{Error, Result};
 use crate::service::ceremony::{import_zkey, zkey_path};
 use crate::service::deploy::{self, Plan, Request, StepState};
 use crate::store::config::{DeploymentRecord, write_deployment};
+use crate::units::trx_text;
 
 use super::Context;
 use super::input::confirm;
@@ -240,7 +241,9 @@ fn finish(ctx: &Context, network: &str, record: DeploymentRecord, sent: Vec<Sent
     // A record from before sponsorship made its pools' callers pay it all.
     let sponsorship = Sponsorship {
         caller_energy_percent: record.caller_energy_percent.unwrap_or(100),
-        origin_energy_limit: record.origin_energy_limit.unwrap_or(10_000_000),
+        origin_energy_limit: record
+            .origin_energy_limit
+            .unwrap_or(deploy::UNSPONSORED_ORIGIN_ENERGY_LIMIT),
     };
     let deployment = record
         .to_deployment(network)
@@ -342,9 +345,4 @@ fn deployment_text(done: &Done) -> String {
         done.config_file.display(),
         table(&rows)
     )
-}
-
-/// Sun as TRX.
-fn trx_text(sun: i64) -> String {
-    crate::units::format_units(sun.into(), 6)
 }

@@ -8,6 +8,7 @@ use tron::{Address, TxId};
 use crate::error::{Error, Result};
 use crate::service::inputs::parse_units;
 use crate::service::stake::{AccountResources, StakeRequest};
+use crate::units::trx_text;
 
 use super::Context;
 use super::input::confirm;
@@ -162,9 +163,4 @@ impl StakeCommand {
             ])
         })
     }
-}
-
-/// Sun as TRX text.
-pub fn trx_text(sun: i64) -> String {
-    crate::service::pools::six_decimals_text(alloy_primitives::U256::from(sun.max(0) as u64))
 }

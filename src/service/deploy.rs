@@ -28,7 +28,7 @@ const TX_OVERHEAD_BYTES: i64 = 400;
 /// calls), so callers pay all (`consume_user_resource_percent` = 100) and this is never drawn
 /// on; java-tron only requires it to be positive. Also what pools of a record from before
 /// sponsorship are created with.
-const UNSPONSORED_ORIGIN_ENERGY_LIMIT: i64 = 10_000_000;
+pub const UNSPONSORED_ORIGIN_ENERGY_LIMIT: i64 = 10_000_000;
 
 /// The default share of each pool call's energy its callers pay: none. The deployer's staked
 /// energy pays it, up to [`DEFAULT_POOL_ORIGIN_ENERGY_LIMIT`] a call; a deployer without stake

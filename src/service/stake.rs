@@ -141,11 +141,7 @@ impl Chain {
         request: StakeRequest,
     ) -> Result<Transaction> {
         let amount = request.amount();
-        let trx = |sun: i64| {
-            crate::service::pools::six_decimals_text(
-                alloy_primitives::U256::from(sun.max(0) as u64),
-            )
-        };
+        let trx = crate::units::trx_text;
         if !matches!(request, StakeRequest::Withdraw) && amount <= 0 {
             return Err(Error::usage(format!(
                 "the amount to {} must be more than 0 TRX",

@@ -221,15 +221,18 @@ impl Chain {
                     .then_some((origin, sc))
             })
             .map(|(origin, sc)| {
-                let p = i64::from(sc.consume_user_resource_percent.clamp(0, 100) as i16);
-                let left = self.energy_left(&origin, now);
-                let mut gives = left.min(sc.origin_energy_limit.max(0));
-                if p > 0 {
-                    gives = gives.min(
+                let p = sc.consume_user_resource_percent.clamp(0, 100);
+                let most = self
+                    .energy_left(&origin, now)
+                    .min(sc.origin_energy_limit.max(0));
+                let gives = if p > 0 {
+                    most.min(
                         (i128::from(caller_limit) * i128::from(100 - p) / i128::from(p)) as i64,
-                    );
-                }
-                (origin, p, gives, left.min(sc.origin_energy_limit.max(0)))
+                    )
+                } else {
+                    most
+                };
+                (origin, p, gives, most)
             });
         EnergyBudget {
             limit: caller_limit + origin.map_or(0, |(_, _, gives, _)| gives),
