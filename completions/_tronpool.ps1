@@ -958,6 +958,7 @@ Register-ArgumentCompleter -Native -CommandName 'tronpool' -ScriptBlock {
             [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Log lines as text or as JSON objects (for a log collector)')
             [CompletionResult]::new('--no-cancun', '--no-cancun', [CompletionResultType]::ParameterName, 'Run as a network without TVM Cancun (getAllowTvmCancun 0): TLOAD, TSTORE and MCOPY are invalid opcodes from block 2')
             [CompletionResult]::new('--no-shanghai', '--no-shanghai', [CompletionResultType]::ParameterName, 'Run as a network without TVM Shanghai (getAllowTvmShangHai 0): PUSH0 is invalid from block 2')
+            [CompletionResult]::new('--no-sponsor', '--no-sponsor', [CompletionResultType]::ParameterName, 'Start without the deployer''s energy stake: the pools stay sponsored, but with nothing staked their callers pay all their energy, as under a deployer that staked nothing. A new chain only; --state keeps what it has')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}')
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to every confirmation (needed to spend without a terminal)')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to every confirmation (needed to spend without a terminal)')

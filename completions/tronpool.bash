@@ -643,7 +643,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__devnet)
-            opts="-y -v -q -h -V --host --port --block-time --accounts --state --cpu-speed --no-cancun --no-shanghai --usdt-energy-factor --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            opts="-y -v -q -h -V --host --port --block-time --accounts --state --cpu-speed --no-cancun --no-shanghai --usdt-energy-factor --no-sponsor --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

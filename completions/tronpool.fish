@@ -672,6 +672,7 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l log-format 
 json\t''"
 complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l no-cancun -d 'Run as a network without TVM Cancun (getAllowTvmCancun 0): TLOAD, TSTORE and MCOPY are invalid opcodes from block 2'
 complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l no-shanghai -d 'Run as a network without TVM Shanghai (getAllowTvmShangHai 0): PUSH0 is invalid from block 2'
+complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l no-sponsor -d 'Start without the deployer\'s energy stake: the pools stay sponsored, but with nothing staked their callers pay all their energy, as under a deployer that staked nothing. A new chain only; --state keeps what it has'
 complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
 complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
 complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'

@@ -299,10 +299,16 @@ fn schemas(
                 "relayerFeeRaw": raw,
                 "expectedEnergy": { "type": "integer", "description": "Energy of a normal relay" },
                 "maxEnergy": { "type": "integer",
-                    "description": "The most energy a relay may use; its fee limit" },
+                    "description": "The most energy a relay may use; its fee limit is the \
+                                    relayer's share of it" },
                 "energyPrice": { "type": "integer", "description": "Sun per energy" },
                 "stakedEnergy": { "type": "integer",
                     "description": "Energy the relayer's stake covers before TRX is burned" },
+                "sponsorEnergy": { "type": "integer",
+                    "description": "Energy of a normal relay the pool's sponsor pays from its \
+                                    stake; the fee does not charge for it" },
+                "bandwidthSun": { "type": "integer",
+                    "description": "Sun a relay's bandwidth burns" },
                 "trxPrice": { "type": "number", "description": "USDT per TRX" },
                 "trxPriceSource": { "type": "string" },
                 "trxPriceAgeSeconds": { "type": "integer" },

@@ -49,6 +49,11 @@ pub struct DevnetArgs {
     /// 0 prices it at its base energy
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(i64).range(0..=34_000))]
     usdt_energy_factor: Option<i64>,
+    /// Start without the deployer's energy stake: the pools stay sponsored, but with nothing
+    /// staked their callers pay all their energy, as under a deployer that staked nothing.
+    /// A new chain only; --state keeps what it has
+    #[arg(long)]
+    no_sponsor: bool,
 }
 
 fn cpu_speed(text: &str) -> std::result::Result<f64, String> {
@@ -92,6 +97,7 @@ impl DevnetArgs {
                 cancun: !self.no_cancun,
             },
             usdt_energy_factor: self.usdt_energy_factor,
+            sponsor: !self.no_sponsor,
         };
         let handle = devnet::spawn(config).await.map_err(|e| match e {
             devnet::DevnetError::Bind { .. } => Error::usage(format!(

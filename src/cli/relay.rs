@@ -22,6 +22,7 @@ use crate::service::pools::six_decimals_text;
 use crate::service::relayer::{RelayRequest, Relayer, RelayerConfig, RelayerStatus};
 use crate::service::relayer_client::RelayerClient;
 use crate::service::relayer_fees::{FeeQuote, RELAY_BYTES, Resources};
+use crate::service::sponsor::SponsorShare;
 use crate::service::submit::Outcome;
 use crate::store::jobs::{JobState, JobStore};
 
@@ -213,7 +214,14 @@ async fn fee_cap(
     let pricing = pricing(ctx, chain)?;
     match pricing.terms(chain, Resources::default()).await {
         Ok(terms) => {
-            let cost = terms.break_even(terms.policy.expected_energy, RELAY_BYTES, refund);
+            // What a relay costs a relayer with no stake in a pool nobody sponsors: the cap
+            // guards against greed, it is not the price, so it allows for any honest one.
+            let cost = terms.break_even(
+                terms.policy.expected_energy,
+                RELAY_BYTES,
+                refund,
+                &SponsorShare::NONE,
+            );
             let twice = cost * U256::from(2u8);
             Ok(if twice < share {
                 (

@@ -18,6 +18,7 @@ use zk::proof::EncodedProof;
 use crate::error::{Error, Result};
 use crate::service::chain::Chain;
 use crate::service::pools::six_decimals_text;
+use crate::service::sponsor::SponsorShare;
 use crate::units::format_units;
 
 /// How long an unsigned transaction stays valid after its reference block: time for a person
@@ -51,21 +52,17 @@ pub struct EnergySplit {
 }
 
 impl EnergySplit {
-    /// Splits `energy` between a sponsor paying `sponsor_percent` of it up to `sponsor_cap`
-    /// (its stake left, capped by `origin_energy_limit`), the caller's `staked` energy left,
+    /// Splits `energy` between the contract's `sponsor`, the caller's `staked` energy left,
     /// and a burn at `energy_fee` sun per energy.
     pub fn new(
         energy: i64,
-        sponsor_percent: i64,
-        sponsor_cap: i64,
+        sponsor: &SponsorShare,
         staked: i64,
         energy_fee: i64,
         fee_limit_sun: i64,
     ) -> Self {
         let energy = energy.max(0);
-        let sponsor_energy =
-            ((i128::from(energy) * i128::from(sponsor_percent.clamp(0, 100)) / 100) as i64)
-                .min(sponsor_cap.max(0));
+        let sponsor_energy = sponsor.of(energy);
         let staked_energy = (energy - sponsor_energy).min(staked.max(0));
         let burned_energy = energy - sponsor_energy - staked_energy;
         EnergySplit {
@@ -313,27 +310,6 @@ impl Chain {
         })
     }
 
-    /// Who sponsors calls to `contract` by `caller`: the share of each call's energy it pays
-    /// and the most it can pay now (its staked energy left, capped by `origin_energy_limit`).
-    /// `(0, 0)` when the caller pays all, or is the origin itself.
-    async fn sponsor_of(&self, contract: Address, caller: Address) -> Result<(i64, i64)> {
-        let Some(info) = self.node.get_contract(&contract).await? else {
-            return Ok((0, 0));
-        };
-        let percent = 100 - info.consume_user_resource_percent.clamp(0, 100);
-        match info.origin_address {
-            Some(origin) if percent > 0 && origin != caller => {
-                let left = self
-                    .node
-                    .get_account_resource(&origin)
-                    .await?
-                    .energy_available();
-                Ok((percent, left.min(info.origin_energy_limit.max(0))))
-            }
-            _ => Ok((0, 0)),
-        }
-    }
-
     /// Everything needed to decide on a call: what it would do, what it would cost, and
     /// what its owner holds, fetched together.
     pub async fn prepare_call(
@@ -343,12 +319,12 @@ impl Chain {
         call_value: i64,
         data: Vec<u8>,
     ) -> Result<PreparedCall> {
-        let (simulated, prices, trx, resources, (sponsor_percent, sponsor_cap)) = tokio::try_join!(
+        let (simulated, prices, trx, resources, sponsor) = tokio::try_join!(
             self.simulate(owner, contract, call_value, data.clone()),
             self.prices(),
             self.trx_balance(owner),
             async { Ok(self.node.get_account_resource(&owner).await?) },
-            self.sponsor_of(contract, owner),
+            self.sponsor_share(contract, owner),
         )?;
         let energy = simulated.energy_used.max(0);
         // The fee limit covers the whole energy as the caller's: a sponsor's stake can run out
@@ -356,8 +332,7 @@ impl Chain {
         let fee_limit = fee_limit(energy, prices.energy_fee).min(prices.max_fee_limit);
         let split = EnergySplit::new(
             energy,
-            sponsor_percent,
-            sponsor_cap,
+            &sponsor,
             resources.energy_available(),
             prices.energy_fee,
             fee_limit,
@@ -379,6 +354,7 @@ impl Chain {
             energy,
             burned,
             split,
+            sponsor,
             owner_trx: trx,
             fee_limit,
         })
@@ -407,6 +383,8 @@ pub struct PreparedCall {
     pub burned: i64,
     /// How the energy would be paid.
     pub split: EnergySplit,
+    /// What the contract's sponsor pays of the call's energy, as it stood.
+    pub sponsor: SponsorShare,
     pub owner_trx: i64,
     pub fee_limit: i64,
 }

@@ -14,6 +14,7 @@ use tron::{Address, NodeClient, NodeError, Trigger};
 use crate::error::{Error, Result};
 use crate::service::cache::Cached;
 use crate::service::pools::PoolState;
+use crate::service::sponsor::SponsorShare;
 use crate::settings::Settings;
 use crate::store::config::DeploymentRecord;
 use zk::keys::Keys;
@@ -102,6 +103,7 @@ pub struct Chain {
     keys_dir: Option<PathBuf>,
     keys: OnceLock<KeysHandle>,
     pool_states: BTreeMap<u64, Cached<PoolState>>,
+    pool_sponsors: BTreeMap<u64, Cached<SponsorShare>>,
     head: Cached<Head>,
     prices: Cached<Prices>,
 }
@@ -126,7 +128,13 @@ impl Chain {
             .iter()
             .map(|p| (p.denomination, Cached::new(ttl)))
             .collect();
+        let pool_sponsors = deployment
+            .pools
+            .iter()
+            .map(|p| (p.denomination, Cached::new(ttl)))
+            .collect();
         Chain {
+            pool_sponsors,
             network,
             node,
             deployment,
@@ -265,6 +273,12 @@ impl Chain {
 
     pub(crate) fn pool_cache(&self, denomination: u64) -> Result<&Cached<PoolState>> {
         self.pool_states
+            .get(&denomination)
+            .ok_or_else(|| self.unknown_pool(&denomination.to_string()))
+    }
+
+    pub(crate) fn sponsor_cache(&self, denomination: u64) -> Result<&Cached<SponsorShare>> {
+        self.pool_sponsors
             .get(&denomination)
             .ok_or_else(|| self.unknown_pool(&denomination.to_string()))
     }

@@ -23,20 +23,10 @@ const EXPIRATION_MS: i64 = 60_000;
 const FEE_LIMIT_MARGIN_PERCENT: i64 = 20;
 /// Bandwidth a creation transaction uses beyond its bytecode: header, signature, ABI.
 const TX_OVERHEAD_BYTES: i64 = 400;
-/// The hasher's and the verifier's energy limit for their callers' share: nobody calls them
-/// directly (the pools do, and a call's energy is split by the contract the transaction
-/// calls), so callers pay all (`consume_user_resource_percent` = 100) and this is never drawn
-/// on; java-tron only requires it to be positive. Also what pools of a record from before
-/// sponsorship are created with.
-pub const UNSPONSORED_ORIGIN_ENERGY_LIMIT: i64 = 10_000_000;
-
-/// The default share of each pool call's energy its callers pay: none. The deployer's staked
-/// energy pays it, up to [`DEFAULT_POOL_ORIGIN_ENERGY_LIMIT`] a call; a deployer without stake
-/// loses nothing by this, since what its stake cannot cover falls back to the caller.
-pub const DEFAULT_CALLER_ENERGY_PERCENT: i64 = 0;
-/// The default most energy the deployer pays for one pool call: a deposit (478,610 under the
-/// devnet's mainnet model) and a relayed withdrawal (489,571) with about 20% to spare.
-pub const DEFAULT_POOL_ORIGIN_ENERGY_LIMIT: i64 = 600_000;
+pub use contracts::sponsorship::{
+    DEFAULT_CALLER_ENERGY_PERCENT, DEFAULT_POOL_ORIGIN_ENERGY_LIMIT,
+    UNSPONSORED_ORIGIN_ENERGY_LIMIT,
+};
 
 /// The pools deployed when none are named, in whole USDT.
 pub const DEFAULT_DENOMINATIONS: [u64; 6] = [100, 500, 1_000, 3_000, 5_000, 10_000];

@@ -110,13 +110,21 @@ impl Chain {
         if let Ok(cache) = self.pool_cache(denomination) {
             cache.invalidate();
         }
+        if let Ok(cache) = self.sponsor_cache(denomination) {
+            cache.invalidate();
+        }
     }
 
     /// One pool, with the relayer fee `fees` quotes for it (none without a price).
     pub async fn pool(&self, denomination: u64, fees: Option<&Terms<'_>>) -> Result<Pool> {
         let address = self.pool_address(denomination)?;
         let state = self.pool_state(denomination).await?;
-        let fee = fees.map(|t| t.relay_fee(denomination));
+        let fee = match fees {
+            Some(terms) => {
+                Some(terms.relay_fee(denomination, &self.quoted_sponsor(denomination).await))
+            }
+            None => None,
+        };
         Ok(Pool {
             denomination,
             denomination_raw: self.denomination(denomination)?.base_units().to_string(),

@@ -30,6 +30,7 @@ use crate::service::chain::Chain;
 use crate::service::inputs::USDT_UNIT;
 use crate::service::pools::{six_decimals, six_decimals_text, word_hex};
 use crate::service::relayer_fees::{FeeQuote, Pricing, Resources, Terms};
+use crate::service::sponsor::SponsorShare;
 use crate::service::submit::Broadcast;
 use crate::store::jobs::{Execution, Job, JobState, JobStore};
 use crate::units::format_trx;
@@ -147,7 +148,7 @@ impl RelayerStatus {
 
     /// The status of a server that does not relay: its quotes as they would be.
     pub async fn off(chain: &Chain, pricing: &Pricing) -> Self {
-        let (fees, price_error) = quotes(chain, pricing, Resources::default()).await;
+        let (fees, price_error) = quotes(chain, pricing, Resources::default(), None).await;
         RelayerStatus {
             enabled: false,
             address: None,
@@ -162,21 +163,29 @@ impl RelayerStatus {
     }
 }
 
-/// Every pool's quote at this moment's prices, or why there is none.
+/// Every pool's quote at this moment's prices for the relayer at `address`, or why there is
+/// none.
 async fn quotes(
     chain: &Chain,
     pricing: &Pricing,
     own: Resources,
+    address: Option<Address>,
 ) -> (Vec<FeeQuote>, Option<String>) {
     match pricing.terms(chain, own).await {
-        Ok(terms) => (
-            chain
-                .denominations()
-                .into_iter()
-                .map(|d| terms.quote(d))
-                .collect(),
-            None,
-        ),
+        Ok(terms) => {
+            let quotes = chain.denominations().into_iter().map(|d| {
+                let terms = &terms;
+                async move {
+                    let sponsor = chain.quoted_sponsor(d).await;
+                    let sponsor = match address {
+                        Some(relayer) => sponsor.for_caller(relayer),
+                        None => sponsor,
+                    };
+                    terms.quote(d, &sponsor)
+                }
+            });
+            (futures_util::future::join_all(quotes).await, None)
+        }
         Err(e) => (Vec::new(), Some(e.to_string())),
     }
 }
@@ -250,7 +259,8 @@ impl Relayer {
         let (trx, resources) = tokio::try_join!(chain.trx_balance(address), async {
             Ok(chain.node.get_account_resource(&address).await?)
         })?;
-        let (fees, price_error) = quotes(chain, pricing, Resources::of(&resources)).await;
+        let (fees, price_error) =
+            quotes(chain, pricing, Resources::of(&resources), Some(address)).await;
         Ok(RelayerStatus {
             enabled: true,
             address: Some(address),
@@ -333,8 +343,14 @@ impl Relayer {
 
         let resources = chain.node.get_account_resource(&self.address()).await?;
         let terms = pricing.terms(chain, Resources::of(&resources)).await?;
+        // The fee asked is the quote's, from the sponsorship as quoted; what the relay will
+        // really cost is checked below against the sponsor's stake as it is now.
+        let quoted_sponsor = chain
+            .quoted_sponsor(denomination)
+            .await
+            .for_caller(self.address());
         let payout = U256::from(denomination) * U256::from(USDT_UNIT);
-        let required = terms.required_fee(denomination, refund_sun);
+        let required = terms.required_fee(denomination, refund_sun, &quoted_sponsor);
         if required > payout {
             return Err(Error::Disabled(format!(
                 "relaying from the {denomination} USDT pool costs {} USDT at today's prices, \
@@ -375,14 +391,14 @@ impl Relayer {
             )
             .await?;
         call.check_succeeds("the withdrawal")?;
-        let (energy, owner_trx) = (call.energy, call.owner_trx);
-        call.fee_limit = terms.fee_limit();
+        let (energy, owner_trx, sponsor) = (call.energy, call.owner_trx, call.sponsor);
+        call.fee_limit = terms.fee_limit(&sponsor);
         let fee_limit = call.fee_limit;
         let mut tx = chain.transaction(call, RELAY_EXPIRATION_MS).await?;
         tx.sign(&self.key)?;
         // java-tron charges a transaction's protobuf plus 64 bytes of bandwidth.
         let bytes = tx.to_protobuf().len() as i64 + 64;
-        check_cost(&terms, energy, bytes, fee, refund_sun)?;
+        check_cost(&terms, energy, bytes, fee, refund_sun, &sponsor)?;
         let worst_case = fee_limit
             .saturating_add(refund_sun)
             .saturating_add(terms.burned_sun(0, bytes) as i64);
@@ -598,13 +614,15 @@ impl Relayer {
     }
 }
 
-/// The checks on a simulated relay: within the ceiling, and paid for by its fee.
+/// The checks on a simulated relay: within the ceiling, and paid for by its fee with what the
+/// pool's `sponsor` pays now.
 fn check_cost(
     terms: &Terms<'_>,
     energy: i64,
     bytes: i64,
     fee: U256,
     refund_sun: i64,
+    sponsor: &SponsorShare,
 ) -> Result<()> {
     let ceiling = terms.policy.max_energy;
     if energy > ceiling {
@@ -613,7 +631,7 @@ fn check_cost(
              pays for one relay (does the recipient run code?)"
         )));
     }
-    let break_even = terms.break_even(energy, bytes, refund_sun);
+    let break_even = terms.break_even(energy, bytes, refund_sun, sponsor);
     if fee < break_even {
         return Err(Error::Refused(format!(
             "fee {fee} does not cover this withdrawal's {energy} energy, {bytes} bytes and \

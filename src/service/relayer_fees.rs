@@ -3,7 +3,8 @@
 //! relay plus a little, and no relay may cost more.
 //!
 //! ```text
-//! cost(energy, bytes) = (energy − staked energy) × energy price
+//! ours(energy)        = energy − what the pool's sponsor pays of it (counted below)
+//! cost(energy, bytes) = (ours(energy) − staked energy) × energy price
 //!                     + bytes × bandwidth price   (unless staked/free bandwidth covers them)
 //! fee(pool)          = max(floor(pool),
 //!                          usdt(cost(expected energy, relay bytes)) × (100 + margin) / 100)
@@ -12,6 +13,15 @@
 //!
 //! `usdt(sun)` is the rate from the operator's price source, the prices are the chain's
 //! `getEnergyFee` and `getTransactionFee`, and what the relayer's stake covers is not burned.
+//!
+//! A sponsored pool's deployer pays its callers' energy from its stake (see
+//! [`crate::service::sponsor`]), and the relayer passes that on: it charges only for its own
+//! share. It counts on the sponsor only for what the sponsor's stake would still hold after
+//! [`SPONSOR_RESERVE_CALLS`] other calls drew their most on it first, since other deposits
+//! and withdrawals can land between our check and our transaction. The fee limit then covers
+//! only our share at the ceiling: if the sponsor's stake is drained in that moment anyway
+//! (anyone can spend it with calls that revert), the relay runs out of energy and fails, and
+//! the relayer loses what its share would have cost, never the sponsor's part.
 //! A request must also pass two checks on its own simulation: its energy is within the
 //! ceiling, and its fee covers what that energy, its bytes and the refund actually cost. The fee limit of every
 //! relayed transaction is the ceiling's price, so even a recipient that behaves differently
@@ -26,6 +36,7 @@ use crate::service::chain::Chain;
 use crate::service::inputs::{USDT_DECIMALS, USDT_UNIT, parse_units};
 use crate::service::pools::six_decimals;
 use crate::service::price::{PriceFeed, PriceQuote, PriceSource};
+use crate::service::sponsor::SponsorShare;
 
 /// The energy of a normal relayed withdrawal under the devnet's mainnet model (TVM's energy
 /// table, USDT at ×4.4): a fresh recipient activated by a TRX refund, the fee paid to a
@@ -39,6 +50,10 @@ pub const NORMAL_RELAY_ENERGY: i64 = 490_000;
 pub const DEFAULT_CEILING_PERCENT: i64 = 115;
 /// The default margin on the relayer's costs.
 pub const DEFAULT_MARGIN_PERCENT: u32 = 20;
+/// How many other calls at its per-call cap a pool's sponsor must be able to pay for besides
+/// a relay before the relayer counts on it: deposits and withdrawals landing in the same
+/// block as ours draw on the same stake.
+pub const SPONSOR_RESERVE_CALLS: i64 = 10;
 /// The bandwidth a relayed withdrawal takes: its signed transaction (the 516 bytes of
 /// `withdraw` calldata, the raw data and one signature) plus the 64 bytes java-tron adds per
 /// transaction; 799 measured with a refund (`tests/it/relayer.rs` checks a real one fits).
@@ -178,6 +193,17 @@ pub struct Terms<'a> {
 }
 
 impl Terms<'_> {
+    /// The part of a pool's sponsorship the relayer counts on: the sponsor's share from what
+    /// its stake would hold after [`SPONSOR_RESERVE_CALLS`] calls at its cap.
+    pub fn relied_on(sponsor: &SponsorShare) -> SponsorShare {
+        sponsor.after(SPONSOR_RESERVE_CALLS.saturating_mul(sponsor.per_call))
+    }
+
+    /// The energy of a relay of `energy` that is ours to pay: what the sponsor does not.
+    pub fn our_energy(&self, energy: i64, sponsor: &SponsorShare) -> i64 {
+        energy.max(0) - Self::relied_on(sponsor).of(energy)
+    }
+
     /// Sun burned by a relay of `energy` in a transaction of `bytes`: the energy beyond the
     /// staked energy, and the bytes unless the account's bandwidth covers them all (TRON
     /// takes a transaction's bandwidth from one place or burns it whole).
@@ -196,8 +222,9 @@ impl Terms<'_> {
     }
 
     /// The fee for relaying from a pool with no refund.
-    pub fn relay_fee(&self, denomination: u64) -> U256 {
-        let burned = self.burned_sun(self.policy.expected_energy, RELAY_BYTES);
+    pub fn relay_fee(&self, denomination: u64, sponsor: &SponsorShare) -> U256 {
+        let ours = self.our_energy(self.policy.expected_energy, sponsor);
+        let burned = self.burned_sun(ours, RELAY_BYTES);
         let cost = self.price.price.usdt_for_sun(burned, self.with_margin());
         cost.max(U256::from(self.policy.floor(denomination)))
     }
@@ -210,29 +237,37 @@ impl Terms<'_> {
     }
 
     /// The fee a request with this refund must carry.
-    pub fn required_fee(&self, denomination: u64, refund_sun: i64) -> U256 {
-        self.relay_fee(denomination) + self.refund_fee(refund_sun)
+    pub fn required_fee(&self, denomination: u64, refund_sun: i64, sponsor: &SponsorShare) -> U256 {
+        self.relay_fee(denomination, sponsor) + self.refund_fee(refund_sun)
     }
 
     /// What a relay of `energy` and `bytes` with this refund costs the relayer, in USDT,
     /// with no margin: a fee below this is a loss.
-    pub fn break_even(&self, energy: i64, bytes: i64, refund_sun: i64) -> U256 {
-        let sun = self.burned_sun(energy, bytes) + refund_sun.max(0) as u128;
+    pub fn break_even(
+        &self,
+        energy: i64,
+        bytes: i64,
+        refund_sun: i64,
+        sponsor: &SponsorShare,
+    ) -> U256 {
+        let ours = self.our_energy(energy, sponsor);
+        let sun = self.burned_sun(ours, bytes) + refund_sun.max(0) as u128;
         self.price.price.usdt_for_sun(sun, 100)
     }
 
-    /// The fee limit of a relayed transaction: the ceiling's energy at the energy price,
-    /// within what the chain accepts.
-    pub fn fee_limit(&self) -> i64 {
-        self.policy
-            .max_energy
+    /// The fee limit of a relayed transaction: our share of the ceiling's energy at the
+    /// energy price, within what the chain accepts. The sponsor's part is not in it: the
+    /// chain adds what the sponsor pays to the energy a fee limit buys
+    /// (`VMActuator.getTotalEnergyLimitWithFixRatio`).
+    pub fn fee_limit(&self, sponsor: &SponsorShare) -> i64 {
+        self.our_energy(self.policy.max_energy, sponsor)
             .saturating_mul(self.energy_fee)
             .min(self.max_fee_limit)
     }
 
     /// Everything a client needs to check a pool's fee.
-    pub fn quote(&self, denomination: u64) -> FeeQuote {
-        let fee = self.relay_fee(denomination);
+    pub fn quote(&self, denomination: u64, sponsor: &SponsorShare) -> FeeQuote {
+        let fee = self.relay_fee(denomination, sponsor);
         let refund_price = self.refund_fee(1_000_000);
         FeeQuote {
             denomination,
@@ -242,6 +277,7 @@ impl Terms<'_> {
             max_energy: self.policy.max_energy,
             energy_price: self.energy_fee,
             staked_energy: self.own.energy,
+            sponsor_energy: Self::relied_on(sponsor).of(self.policy.expected_energy),
             bandwidth_sun: self.burned_sun(0, RELAY_BYTES) as i64,
             trx_price: self.price.price.usdt_per_trx(),
             trx_price_source: self.price.source.clone(),
@@ -270,6 +306,10 @@ pub struct FeeQuote {
     pub energy_price: i64,
     /// Energy the relayer's stake covers before TRX is burned.
     pub staked_energy: i64,
+    /// Energy of the expected relay the pool's sponsor pays from its stake, which the fee
+    /// does not charge for (0 from a server that predates sponsorship).
+    #[serde(default)]
+    pub sponsor_energy: i64,
     /// Sun a relay's bandwidth burns (zero while the relayer's own bandwidth covers it).
     pub bandwidth_sun: i64,
     /// USDT per TRX.
@@ -305,6 +345,19 @@ mod tests {
     use super::*;
     use crate::service::price::TrxPrice;
 
+    const NONE: SponsorShare = SponsorShare::NONE;
+
+    /// A pool whose deployer pays all its callers' energy, up to 600,000 a call, with
+    /// `available` energy staked.
+    fn sponsored(available: i64) -> SponsorShare {
+        SponsorShare {
+            sponsor: Some(tron::Address::ZERO),
+            percent: 100,
+            per_call: 600_000,
+            available,
+        }
+    }
+
     fn terms(policy: &FeePolicy, energy_fee: i64, staked: i64, usdt_per_trx: u128) -> Terms<'_> {
         Terms {
             policy,
@@ -332,42 +385,87 @@ mod tests {
         let t = terms(&policy, 100, 0, 280_000);
         // 490,000 energy × 100 sun + 800 bytes × 1,000 sun (600 free bytes do not cover
         // them) = 49.8 TRX × 0.28 = 13.944 USDT, +20% = 16.7328.
-        assert_eq!(t.relay_fee(100), U256::from(16_732_800));
+        assert_eq!(t.relay_fee(100, &NONE), U256::from(16_732_800));
         // 2 TRX of refund = 0.56 USDT, +20% = 0.672.
         assert_eq!(t.refund_fee(2_000_000), U256::from(672_000));
-        assert_eq!(t.required_fee(100, 2_000_000), U256::from(17_404_800));
-        assert_eq!(t.break_even(325_000, 800, 2_000_000), U256::from(9_884_000));
-        assert_eq!(t.fee_limit(), 563_500 * 100);
-        let quote = t.quote(100);
+        assert_eq!(
+            t.required_fee(100, 2_000_000, &NONE),
+            U256::from(17_404_800)
+        );
+        assert_eq!(
+            t.break_even(325_000, 800, 2_000_000, &NONE),
+            U256::from(9_884_000)
+        );
+        assert_eq!(t.fee_limit(&NONE), 563_500 * 100);
+        let quote = t.quote(100, &NONE);
         assert_eq!(quote.relayer_fee_raw, "16732800");
         assert_eq!(quote.refund_price_raw, "336000");
         assert_eq!(quote.bandwidth_sun, 800_000);
         assert_eq!(
             quote.fee_with_refund(2_000_000).unwrap(),
-            t.required_fee(100, 2_000_000)
+            t.required_fee(100, 2_000_000, &NONE)
         );
         // The price moves, the quote follows: (102.9 + 0.8) TRX × 0.28 × 1.2.
         assert_eq!(
-            terms(&policy, 210, 0, 280_000).relay_fee(100),
+            terms(&policy, 210, 0, 280_000).relay_fee(100, &NONE),
             U256::from(34_843_200)
         );
         assert_eq!(
-            terms(&policy, 100, 0, 140_000).relay_fee(100),
+            terms(&policy, 100, 0, 140_000).relay_fee(100, &NONE),
             U256::from(8_366_400)
         );
         // Staked energy is not burned: the quote drops by what it covers.
         assert_eq!(
-            terms(&policy, 100, 490_000, 280_000).relay_fee(100),
+            terms(&policy, 100, 490_000, 280_000).relay_fee(100, &NONE),
             U256::from(268_800)
         );
         assert_eq!(
-            terms(&policy, 100, 290_000, 280_000).relay_fee(100),
+            terms(&policy, 100, 290_000, 280_000).relay_fee(100, &NONE),
             U256::from(6_988_800)
         );
         // Bandwidth the account has covers the bytes.
         let mut staked_bandwidth = terms(&policy, 100, 490_000, 280_000);
         staked_bandwidth.own.bandwidth = 5_000;
-        assert_eq!(staked_bandwidth.relay_fee(100), U256::ZERO);
+        assert_eq!(staked_bandwidth.relay_fee(100, &NONE), U256::ZERO);
+    }
+
+    #[test]
+    fn a_sponsor_with_stake_to_spare_pays_the_energy_and_the_fee_limit_leaves_it_out() {
+        let policy = FeePolicy::default();
+        let t = terms(&policy, 100, 0, 280_000);
+        // Stake for eleven relays and more: the sponsor pays all 490,000; what is left is
+        // the 800 bytes (0.8 TRX × 0.28 × 1.2), and the fee limit buys no energy at all:
+        // the chain adds the sponsor's share to it.
+        let ample = sponsored(100_000_000);
+        assert_eq!(t.our_energy(490_000, &ample), 0);
+        assert_eq!(t.relay_fee(100, &ample), U256::from(268_800));
+        assert_eq!(t.fee_limit(&ample), 0);
+        assert_eq!(t.quote(100, &ample).sponsor_energy, 490_000);
+        assert_eq!(
+            t.break_even(489_571, 800, 2_000_000, &ample),
+            U256::from(784_000)
+        );
+        // Ten calls at its 600,000 cap are kept back: 6,200,000 left counts as 200,000.
+        let low = sponsored(6_200_000);
+        assert_eq!(t.our_energy(490_000, &low), 290_000);
+        assert_eq!(t.relay_fee(100, &low), U256::from(10_012_800));
+        assert_eq!(t.fee_limit(&low), (563_500 - 200_000) * 100);
+        // No more than the reserve: the relayer counts on nothing and charges in full.
+        let drained = sponsored(6_000_000);
+        assert_eq!(t.relay_fee(100, &drained), t.relay_fee(100, &NONE));
+        assert_eq!(t.fee_limit(&drained), 563_500 * 100);
+        // A sponsor paying half of each call, up to its cap.
+        let half = SponsorShare {
+            percent: 50,
+            ..ample
+        };
+        assert_eq!(t.our_energy(490_000, &half), 245_000);
+        assert_eq!(t.fee_limit(&half), (563_500 - 281_750) * 100);
+        let capped = SponsorShare {
+            per_call: 100_000,
+            ..ample
+        };
+        assert_eq!(t.our_energy(490_000, &capped), 390_000);
     }
 
     #[test]
@@ -376,8 +474,8 @@ mod tests {
             .with_floors(&["100=50".into()])
             .unwrap();
         let t = terms(&policy, 100, 0, 280_000);
-        assert_eq!(t.relay_fee(100), U256::from(50_000_000));
-        assert_eq!(t.relay_fee(1000), U256::from(16_732_800));
+        assert_eq!(t.relay_fee(100, &NONE), U256::from(50_000_000));
+        assert_eq!(t.relay_fee(1000, &NONE), U256::from(16_732_800));
         for bad in ["100", "x=1", "100=-1", "100=101", "100=0.0000001"] {
             assert!(
                 FeePolicy::default().with_floors(&[bad.into()]).is_err(),

@@ -49,22 +49,32 @@ pub struct Served {
 
 impl Served {
     pub async fn start(config: ApiConfig, cache_ttl: Duration) -> Served {
-        Self::launch(config, cache_ttl, None).await
+        Self::launch(DevnetConfig::ephemeral(), config, cache_ttl, None).await
     }
 
     /// With the devnet's relayer (dev account 1) relaying, its jobs in memory.
     pub async fn with_relayer(config: ApiConfig, relayer: RelayerConfig) -> Served {
-        Self::launch(config, Duration::ZERO, Some(relayer)).await
+        let devnet = DevnetConfig::ephemeral();
+        Self::launch(devnet, config, Duration::ZERO, Some(relayer)).await
+    }
+
+    /// The same on a devnet whose deployer staked nothing (`devnet --no-sponsor`): every
+    /// relay's energy is the relayer's, as from a pool nobody sponsors.
+    pub async fn unsponsored_relayer(config: ApiConfig, relayer: RelayerConfig) -> Served {
+        let devnet = DevnetConfig {
+            sponsor: false,
+            ..DevnetConfig::ephemeral()
+        };
+        Self::launch(devnet, config, Duration::ZERO, Some(relayer)).await
     }
 
     async fn launch(
+        devnet: DevnetConfig,
         config: ApiConfig,
         cache_ttl: Duration,
         relayer: Option<RelayerConfig>,
     ) -> Served {
-        let devnet = devnet::spawn(DevnetConfig::ephemeral())
-            .await
-            .expect("a devnet");
+        let devnet = devnet::spawn(devnet).await.expect("a devnet");
         let pricing = devnet_pricing(&devnet);
         let node = devnet.url();
         Self::around(devnet, &node, config, cache_ttl, relayer, pricing).await
@@ -243,9 +253,10 @@ async fn every_endpoint_answers_with_its_shape() {
             "address": pool100.to_base58(),
             "poolBalance": 0.0, "poolBalanceRaw": "0",
             "currentRoot": empty_root,
-            // 490,000 energy × 100 sun + 800 bytes × 1,000 sun = 49.8 TRX at the devnet
-            // pair's 0.28 USDT, +20%.
-            "relayerFee": 16.7328, "relayerFeeRaw": "16732800",
+            // The genesis pools are sponsored: the deployer's stake pays the relay's energy,
+            // so the fee is the 800 bytes × 1,000 sun = 0.8 TRX at the devnet pair's 0.28
+            // USDT, +20%.
+            "relayerFee": 0.2688, "relayerFeeRaw": "268800",
             "depositCount": 0,
         })
     );
@@ -661,15 +672,20 @@ async fn tronweb_signs_what_the_api_builds_and_the_chain_runs_it() {
         .unwrap()
         .fee_limit();
     assert!(energy * 100 < limit, "the fee limit covers the energy used");
-    // The answer said beforehand how the energy would be paid: the genesis pools are not
-    // sponsored and the account has no stake, so all of it burned, and it was what ran.
+    // The answer said beforehand how the energy would be paid: the genesis pools are
+    // sponsored by the deployer's stake, so it paid all of it and the caller burned no TRX
+    // for energy, and that is what ran. The fee limit still covers the whole energy, in case
+    // the sponsor's stake had run out by the time the transaction landed.
     let estimate = &deposit["estimate"];
     assert_eq!(estimate["energy"], energy, "{deposit}");
-    assert_eq!(estimate["sponsorEnergy"], 0);
+    assert_eq!(estimate["sponsorEnergy"], energy);
     assert_eq!(estimate["stakedEnergy"], 0);
-    assert_eq!(estimate["burnedEnergy"], energy);
-    assert_eq!(estimate["burnedSun"], energy * 100);
+    assert_eq!(estimate["burnedEnergy"], 0);
+    assert_eq!(estimate["burnedSun"], 0);
     assert_eq!(estimate["feeLimitSun"], limit);
+    let receipt = &results[0]["info"]["receipt"];
+    assert_eq!(receipt["origin_energy_usage"], energy, "{receipt}");
+    assert!(receipt.get("energy_fee").is_none(), "{receipt}");
     let pool = served.ok("/api/pools/100", None).await;
     assert_eq!(pool["depositCount"], 1);
     assert_eq!(pool["poolBalanceRaw"], "100000000");

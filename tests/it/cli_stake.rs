@@ -26,10 +26,12 @@ fn fails(env: &TestEnv, chain: &Chain, args: &[&str], code: i32) -> String {
     out["error"].as_str().unwrap().to_owned()
 }
 
-/// What `trx` staked TRX buys a day when the devnet's own stake is `devnet_trx`: java-tron's
-/// formula over 180,000,000,000 energy and the devnet's 17,000,000,000 TRX of other stake.
+/// What `trx` staked TRX buys a day when the test has staked `devnet_trx`: java-tron's
+/// formula over 180,000,000,000 energy, the devnet's 17,000,000,000 TRX of other stake and
+/// its genesis sponsor's stake.
 fn energy_of(trx: i64, devnet_trx: i64) -> i64 {
-    (trx as f64 * (180_000_000_000f64 / (17_000_000_000 + devnet_trx) as f64)) as i64
+    let sponsor = devnet::genesis::SPONSOR_STAKE_TRX_SUN / 1_000_000;
+    (trx as f64 * (180_000_000_000f64 / (17_000_000_000 + sponsor + devnet_trx) as f64)) as i64
 }
 
 #[test]
@@ -148,14 +150,31 @@ fn as_deployer(env: &TestEnv, chain: &Chain, args: &[&str]) -> Value {
     out["data"].clone()
 }
 
+fn trx_of(env: &TestEnv, chain: &Chain, who: Option<&str>) -> i64 {
+    let mut args = vec!["balance"];
+    args.extend(who);
+    ok(env, chain, &args)["trxRaw"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+fn energy_available(env: &TestEnv, chain: &Chain, who: &str) -> i64 {
+    ok(env, chain, &["balance", who])["resources"]["energyAvailable"]
+        .as_i64()
+        .unwrap()
+}
+
 #[test]
-fn a_sponsored_pool_takes_its_deposits_energy_from_the_deployers_stake() {
+fn genesis_pools_are_sponsored_capped_per_call_and_changed_only_by_their_deployer() {
     let env = TestEnv::new();
     let chain = Chain::start();
-    let shown = ok(&env, &chain, &["pool", "sponsor", "--denom", "100"]);
     let deployer = devnet::genesis::deployer_key().address().to_base58();
+    let shown = ok(&env, &chain, &["pool", "sponsor", "--denom", "100"]);
     assert_eq!(shown["sponsor"], deployer.as_str(), "{shown}");
-    assert_eq!(shown["callerEnergyPercent"], 100);
+    assert_eq!(shown["callerEnergyPercent"], 0);
+    assert_eq!(shown["originEnergyLimit"], 600_000);
     assert_eq!(shown["txids"], serde_json::json!([]));
 
     // Someone who did not deploy it cannot change it; nothing is sent.
@@ -168,7 +187,7 @@ fn a_sponsored_pool_takes_its_deposits_energy_from_the_deployers_stake() {
             "--denom",
             "100",
             "--caller-energy-percent",
-            "0",
+            "100",
             "--yes",
         ],
         4,
@@ -191,12 +210,40 @@ fn a_sponsored_pool_takes_its_deposits_energy_from_the_deployers_stake() {
     assert!(bad.contains("0 to 100"), "{bad}");
     assert_eq!(
         ok(&env, &chain, &["pool", "sponsor", "--denom", "100"])["callerEnergyPercent"],
-        100
+        0
     );
 
-    // The deployer stakes and sponsors: callers pay 0%, it pays up to 600,000 a call.
-    as_deployer(&env, &chain, &["stake", "energy", "100000", "--yes"]);
-    let sponsored = as_deployer(
+    // A deposit burns no TRX for its energy: the deployer's stake paid all 478,610 (the
+    // first into a pool; later ones cost less).
+    ok(&env, &chain, &["approve", "--denom", "100", "--yes"]);
+    let before = trx_of(&env, &chain, None);
+    let sponsor_before = energy_available(&env, &chain, &deployer);
+    let deposited = ok(&env, &chain, &["deposit", "--denom", "100", "--yes"]);
+    let spent = before - trx_of(&env, &chain, None);
+    println!(
+        "a deposit into a sponsored pool: {} TRX spent by the caller (bandwidth)",
+        spent as f64 / 1e6
+    );
+    assert!(spent < 1_000_000, "the deposit cost its caller {spent} sun");
+    let paid = sponsor_before - energy_available(&env, &chain, &deployer);
+    assert!(
+        (478_610 - 100..=478_610).contains(&paid),
+        "the deployer's stake paid the deposit's energy: {paid}"
+    );
+
+    // A withdrawal's estimate says beforehand that the sponsor pays all of it.
+    let id = deposited["notes"][0]["id"].as_i64().unwrap().to_string();
+    let to = tron::PrivateKey::generate().address().to_base58();
+    let dry = ok(&env, &chain, &["withdraw", &id, "--to", &to, "--dry-run"]);
+    let estimate = &dry["estimate"];
+    let energy = estimate["energy"].as_i64().unwrap();
+    assert!(energy > 300_000, "{dry}");
+    assert_eq!(estimate["sponsorEnergy"], energy, "{dry}");
+    assert_eq!(estimate["burnedSun"], 0);
+
+    // The deployer caps its share at 100,000 a call: the caller pays the rest, as the
+    // estimate says before and the chain charges after.
+    let capped = as_deployer(
         &env,
         &chain,
         &[
@@ -204,54 +251,65 @@ fn a_sponsored_pool_takes_its_deposits_energy_from_the_deployers_stake() {
             "sponsor",
             "--denom",
             "100",
-            "--caller-energy-percent",
-            "0",
             "--origin-energy-limit",
-            "600000",
+            "100000",
             "--yes",
         ],
     );
-    assert_eq!(
-        sponsored["txids"].as_array().unwrap().len(),
-        2,
-        "{sponsored}"
-    );
-    assert_eq!(sponsored["callerEnergyPercent"], 0);
-    assert_eq!(sponsored["originEnergyLimit"], 600_000);
-
-    // A deposit now burns no TRX for its energy: the user pays bandwidth at most.
-    ok(&env, &chain, &["approve", "--denom", "100", "--yes"]);
-    let trx = |env: &TestEnv| -> i64 {
-        ok(env, &chain, &["balance"])["trxRaw"]
-            .as_str()
-            .unwrap()
-            .parse()
-            .unwrap()
-    };
-    let before = trx(&env);
-    let deposited = ok(&env, &chain, &["deposit", "--denom", "100", "--yes"]);
-    let spent = before - trx(&env);
-    println!(
-        "deposit into a sponsored pool: {} TRX spent by the caller (bandwidth); the deployer's \
-         stake paid its energy",
-        spent as f64 / 1e6
-    );
-    assert!(spent < 1_000_000, "the deposit cost its caller {spent} sun");
-    let used = ok(&env, &chain, &["balance", &deployer])["resources"]["energyAvailable"]
-        .as_i64()
-        .unwrap();
-    let limit = energy_of(100_000, 100_000);
-    assert!(
-        (limit - 478_610 - 10..=limit - 478_610).contains(&used),
-        "the deployer's stake paid the deposit's 478,610 energy: {used} of {limit} left"
-    );
-
-    // A withdrawal's estimate says beforehand that the sponsor pays its energy.
-    let id = deposited["notes"][0]["id"].as_i64().unwrap().to_string();
-    let to = tron::PrivateKey::generate().address().to_base58();
+    assert_eq!(capped["originEnergyLimit"], 100_000, "{capped}");
+    assert_eq!(capped["callerEnergyPercent"], 0);
     let dry = ok(&env, &chain, &["withdraw", &id, "--to", &to, "--dry-run"]);
     let estimate = &dry["estimate"];
-    assert!(estimate["energy"].as_i64().unwrap() > 300_000, "{dry}");
-    assert_eq!(estimate["sponsorEnergy"], estimate["energy"], "{dry}");
-    assert_eq!(estimate["burnedSun"], 0);
+    let energy = estimate["energy"].as_i64().unwrap();
+    assert_eq!(estimate["sponsorEnergy"], 100_000, "{dry}");
+    assert_eq!(estimate["burnedEnergy"], energy - 100_000);
+    let burned = estimate["burnedSun"].as_i64().unwrap();
+    assert_eq!(burned, (energy - 100_000) * 100);
+    let before = trx_of(&env, &chain, None);
+    ok(&env, &chain, &["withdraw", &id, "--to", &to, "--yes"]);
+    let spent = before - trx_of(&env, &chain, None);
+    assert!(
+        (burned..burned + 1_000_000).contains(&spent),
+        "estimated {burned} sun for energy, spent {spent}"
+    );
+}
+
+#[test]
+fn a_sponsor_short_of_stake_leaves_its_callers_the_rest_as_the_estimate_said() {
+    let env = TestEnv::new();
+    let chain = Chain::unsponsored();
+    let deployer = devnet::genesis::deployer_key().address().to_base58();
+    assert_eq!(energy_available(&env, &chain, &deployer), 0);
+    ok(&env, &chain, &["approve", "--denom", "100", "--yes"]);
+    let deposited = ok(&env, &chain, &["deposit", "--denom", "100", "--yes"]);
+    let id = deposited["notes"][0]["id"].as_i64().unwrap().to_string();
+    let to = tron::PrivateKey::generate().address().to_base58();
+
+    // Nothing staked: the sponsored pool's caller pays all.
+    let dry = ok(&env, &chain, &["withdraw", &id, "--to", &to, "--dry-run"]);
+    let energy = dry["estimate"]["energy"].as_i64().unwrap();
+    assert_eq!(dry["estimate"]["sponsorEnergy"], 0, "{dry}");
+    assert_eq!(dry["estimate"]["burnedSun"], energy * 100);
+
+    // 20,000 TRX staked buys about 211,000 energy: less than the withdrawal needs.
+    as_deployer(&env, &chain, &["stake", "energy", "20000", "--yes"]);
+    let stake = energy_available(&env, &chain, &deployer);
+    let expected = (20_000f64 * (180_000_000_000f64 / 17_000_020_000f64)) as i64;
+    assert_eq!(stake, expected);
+    let dry = ok(&env, &chain, &["withdraw", &id, "--to", &to, "--dry-run"]);
+    let estimate = &dry["estimate"];
+    assert_eq!(estimate["sponsorEnergy"], stake, "{dry}");
+    let burned = estimate["burnedSun"].as_i64().unwrap();
+    assert_eq!(burned, (energy - stake) * 100);
+    let before = trx_of(&env, &chain, None);
+    ok(&env, &chain, &["withdraw", &id, "--to", &to, "--yes"]);
+    let spent = before - trx_of(&env, &chain, None);
+    assert!(
+        (burned..burned + 1_000_000).contains(&spent),
+        "estimated {burned} sun for energy, spent {spent}"
+    );
+    assert!(
+        energy_available(&env, &chain, &deployer) < 100,
+        "the stake was spent"
+    );
 }

@@ -179,7 +179,7 @@ async fn relays_with_fee_and_refund_at_a_profit_and_refusals_cost_nothing() {
         rate_limit: 10_000,
         ..ApiConfig::default()
     };
-    let served = Served::with_relayer(config, RelayerConfig::default()).await;
+    let served = Served::unsponsored_relayer(config, RelayerConfig::default()).await;
     let relayer = devnet::genesis::dev_key(1).address();
     let pair = served.devnet().deployment().price_pair.expect("a pair");
     let (notes, tree) = deposit(&served, 2, 2).await;
@@ -195,7 +195,7 @@ async fn relays_with_fee_and_refund_at_a_profit_and_refusals_cost_nothing() {
         json!({
             "denomination": 100, "relayerFee": 16.7328, "relayerFeeRaw": "16732800",
             "expectedEnergy": NORMAL_RELAY_ENERGY, "maxEnergy": 563_500, "energyPrice": 100,
-            "stakedEnergy": 0, "bandwidthSun": 800_000, "trxPrice": 0.28,
+            "stakedEnergy": 0, "sponsorEnergy": 0, "bandwidthSun": 800_000, "trxPrice": 0.28,
             "trxPriceSource": format!("pair:{pair}"),
             "trxPriceAgeSeconds": 0, "refundPrice": 0.336, "refundPriceRaw": "336000",
             "marginPercent": 20,
@@ -377,7 +377,7 @@ async fn every_pool_relays_at_a_profit() {
         rate_limit: 10_000,
         ..ApiConfig::default()
     };
-    let served = Served::with_relayer(config, RelayerConfig::default()).await;
+    let served = Served::unsponsored_relayer(config, RelayerConfig::default()).await;
     let relayer = devnet::genesis::dev_key(1).address();
     let key = served.devnet().accounts()[3].clone();
     let status = served.ok("/api/relayer/status", None).await;
@@ -506,7 +506,7 @@ async fn an_energy_burning_recipient_cannot_drain_the_relayer() {
         allow_contract_refund: true,
         ..RelayerConfig::default()
     };
-    let served = Served::with_relayer(config.clone(), opted_in).await;
+    let served = Served::unsponsored_relayer(config.clone(), opted_in).await;
     let relayer = devnet::genesis::dev_key(1).address();
     let (notes, tree) = deposit(&served, 2, 2).await;
     let (fee, per_trx) = quote(&served).await;
@@ -549,7 +549,7 @@ async fn an_energy_burning_recipient_cannot_drain_the_relayer() {
     );
 
     // Without the opt-in, a refund to a contract is refused before anything is simulated.
-    let careful = Served::with_relayer(config, RelayerConfig::default()).await;
+    let careful = Served::unsponsored_relayer(config, RelayerConfig::default()).await;
     let (notes, tree) = deposit(&careful, 2, 1).await;
     let relayer_trx = trx(&careful, relayer);
     let (fee, per_trx) = quote(&careful).await;
@@ -578,7 +578,7 @@ async fn an_energy_burning_recipient_cannot_drain_the_relayer() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_quote_follows_the_energy_price_and_the_pair() {
-    let served = Served::with_relayer(ApiConfig::default(), RelayerConfig::default()).await;
+    let served = Served::unsponsored_relayer(ApiConfig::default(), RelayerConfig::default()).await;
     assert_eq!(quote(&served).await, (16_732_800, 336_000));
     // 210 sun per energy: 102.9 TRX of energy and 0.8 of bandwidth at 0.28 USDT, +20%.
     control(&served, "set_energy_fee", json!({ "energyFee": 210 })).await;
@@ -1045,7 +1045,7 @@ async fn a_job_interrupted_by_sigkill_is_finished_after_a_restart() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_relayer_with_staked_energy_quotes_and_burns_only_its_bandwidth() {
-    let served = Served::with_relayer(ApiConfig::default(), RelayerConfig::default()).await;
+    let served = Served::unsponsored_relayer(ApiConfig::default(), RelayerConfig::default()).await;
     let key = devnet::genesis::dev_key(1);
     let relayer = key.address();
     // 50,000 TRX staked for energy (Stake 2.0, through the node's own builder): about
@@ -1100,7 +1100,7 @@ async fn a_relayer_with_staked_energy_quotes_and_burns_only_its_bandwidth() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_relayers_first_fee_fits_under_the_ceiling_and_still_pays() {
-    let served = Served::with_relayer(ApiConfig::default(), RelayerConfig::default()).await;
+    let served = Served::unsponsored_relayer(ApiConfig::default(), RelayerConfig::default()).await;
     let key = devnet::genesis::dev_key(1);
     let relayer = key.address();
     // A relayer that holds no USDT (a new operator): its first fee fills an empty balance
@@ -1151,4 +1151,129 @@ async fn a_relayers_first_fee_fits_under_the_ceiling_and_still_pays() {
         "{spent} sun against a fee of {fee}"
     );
     assert_eq!(usdt(&served, relayer), U256::from(fee));
+}
+
+/// Releases all the genesis deployer's staked energy: its pools' sponsor has nothing left.
+async fn drain_the_sponsor(served: &Served) {
+    let deployer = devnet::genesis::deployer_key();
+    let node = client(&served.devnet().url());
+    let built = reqwest::Client::new()
+        .post(format!(
+            "{}/wallet/unfreezebalancev2",
+            served.devnet().url()
+        ))
+        .json(&json!({
+            "owner_address": deployer.address().to_base58(),
+            "unfreeze_balance": devnet::genesis::SPONSOR_STAKE_TRX_SUN,
+            "resource": "ENERGY", "visible": true,
+        }))
+        .send()
+        .await
+        .unwrap()
+        .json::<Value>()
+        .await
+        .unwrap();
+    send(&node, &deployer, &built).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sponsored_pool_relays_for_the_bandwidth_and_a_drained_sponsor_costs_the_relayer_nothing()
+{
+    let config = ApiConfig {
+        relayer_rate_limit: 100,
+        rate_limit: 10_000,
+        ..ApiConfig::default()
+    };
+    // Broadcasts are held two seconds on their way to the node: time for the sponsor's
+    // stake to go between our check and our transaction.
+    let (served, seen) = behind_proxy(Broadcasts::Slow(Duration::from_secs(2)), config).await;
+    let relayer = devnet::genesis::dev_key(1).address();
+    let node = client(&served.devnet().url());
+
+    // The genesis pools are sponsored: the quote charges for the bandwidth alone, 800 bytes
+    // × 1,000 sun at 0.28 USDT, +20%.
+    let status = served.ok("/api/relayer/status", None).await;
+    assert_eq!(
+        status["fees"][0]["sponsorEnergy"], NORMAL_RELAY_ENERGY,
+        "{status}"
+    );
+    let (fee, _) = quote(&served).await;
+    assert_eq!(fee, 268_800);
+    let (notes, tree) = deposit(&served, 2, 2).await;
+
+    // A relay: the deployer's stake pays every unit of energy, the relayer its bandwidth.
+    let recipient = PrivateKey::generate().address();
+    let before = trx(&served, relayer);
+    let body = request(&notes[0], &tree, 0, recipient, relayer, fee, 0);
+    let data = served.ok("/api/relayer/withdraw", Some(body)).await;
+    let job = settled(&served, data["txid"].as_str().unwrap()).await;
+    assert_eq!(job["state"], "confirmed", "{job}");
+    let txid: TxId = data["txid"].as_str().unwrap().parse().unwrap();
+    let info = node.get_transaction_info(&txid).await.unwrap().unwrap();
+    assert_eq!(
+        info.receipt.origin_energy_usage,
+        info.receipt.energy_usage_total
+    );
+    assert_eq!(info.receipt.energy_fee, 0);
+    let spent = before - trx(&served, relayer);
+    assert_eq!(spent, info.receipt.net_fee);
+    assert!(
+        (spent as u128) * 280_000 / 1_000_000 < u128::from(fee),
+        "{spent} sun against a fee of {fee}"
+    );
+    assert_eq!(usdt(&served, recipient), U256::from(DENOMINATION - fee));
+    println!(
+        "relayed withdraw from a sponsored pool: {} energy paid by the sponsor, {} TRX burned \
+         by the relayer (bandwidth); fee {} USDT",
+        info.receipt.origin_energy_usage,
+        spent as f64 / 1e6,
+        fee as f64 / 1e6
+    );
+
+    // The sponsor's stake goes while our next transaction is on its way: it runs out of
+    // energy at once (its fee limit is our share, none), and the relayer loses no more than
+    // the bandwidth. The note is not spent; the user can try again.
+    let recipient = PrivateKey::generate().address();
+    let before = trx(&served, relayer);
+    let broadcasts = seen.load(Ordering::SeqCst);
+    let body = request(&notes[1], &tree, 1, recipient, relayer, fee, 0);
+    let drain = async {
+        while seen.load(Ordering::SeqCst) == broadcasts {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        drain_the_sponsor(&served).await;
+    };
+    let (answer, ()) = tokio::join!(served.post("/api/relayer/withdraw", body), drain);
+    assert_eq!(answer.0, 200, "{}", answer.1);
+    let job = settled(&served, answer.1["data"]["txid"].as_str().unwrap()).await;
+    assert_eq!(job["state"], "failed", "{job}");
+    let lost = before - trx(&served, relayer);
+    assert!(
+        lost <= RELAY_BYTES * 1_000,
+        "the relayer lost {lost} sun: more than the bandwidth"
+    );
+    assert_eq!(usdt(&served, recipient), U256::ZERO);
+    let spent = served
+        .ok(
+            "/api/pools/100/check-spent",
+            Some(json!({ "nullifierHash": hex32(&notes[1].nullifier_hash()) })),
+        )
+        .await;
+    assert_eq!(spent["spent"], false, "{spent}");
+    println!(
+        "a sponsor drained between the relayer's check and its transaction cost the relayer \
+         {} TRX (bandwidth)",
+        lost as f64 / 1e6
+    );
+
+    // With nothing left to count on, the quote is the full price again, and the old fee is
+    // refused before anything is sent.
+    let status = served.ok("/api/relayer/status", None).await;
+    assert_eq!(status["fees"][0]["sponsorEnergy"], 0, "{status}");
+    assert_eq!(quote(&served).await.0, 16_732_800);
+    let before = trx(&served, relayer);
+    let body = request(&notes[1], &tree, 1, recipient, relayer, fee, 0);
+    let error = served.fails("/api/relayer/withdraw", Some(body), 422).await;
+    assert!(error.contains("below this relayer's fee"), "{error}");
+    assert_eq!(trx(&served, relayer), before);
 }

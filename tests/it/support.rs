@@ -154,14 +154,25 @@ pub struct Chain {
 
 impl Chain {
     pub fn start() -> Chain {
+        Self::with(devnet::DevnetConfig::ephemeral())
+    }
+
+    /// A devnet whose deployer staked nothing (`devnet --no-sponsor`): its pools' callers
+    /// pay all their energy until someone stakes.
+    pub fn unsponsored() -> Chain {
+        Self::with(devnet::DevnetConfig {
+            sponsor: false,
+            ..devnet::DevnetConfig::ephemeral()
+        })
+    }
+
+    fn with(config: devnet::DevnetConfig) -> Chain {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
             .build()
             .unwrap();
-        let devnet = runtime
-            .block_on(devnet::spawn(devnet::DevnetConfig::ephemeral()))
-            .unwrap();
+        let devnet = runtime.block_on(devnet::spawn(config)).unwrap();
         Chain { devnet, runtime }
     }
 

@@ -71,6 +71,26 @@ sol!(
     "../../contracts/artifacts/TronPool.json"
 );
 
+/// Who pays a pool's callers' energy when it is deployed: the values `tronpool deploy` and
+/// the devnet's genesis create pools with (java-tron's `consume_user_resource_percent` and
+/// `origin_energy_limit`).
+pub mod sponsorship {
+    /// The hasher's and the verifier's energy limit for their callers' share: nobody calls them
+    /// directly (the pools do, and a call's energy is split by the contract the transaction
+    /// calls), so callers pay all (`consume_user_resource_percent` = 100) and this is never drawn
+    /// on; java-tron only requires it to be positive. Also what pools of a record from before
+    /// sponsorship are created with.
+    pub const UNSPONSORED_ORIGIN_ENERGY_LIMIT: i64 = 10_000_000;
+
+    /// The default share of each pool call's energy its callers pay: none. The deployer's staked
+    /// energy pays it, up to [`DEFAULT_POOL_ORIGIN_ENERGY_LIMIT`] a call; a deployer without stake
+    /// loses nothing by this, since what its stake cannot cover falls back to the caller.
+    pub const DEFAULT_CALLER_ENERGY_PERCENT: i64 = 0;
+    /// The default most energy the deployer pays for one pool call: a deposit (478,610 under the
+    /// devnet's mainnet model) and a relayed withdrawal (489,571) with about 20% to spare.
+    pub const DEFAULT_POOL_ORIGIN_ENERGY_LIMIT: i64 = 600_000;
+}
+
 /// One committed artifact: the contract's name and its JSON exactly as
 /// `contracts/build.js` wrote it (`abi`, `bytecode`, `compiler.settings`, ...).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -3,8 +3,14 @@
 //! today's, tomorrow's, a CI runner's — has the token and the pools at the same addresses.
 //!
 //! Block 1 holds, in this order: the hasher, the verifier, the USDT, the six pools, one USDT
-//! transfer per dev account, and last the TRX/USDT price pair (a `DevSunswapPair`). The pair
-//! comes last so that adding it moved nothing that was deployed before it.
+//! transfer per dev account, the TRX/USDT price pair (a `DevSunswapPair`), and last, unless
+//! the devnet starts unsponsored, the deployer's energy stake. A contract's address depends
+//! only on its own transaction (its txID and owner), so what was added later moved nothing.
+//!
+//! The pools are created as `tronpool deploy` creates them: their callers pay no energy
+//! (`consume_user_resource_percent` 0) while the deployer's staked energy lasts, up to
+//! [`DEFAULT_POOL_ORIGIN_ENERGY_LIMIT`] a call. The deployer stakes [`SPONSOR_STAKE_TRX_SUN`]
+//! for that: a day of normal use.
 
 use alloy_sol_types::SolConstructor;
 use serde::{Deserialize, Serialize};
@@ -12,6 +18,11 @@ use sha2::{Digest, Sha256};
 use tron::proto::{CreateSmartContract, SmartContract};
 use tron::transaction::DEFAULT_EXPIRATION_MS;
 use tron::{Action, Address, PrivateKey, Transaction, TransactionBuilder, Trigger};
+
+use contracts::sponsorship::{
+    DEFAULT_CALLER_ENERGY_PERCENT, DEFAULT_POOL_ORIGIN_ENERGY_LIMIT,
+    UNSPONSORED_ORIGIN_ENERGY_LIMIT,
+};
 
 use crate::chain::{Chain, Rejection};
 
@@ -32,6 +43,12 @@ pub const MAX_ACCOUNTS: usize = 1_000;
 const USDT_SUPPLY: u64 = DEV_ACCOUNT_USDT * MAX_ACCOUNTS as u64;
 /// TRX the deployer starts with; deploying everything burns a few hundred.
 const DEPLOYER_TRX_SUN: i64 = 1_000_000_000 * 1_000_000;
+/// TRX the deployer stakes for energy at genesis to pay its pools' callers' energy:
+/// 10,000,000 TRX, in sun. At the devnet's modeled energy weight (mainnet's 17 billion TRX
+/// staked for energy besides this, 180 billion energy a day) it buys about 105.8 million
+/// energy a day: some 110 deposits (478,610 each) and 110 relayed withdrawals (489,571 each)
+/// under the mainnet model.
+pub const SPONSOR_STAKE_TRX_SUN: i64 = 10_000_000 * 1_000_000;
 /// The price pair's initial TRX reserve (its `reserve0`): 40,000,000 TRX in sun (6 decimals,
 /// as WTRX).
 pub const PAIR_RESERVE_TRX: u64 = 40_000_000 * 1_000_000;
@@ -114,8 +131,8 @@ pub struct GenesisError {
 }
 
 /// Builds the chain: genesis balances, then block 1 with every deployment, each dev
-/// account's USDT, and the price pair.
-pub fn build(accounts: usize) -> Result<(Chain, Deployment), GenesisError> {
+/// account's USDT, the price pair and, when `sponsor`, the deployer's energy stake.
+pub fn build(accounts: usize, sponsor: bool) -> Result<(Chain, Deployment), GenesisError> {
     let accounts = accounts.min(MAX_ACCOUNTS);
     let deployer = deployer_key();
     let mut balances = vec![(deployer.address(), DEPLOYER_TRX_SUN)];
@@ -124,7 +141,17 @@ pub fn build(accounts: usize) -> Result<(Chain, Deployment), GenesisError> {
     let genesis = chain.head().ref_block();
     chain.begin_block_at(DEPLOY_TIME_MS);
 
-    let deploy = |chain: &mut Chain, name: &str, args: Vec<u8>| -> Result<Address, GenesisError> {
+    // (percent of its energy a call's caller pays, most the deployer pays for one call)
+    let unsponsored = (100, UNSPONSORED_ORIGIN_ENERGY_LIMIT);
+    let pool_sponsorship = (
+        DEFAULT_CALLER_ENERGY_PERCENT,
+        DEFAULT_POOL_ORIGIN_ENERGY_LIMIT,
+    );
+    let deploy = |chain: &mut Chain,
+                  name: &str,
+                  args: Vec<u8>,
+                  (percent, origin_limit): (i64, i64)|
+     -> Result<Address, GenesisError> {
         let artifact = contracts::artifact(name).ok_or_else(|| GenesisError {
             what: format!("deploy {name}"),
             detail: "no such artifact".into(),
@@ -148,9 +175,9 @@ pub fn build(accounts: usize) -> Result<(Chain, Deployment), GenesisError> {
                 origin_address: deployer.address().tron_bytes().to_vec(),
                 abi: Some(abi),
                 bytecode: contracts::creation_code(&bytecode, &args),
-                consume_user_resource_percent: 100,
+                consume_user_resource_percent: percent,
                 name: name.to_owned(),
-                origin_energy_limit: 10_000_000,
+                origin_energy_limit: origin_limit,
                 ..SmartContract::default()
             }),
             ..CreateSmartContract::default()
@@ -167,11 +194,12 @@ pub fn build(accounts: usize) -> Result<(Chain, Deployment), GenesisError> {
     };
 
     let keys = zk::keys::Keys::insecure_dev();
-    let hasher = deploy(&mut chain, "PoseidonT3", Vec::new())?;
+    let hasher = deploy(&mut chain, "PoseidonT3", Vec::new(), unsponsored)?;
     let verifier = deploy(
         &mut chain,
         "Groth16Verifier",
         keys.verifier_args().abi_encode(),
+        unsponsored,
     )?;
     let usdt = deploy(
         &mut chain,
@@ -180,6 +208,7 @@ pub fn build(accounts: usize) -> Result<(Chain, Deployment), GenesisError> {
             initialSupply: alloy_primitives::U256::from(USDT_SUPPLY),
         }
         .abi_encode(),
+        unsponsored,
     )?;
     // Mainnet's USDT runs at ×4.4 its base energy (dynamic energy at its cap).
     chain
@@ -197,7 +226,7 @@ pub fn build(accounts: usize) -> Result<(Chain, Deployment), GenesisError> {
             denomination_: alloy_primitives::U256::from(denomination * 1_000_000),
         }
         .abi_encode();
-        let address = deploy(&mut chain, "TronPool", args)?;
+        let address = deploy(&mut chain, "TronPool", args, pool_sponsorship)?;
         pools.push(PoolDeployment {
             denomination,
             address,
@@ -238,7 +267,24 @@ pub fn build(accounts: usize) -> Result<(Chain, Deployment), GenesisError> {
             reserve1_: alloy_primitives::aliases::U112::from(PAIR_RESERVE_USDT),
         }
         .abi_encode(),
+        unsponsored,
     )?;
+    if sponsor {
+        let stake = Action::Stake(tron::Stake::Freeze {
+            owner: deployer.address(),
+            resource: tron::Resource::Energy,
+            amount: SPONSOR_STAKE_TRX_SUN,
+        });
+        let info = chain
+            .apply_unchecked(signed(&deployer, stake, genesis))
+            .map_err(|e| failed("stake the sponsor's energy", e))?;
+        if let Some(reason) = info.failure {
+            return Err(GenesisError {
+                what: "stake the sponsor's energy".into(),
+                detail: reason,
+            });
+        }
+    }
     let block = chain.mine();
 
     let deployment = Deployment {

@@ -80,6 +80,11 @@ pub struct DevnetConfig {
     /// The devnet USDT's dynamic-energy factor in 1/10,000, set after genesis or loading;
     /// `None` keeps the chain's (genesis starts it at mainnet USDT's 34,000, ×4.4).
     pub usdt_energy_factor: Option<i64>,
+    /// Whether genesis stakes the deployer's energy so the pools' callers pay none
+    /// ([`genesis::SPONSOR_STAKE_TRX_SUN`]). The pools are sponsored either way; without the
+    /// stake their callers pay all, as under a deployer that staked nothing. Only a new chain
+    /// is affected: a state file keeps whatever it has.
+    pub sponsor: bool,
 }
 
 impl DevnetConfig {
@@ -95,6 +100,7 @@ impl DevnetConfig {
             cpu_speed: 1.0,
             tvm: chain::evm::TvmSwitches::default(),
             usdt_energy_factor: None,
+            sponsor: true,
         }
     }
 }
@@ -152,7 +158,8 @@ pub async fn spawn(config: DevnetConfig) -> Result<DevnetHandle, DevnetError> {
         .collect();
     let state = config.state.clone();
     let count = config.accounts;
-    let (mut chain, deployment) = tokio::task::spawn_blocking(move || open(state, count))
+    let sponsor = config.sponsor;
+    let (mut chain, deployment) = tokio::task::spawn_blocking(move || open(state, count, sponsor))
         .await
         .expect("genesis does not panic")?;
     // Genesis is dated 2026-01-01 and a loaded chain stopped some time ago: produce a block
@@ -214,7 +221,11 @@ pub async fn spawn(config: DevnetConfig) -> Result<DevnetHandle, DevnetError> {
     })
 }
 
-fn open(state: Option<PathBuf>, accounts: usize) -> Result<(Chain, Deployment), DevnetError> {
+fn open(
+    state: Option<PathBuf>,
+    accounts: usize,
+    sponsor: bool,
+) -> Result<(Chain, Deployment), DevnetError> {
     if let Some(path) = state.filter(|p| p.exists()) {
         let (chain, extra) = Chain::load(&path, genesis::witness_key())?;
         let deployment = serde_json::from_value(extra).map_err(|e| DevnetError::Deployment {
@@ -223,7 +234,7 @@ fn open(state: Option<PathBuf>, accounts: usize) -> Result<(Chain, Deployment), 
         })?;
         return Ok((chain, deployment));
     }
-    Ok(genesis::build(accounts)?)
+    Ok(genesis::build(accounts, sponsor)?)
 }
 
 impl DevnetHandle {

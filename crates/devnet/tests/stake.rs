@@ -18,11 +18,16 @@ const SSTORE_TWICE: &[u8] = &[
 ];
 const FIRST_RUN: i64 = 25_012;
 const TRX: i64 = 1_000_000;
+/// What the devnet's deployer stakes at genesis to sponsor its pools, in TRX.
+const SPONSOR_STAKE_TRX: i64 = devnet::genesis::SPONSOR_STAKE_TRX_SUN / TRX;
 
 /// What `amount_trx` staked TRX buys a day, when it is the devnet's only stake: java-tron's
 /// formula over the network's 180,000,000,000 energy and 17,000,000,000 TRX of other stake.
+/// The energy `amount_trx` buys when this test has staked `devnet_stake_trx` in all, beside
+/// the modeled rest of mainnet and the genesis sponsor's stake.
 fn energy_of(amount_trx: i64, devnet_stake_trx: i64) -> i64 {
-    (amount_trx as f64 * (180_000_000_000f64 / (17_000_000_000 + devnet_stake_trx) as f64)) as i64
+    let weight = 17_000_000_000 + SPONSOR_STAKE_TRX + devnet_stake_trx;
+    (amount_trx as f64 * (180_000_000_000f64 / weight as f64)) as i64
 }
 
 /// Builds a Stake 2.0 transaction through the node's own endpoint, signs and sends it.
@@ -108,7 +113,10 @@ async fn staked_energy_is_spent_before_trx_and_recovers_over_a_day() {
     let r = resource(&devnet, alice.address()).await;
     assert_eq!(r["EnergyLimit"], limit, "{r}");
     assert_eq!(r["TotalEnergyLimit"], 180_000_000_000i64);
-    assert_eq!(r["TotalEnergyWeight"], 17_000_100_000i64);
+    assert_eq!(
+        r["TotalEnergyWeight"],
+        17_000_100_000i64 + SPONSOR_STAKE_TRX
+    );
     let account = post(
         &format!("{}/wallet/getaccount", devnet.url()),
         json!({ "address": alice.address().to_base58(), "visible": true }),
@@ -452,4 +460,41 @@ async fn only_the_origin_changes_who_pays_its_callers_energy() {
         "{receipt}"
     );
     assert_eq!(receipt["receipt"]["energy_fee"], (FIRST_RUN - 5_000) * 100);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn genesis_sponsors_the_pools_with_the_deployers_stake_unless_told_not_to() {
+    let deployer = devnet::genesis::deployer_key().address();
+    let sponsored = devnet().await;
+    let pool = sponsored.deployment().pool(100).unwrap().address;
+    let contract = post(
+        &format!("{}/wallet/getcontract", sponsored.url()),
+        json!({ "value": pool.to_base58(), "visible": true }),
+    )
+    .await;
+    // java-tron's JSON leaves out a field at its default, 0.
+    assert!(
+        contract.get("consume_user_resource_percent").is_none(),
+        "{contract}"
+    );
+    assert_eq!(contract["origin_energy_limit"], 600_000);
+    assert_eq!(contract["origin_address"], deployer.to_base58());
+    let r = resource(&sponsored, deployer).await;
+    assert_eq!(r["EnergyLimit"], energy_of(SPONSOR_STAKE_TRX, 0), "{r}");
+    assert_eq!(
+        r["TotalEnergyWeight"],
+        17_000_000_000i64 + SPONSOR_STAKE_TRX
+    );
+
+    // Unsponsored: the same pools at the same addresses, and no stake behind them.
+    let bare = devnet::spawn(devnet::DevnetConfig {
+        sponsor: false,
+        ..devnet::DevnetConfig::ephemeral()
+    })
+    .await
+    .unwrap();
+    assert_eq!(bare.deployment().pools, sponsored.deployment().pools);
+    let r = resource(&bare, deployer).await;
+    assert!(r.get("EnergyLimit").is_none(), "{r}");
+    assert_eq!(r["TotalEnergyWeight"], 17_000_000_000i64);
 }
