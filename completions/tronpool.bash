@@ -112,6 +112,9 @@ _tronpool() {
             tronpool__subcmd__pool,sponsor)
                 cmd="tronpool__subcmd__pool__subcmd__sponsor"
                 ;;
+            tronpool__subcmd__relay,collect)
+                cmd="tronpool__subcmd__relay__subcmd__collect"
+                ;;
             tronpool__subcmd__relay,status)
                 cmd="tronpool__subcmd__relay__subcmd__status"
                 ;;
@@ -547,7 +550,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__deploy)
-            opts="-y -v -q -h -V --denominations --zkey --dry-run --caller-energy-percent --origin-energy-limit --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            opts="-y -v -q -h -V --denominations --zkey --dry-run --check --caller-energy-percent --origin-energy-limit --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1217,12 +1220,58 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__relay)
-            opts="-y -v -q -h -V --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version withdraw status"
+            opts="-y -v -q -h -V --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version withdraw status collect"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --network)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        tronpool__subcmd__relay__subcmd__collect)
+            opts="-y -v -q -h -V --denom --min --relayer-key-file --dry-run --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --denom)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --min)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --relayer-key-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --network)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1339,7 +1388,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__serve)
-            opts="-y -v -q -h -V --listen --rate-limit --relayer-rate-limit --trusted-proxy --cors-origin --body-limit --request-timeout --cache-ttl --relayer-fee --relayer-margin --relayer-expected-energy --relayer-max-energy --relayer-allow-contract-refund --price-source --price-max-age --no-relayer --relayer-key-file --relayer-min-trx --relayer-max-refund --relayer-poll --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            opts="-y -v -q -h -V --listen --rate-limit --relayer-rate-limit --trusted-proxy --cors-origin --body-limit --request-timeout --cache-ttl --relayer-fee --relayer-margin --relayer-expected-energy --relayer-max-energy --relayer-allow-contract-refund --price-source --price-max-age --no-relayer --relayer-key-file --relayer-min-trx --relayer-max-refund --relayer-poll --relayer-collect-above --relayer-collect-every --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1414,6 +1463,14 @@ _tronpool() {
                     return 0
                     ;;
                 --relayer-poll)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --relayer-collect-above)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --relayer-collect-every)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -250,21 +250,22 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen
 complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from undelegate" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
 complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from undelegate" -s h -l help -d 'Print help'
 complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from undelegate" -s V -l version -d 'Print version'
-complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and not __fish_seen_subcommand_from withdraw status" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
-complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and not __fish_seen_subcommand_from withdraw status" -l node -d 'TRON node URL, overriding the network\'s' -r
-complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and not __fish_seen_subcommand_from withdraw status" -l config -d 'Config file to read instead of the default one' -r -F
-complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and not __fish_seen_subcommand_from withdraw status" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
-complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and not __fish_seen_subcommand_from withdraw status" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and not __fish_seen_subcommand_from withdraw status collect" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and not __fish_seen_subcommand_from withdraw status collect" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and not __fish_seen_subcommand_from withdraw status collect" -l config -d 'Config file to read instead of the default one' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and not __fish_seen_subcommand_from withdraw status collect" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and not __fish_seen_subcommand_from withdraw status collect" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
 json\t''"
-complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and not __fish_seen_subcommand_from withdraw status" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
-complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and not __fish_seen_subcommand_from withdraw status" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
-complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and not __fish_seen_subcommand_from withdraw status" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
-complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and not __fish_seen_subcommand_from withdraw status" -s q -l quiet -d 'Print only results and errors'
-complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and not __fish_seen_subcommand_from withdraw status" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
-complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and not __fish_seen_subcommand_from withdraw status" -s h -l help -d 'Print help'
-complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and not __fish_seen_subcommand_from withdraw status" -s V -l version -d 'Print version'
-complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and not __fish_seen_subcommand_from withdraw status" -f -a "withdraw" -d 'Withdraw a note through a relayer, which pays the energy and takes its fee'
-complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and not __fish_seen_subcommand_from withdraw status" -f -a "status" -d 'A relayer\'s address, balance and fees'
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and not __fish_seen_subcommand_from withdraw status collect" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and not __fish_seen_subcommand_from withdraw status collect" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and not __fish_seen_subcommand_from withdraw status collect" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and not __fish_seen_subcommand_from withdraw status collect" -s q -l quiet -d 'Print only results and errors'
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and not __fish_seen_subcommand_from withdraw status collect" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and not __fish_seen_subcommand_from withdraw status collect" -s h -l help -d 'Print help'
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and not __fish_seen_subcommand_from withdraw status collect" -s V -l version -d 'Print version'
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and not __fish_seen_subcommand_from withdraw status collect" -f -a "withdraw" -d 'Withdraw a note through a relayer, which pays the energy and takes its fee'
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and not __fish_seen_subcommand_from withdraw status collect" -f -a "status" -d 'A relayer\'s address, balance and fees'
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and not __fish_seen_subcommand_from withdraw status collect" -f -a "collect" -d 'Collect the fees a relayer earned (they stay in the pools until collected)'
 complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from withdraw" -l to -d 'Who receives the USDT (less the relayer\'s fee)' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from withdraw" -l relayer -d 'The relayer\'s base URL (default: the network\'s configured relayer; on the devnet, its own)' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from withdraw" -l refund -d 'TRX the relayer sends along to the recipient (its fee must cover it), e.g. 2' -r
@@ -297,6 +298,23 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen
 complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from status" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
 complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help'
 complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from collect" -l denom -d 'Only the pool of this many USDT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from collect" -l min -d 'Only pools holding at least this much USDT for the relayer (default: any amount)' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from collect" -l relayer-key-file -d 'The relayer\'s private key file (else TRONPOOL_RELAYER_PRIVATE_KEY; on the devnet, dev account 1)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from collect" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from collect" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from collect" -l config -d 'Config file to read instead of the default one' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from collect" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from collect" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+json\t''"
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from collect" -l dry-run -d 'Show what is due, send nothing'
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from collect" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from collect" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from collect" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from collect" -s q -l quiet -d 'Print only results and errors'
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from collect" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from collect" -s h -l help -d 'Print help'
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from collect" -s V -l version -d 'Print version'
 complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check" -l node -d 'TRON node URL, overriding the network\'s' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check" -l config -d 'Config file to read instead of the default one' -r -F
@@ -561,6 +579,7 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l key-file -d
 complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
 json\t''"
 complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l dry-run -d 'Check and price everything, then stop before signing'
+complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l check -d 'Check the recorded deployment on chain instead of deploying: the network runs the contracts, the hasher is our Poseidon, the verifier holds the ceremony\'s keys, and each pool is wired to them, the USDT and its denomination. Exit 4 if anything differs'
 complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
 complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
 complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
@@ -642,6 +661,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l relayer-key-
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l relayer-min-trx -d 'Refuse relaying below this TRX balance' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l relayer-max-refund -d 'The most TRX the relayer forwards to a recipient as a refund' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l relayer-poll -d 'How often the relayer checks its unfinished jobs' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l relayer-collect-above -d 'Collect a pool\'s fees once they reach this much USDT (the fees stay in the pools until collected); 0 never collects by itself (`tronpool relay collect` does it by hand)' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l relayer-collect-every -d 'How often the relayer looks at the fees due' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l node -d 'TRON node URL, overriding the network\'s' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l config -d 'Config file to read instead of the default one' -r -F

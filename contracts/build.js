@@ -21,9 +21,12 @@ const ROOT = __dirname;
 const SRC = path.join(ROOT, 'src');
 const ARTIFACTS = path.join(ROOT, 'artifacts');
 
-// TRON mainnet/Nile/Shasta run the Shanghai (PUSH0) and Cancun (TLOAD/TSTORE/MCOPY) opcodes
-// but nothing newer; solc 0.8.30 defaults to prague, so the target is always explicit.
-const EVM_VERSION = 'cancun';
+// Shanghai (PUSH0, parameter #76, on mainnet since 2023) and nothing newer: the Cancun opcodes
+// (TLOAD/TSTORE/MCOPY) exist only where a network has voted parameter #83 in, so contracts
+// built for Shanghai run on every current TRON network. solc 0.8.30 defaults to prague, so the
+// target is always explicit. `tronpool deploy` reads it from the artifacts and checks the
+// chain's switches before deploying.
+const EVM_VERSION = 'shanghai';
 const DEFAULT_OPTIMIZER = { enabled: true, runs: 200 };
 // Per-file optimizer overrides, keyed by file name in src/.
 const OPTIMIZER_OVERRIDES = {

@@ -5,6 +5,9 @@ pragma solidity 0.8.30;
 /// @notice The verifying key is given to the constructor (`zk::keys::VerifierArgs`), so one
 /// artifact serves the insecure devnet key and a ceremony's key alike. It is kept in
 /// immutables: read from code, not storage, so verification costs the same whichever key.
+/// The circuit has one public input (a hash of root, nullifier hash, recipient, relayer, fee
+/// and refund): one ecMul and one ecAdd besides the pairing, which is what keeps a
+/// verification inside TRON's 80 ms of CPU per call.
 /// @dev Never reverts on bad input: a public input at or above r, a proof word at or above q,
 /// or a point the precompiles reject all return false. Every precompile call gets exactly the
 /// gas it costs (EIP-1108 prices, which TRON charges too), so a malformed proof cannot make a
@@ -21,7 +24,18 @@ contract Groth16Verifier {
     uint256 internal constant MUL_GAS = 6000;
     uint256 internal constant PAIRING_GAS = 45000 + 4 * 34000;
 
-    uint256 public constant PUBLIC_INPUTS = 6;
+    uint256 public constant PUBLIC_INPUTS = 1;
+
+    /// The generator of BN254's G2 (EIP-197), limbs in the precompile's order: what δ and γ are
+    /// in a snarkjs key nobody contributed to.
+    uint256 internal constant G2_X1 =
+        11559732032986387107991004021392285783925812861821192530917403151452391805634;
+    uint256 internal constant G2_X0 =
+        10857046999023057135944570762232829481370756359578518086990519993285655852781;
+    uint256 internal constant G2_Y1 =
+        4082367875863433681332203403145435568316851327593401208105741076214120093531;
+    uint256 internal constant G2_Y0 =
+        8495653923123431417604973247489272438418190587263600148770280649306958101930;
 
     uint256 internal immutable alphaX;
     uint256 internal immutable alphaY;
@@ -42,16 +56,6 @@ contract Groth16Verifier {
     uint256 internal immutable ic0Y;
     uint256 internal immutable ic1X;
     uint256 internal immutable ic1Y;
-    uint256 internal immutable ic2X;
-    uint256 internal immutable ic2Y;
-    uint256 internal immutable ic3X;
-    uint256 internal immutable ic3Y;
-    uint256 internal immutable ic4X;
-    uint256 internal immutable ic4Y;
-    uint256 internal immutable ic5X;
-    uint256 internal immutable ic5Y;
-    uint256 internal immutable ic6X;
-    uint256 internal immutable ic6Y;
 
     constructor(
         uint256[2] memory alpha1,
@@ -60,7 +64,19 @@ contract Groth16Verifier {
         uint256[2][2] memory delta2,
         uint256[2][] memory ic
     ) {
-        require(ic.length == PUBLIC_INPUTS + 1, "verifier: key is not for 6 public inputs");
+        require(ic.length == PUBLIC_INPUTS + 1, "verifier: key is not for 1 public input");
+        // A key whose δ is γ, or the generator, is one nobody contributed to (snarkjs's
+        // `groth16 setup` output): with it, anyone holding one valid proof can forge others.
+        require(
+            !(delta2[0][0] == gamma2[0][0] && delta2[0][1] == gamma2[0][1]
+                    && delta2[1][0] == gamma2[1][0] && delta2[1][1] == gamma2[1][1]),
+            "verifier: delta equals gamma"
+        );
+        require(
+            !(delta2[0][0] == G2_X1 && delta2[0][1] == G2_X0 && delta2[1][0] == G2_Y1
+                    && delta2[1][1] == G2_Y0),
+            "verifier: delta is the generator"
+        );
         alphaX = alpha1[0];
         alphaY = alpha1[1];
         betaX1 = beta2[0][0];
@@ -79,45 +95,22 @@ contract Groth16Verifier {
         ic0Y = ic[0][1];
         ic1X = ic[1][0];
         ic1Y = ic[1][1];
-        ic2X = ic[2][0];
-        ic2Y = ic[2][1];
-        ic3X = ic[3][0];
-        ic3Y = ic[3][1];
-        ic4X = ic[4][0];
-        ic4Y = ic[4][1];
-        ic5X = ic[5][0];
-        ic5Y = ic[5][1];
-        ic6X = ic[6][0];
-        ic6Y = ic[6][1];
     }
 
     /// @param proof `[A.x, A.y, B.x.c1, B.x.c0, B.y.c1, B.y.c0, C.x, C.y]` (Tornado's order).
-    /// @param input `[root, nullifierHash, recipient, relayer, fee, refund]`.
-    function verifyProof(uint256[8] calldata proof, uint256[6] calldata input)
+    /// @param input `[publicHash]`.
+    function verifyProof(uint256[8] calldata proof, uint256[1] calldata input)
         external
         view
         returns (bool)
     {
-        for (uint256 i = 0; i < 6; i++) {
-            if (input[i] >= R) return false;
-        }
+        if (input[0] >= R) return false;
         for (uint256 i = 0; i < 8; i++) {
             if (proof[i] >= Q) return false;
         }
 
-        // vk_x = IC0 + Σ input[i]·IC(i+1)
-        (uint256 x, uint256 y, bool ok) = (ic0X, ic0Y, true);
-        (x, y, ok) = _mulAdd(x, y, ic1X, ic1Y, input[0]);
-        if (!ok) return false;
-        (x, y, ok) = _mulAdd(x, y, ic2X, ic2Y, input[1]);
-        if (!ok) return false;
-        (x, y, ok) = _mulAdd(x, y, ic3X, ic3Y, input[2]);
-        if (!ok) return false;
-        (x, y, ok) = _mulAdd(x, y, ic4X, ic4Y, input[3]);
-        if (!ok) return false;
-        (x, y, ok) = _mulAdd(x, y, ic5X, ic5Y, input[4]);
-        if (!ok) return false;
-        (x, y, ok) = _mulAdd(x, y, ic6X, ic6Y, input[5]);
+        // vk_x = IC0 + input·IC1
+        (uint256 x, uint256 y, bool ok) = _mulAdd(ic0X, ic0Y, ic1X, ic1Y, input[0]);
         if (!ok) return false;
 
         // e(-A, B) · e(α, β) · e(vk_x, γ) · e(C, δ) == 1

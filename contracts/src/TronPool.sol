@@ -10,10 +10,19 @@ import {MerkleTreeWithHistory} from "./MerkleTreeWithHistory.sol";
 /// @notice `deposit` takes exactly `denomination` tokens with a commitment; `withdraw` pays the
 /// denomination (minus a relayer fee) to any recipient who proves, in zero knowledge, the
 /// knowledge of some deposit's note. A nullifier hash makes every note spendable once.
+/// A relayer's fees stay in the pool, credited to it, until it collects them with one transfer
+/// (`collectFees`): a relayed withdrawal makes one USDT transfer, not two.
 /// @dev Token movements are judged by the pool's balance change, never by return values:
 /// TRON's USDT returns false from a successful `transfer`. Reverts from the token (a paused
 /// token, a blacklisted recipient) are passed on with their reason, and a reverted withdrawal
 /// leaves the note unspent.
+///
+/// Compiled for Shanghai, so it runs on TRON networks with or without the Cancun opcodes
+/// (`getAllowTvmCancun`), and without a reentrancy guard: transient storage needs Cancun, and
+/// a storage lock would cost 10,000 energy a call on TRON, which refunds nothing. Every
+/// function changes its state before any call that is not the token or the hasher, so a
+/// reentrant call finds the note spent and the credit taken; the token is the pool's own,
+/// fixed at deployment.
 contract TronPool is MerkleTreeWithHistory {
     IVerifier public immutable verifier;
     ITRC20 public immutable token;
@@ -22,18 +31,13 @@ contract TronPool is MerkleTreeWithHistory {
 
     mapping(bytes32 => bool) public nullifierHashes;
     mapping(bytes32 => bool) public commitments;
-
-    bool private transient entered;
+    /// Fees earned by each relayer and not collected yet, plus the one base unit
+    /// `collectFees` leaves behind (see there).
+    mapping(address => uint256) public relayerFees;
 
     event Deposit(bytes32 indexed commitment, uint32 leafIndex, uint256 timestamp);
     event Withdrawal(address to, bytes32 nullifierHash, address indexed relayer, uint256 fee);
-
-    modifier nonReentrant() {
-        require(!entered, "pool: reentrant call");
-        entered = true;
-        _;
-        entered = false;
-    }
+    event FeesCollected(address indexed relayer, uint256 amount);
 
     constructor(IVerifier verifier_, IHasher hasher_, ITRC20 token_, uint256 denomination_)
         MerkleTreeWithHistory(hasher_)
@@ -46,7 +50,7 @@ contract TronPool is MerkleTreeWithHistory {
 
     /// Adds `commitment` = Poseidon(nullifier, secret) to the tree and takes `denomination`
     /// tokens from the caller (approve first).
-    function deposit(bytes32 commitment) external nonReentrant {
+    function deposit(bytes32 commitment) external {
         require(uint256(commitment) < FIELD_SIZE, "pool: commitment is not a field element");
         require(!commitments[commitment], "pool: commitment already deposited");
         uint32 leafIndex = _insert(commitment);
@@ -58,10 +62,13 @@ contract TronPool is MerkleTreeWithHistory {
         emit Deposit(commitment, leafIndex, block.timestamp);
     }
 
-    /// Pays `denomination - fee` to `recipient` and `fee` to `relayer`, against a proof of a
-    /// deposit under `root` whose nullifier hashes to `nullifierHash`. A relayer sends `refund`
-    /// TRX (sun) along, which goes to the recipient for its first energy and bandwidth.
-    /// @param proof 256 bytes: `abi.encode(uint256[8])` in `IVerifier`'s order.
+    /// Pays `denomination - fee` to `recipient` and credits `fee` to `relayer`, against a proof
+    /// of a deposit under `root` whose nullifier hashes to `nullifierHash`. A relayer sends
+    /// `refund` TRX (sun) along, which goes to the recipient for its first energy and
+    /// bandwidth.
+    /// @param proof 256 bytes: `abi.encode(uint256[8])` in `IVerifier`'s order, for the public
+    /// input `Poseidon(Poseidon(root, nullifierHash), extDataHash)` with `extDataHash` =
+    /// `keccak256(abi.encode(recipient, relayer, fee, refund)) mod FIELD_SIZE`.
     function withdraw(
         bytes calldata proof,
         bytes32 root,
@@ -70,27 +77,28 @@ contract TronPool is MerkleTreeWithHistory {
         address payable relayer,
         uint256 fee,
         uint256 refund
-    ) external payable nonReentrant {
+    ) external payable {
+        // Everything that needs no proof first: a bad request costs little.
         require(fee <= denomination, "pool: fee exceeds denomination");
+        require(recipient != address(0), "pool: recipient is the zero address");
+        require(fee == 0 || relayer != address(0), "pool: a fee needs a relayer");
+        require(msg.value == refund, "pool: TRX sent must equal the refund");
+        // nullifierHash + r would be a second name for the same note.
+        require(uint256(nullifierHash) < FIELD_SIZE, "pool: nullifier hash is not a field element");
         require(!nullifierHashes[nullifierHash], "pool: note already spent");
         require(isKnownRoot(root), "pool: unknown root");
         require(proof.length == 256, "pool: proof must be 256 bytes");
         uint256[8] memory words = abi.decode(proof, (uint256[8]));
-        uint256[6] memory input = [
-            uint256(root),
-            uint256(nullifierHash),
-            uint256(uint160(address(recipient))),
-            uint256(uint160(address(relayer))),
-            fee,
-            refund
-        ];
-        require(verifier.verifyProof(words, input), "pool: invalid withdraw proof");
-        require(msg.value == refund, "pool: TRX sent must equal the refund");
-        require(recipient != address(0), "pool: recipient is the zero address");
+        uint256 extDataHash =
+            uint256(keccak256(abi.encode(recipient, relayer, fee, refund))) % FIELD_SIZE;
+        bytes32 publicHash = _hash(_hash(root, nullifierHash), bytes32(extDataHash));
+        require(
+            verifier.verifyProof(words, [uint256(publicHash)]), "pool: invalid withdraw proof"
+        );
 
         nullifierHashes[nullifierHash] = true;
+        if (fee > 0) relayerFees[relayer] += fee;
         _pay(recipient, denomination - fee);
-        if (fee > 0) _pay(relayer, fee);
         if (refund > 0) {
             (bool sent,) = recipient.call{value: refund}("");
             if (!sent) {
@@ -101,6 +109,25 @@ contract TronPool is MerkleTreeWithHistory {
             }
         }
         emit Withdrawal(recipient, nullifierHash, relayer, fee);
+    }
+
+    /// Pays the caller the fees credited to it, in one transfer, and leaves one base unit
+    /// behind: on TRON a write into an empty slot costs 20,000 energy and any other 5,000,
+    /// with no refund for clearing one, so a credit that never returns to zero keeps every
+    /// later relay's credit at 5,000.
+    function collectFees() external returns (uint256 amount) {
+        uint256 credit = relayerFees[msg.sender];
+        require(credit > 1, "pool: no fees to collect");
+        amount = credit - 1;
+        relayerFees[msg.sender] = 1;
+        _pay(msg.sender, amount);
+        emit FeesCollected(msg.sender, amount);
+    }
+
+    /// Fees `relayer` can collect now.
+    function collectableFees(address relayer) external view returns (uint256) {
+        uint256 credit = relayerFees[relayer];
+        return credit > 1 ? credit - 1 : 0;
     }
 
     function isSpent(bytes32 nullifierHash) public view returns (bool) {

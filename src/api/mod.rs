@@ -314,18 +314,26 @@ pub async fn serve(
     app: Arc<App>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let watcher = app
+    let background: Vec<_> = app
         .relayer
         .clone()
-        .map(|relayer| tokio::spawn(relayer.watch(app.chain.clone())));
+        .map(|relayer| {
+            [
+                tokio::spawn(relayer.clone().watch(app.chain.clone())),
+                tokio::spawn(relayer.collect_when_due(app.chain.clone())),
+            ]
+        })
+        .into_iter()
+        .flatten()
+        .collect();
     let served = axum::serve(
         listener,
         router(app).into_make_service_with_connect_info::<SocketAddr>(),
     )
     .with_graceful_shutdown(shutdown)
     .await;
-    if let Some(watcher) = watcher {
-        watcher.abort();
+    for task in background {
+        task.abort();
     }
     served
 }

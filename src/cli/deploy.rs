@@ -10,7 +10,9 @@ use zk::keys::Keys;
 
 use crate::error::{Error, Result};
 use crate::service::ceremony::{import_zkey, zkey_path};
+use crate::service::chain::Chain;
 use crate::service::deploy::{self, Plan, Request, StepState};
+use crate::service::deploy_check::{self, Check};
 use crate::store::config::{DeploymentRecord, write_deployment};
 use crate::units::trx_text;
 
@@ -32,6 +34,11 @@ pub struct DeployArgs {
     /// Check and price everything, then stop before signing
     #[arg(long)]
     dry_run: bool,
+    /// Check the recorded deployment on chain instead of deploying: the network runs the
+    /// contracts, the hasher is our Poseidon, the verifier holds the ceremony's keys, and each
+    /// pool is wired to them, the USDT and its denomination. Exit 4 if anything differs
+    #[arg(long, conflicts_with_all = ["dry_run", "denominations"])]
+    check: bool,
     /// The percent of each pool call's energy its callers pay [default: 0: the deployer's
     /// staked energy pays it, up to --origin-energy-limit a call, and what the stake cannot
     /// cover falls back to the caller]
@@ -75,6 +82,16 @@ struct Done {
     sponsorship: Sponsorship,
     /// The transactions this run sent.
     transactions: Vec<Sent>,
+    /// The deployment checked on chain (`deploy --check` runs the same).
+    checks: Vec<Check>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Checked {
+    network: String,
+    deployment: devnet::Deployment,
+    checks: Vec<Check>,
 }
 
 #[derive(Serialize)]
@@ -109,6 +126,9 @@ impl DeployArgs {
         }
         let existing = settings.deployment.value.clone();
         let keys = self.keys(ctx, existing.as_ref())?;
+        if self.check {
+            return check(ctx, &network, existing, &keys).await;
+        }
         let usdt = settings.usdt.value.ok_or_else(|| {
             Error::usage(format!(
                 "no USDT contract is known for {network}: set `usdt` in [networks.{network}] of \
@@ -147,7 +167,7 @@ impl DeployArgs {
             ctx.out.note(format!(
                 "every contract is deployed on {network}; name new --denominations to add pools"
             ));
-            return finish(ctx, &network, plan.record, Vec::new());
+            return finish(ctx, &network, plan.record, Vec::new(), &keys).await;
         }
         ctx.out.note(estimate_text(&estimate, &plan));
         if plan.owner_trx < plan.cost() {
@@ -206,7 +226,7 @@ impl DeployArgs {
                 fee_trx: trx_text(done.fee),
             });
         }
-        finish(ctx, &network, plan.record, sent)
+        finish(ctx, &network, plan.record, sent, &keys).await
     }
 
     /// The keys to deploy the verifier with: `--zkey` (imported on the way), else the ones
@@ -237,7 +257,75 @@ impl DeployArgs {
     }
 }
 
-fn finish(ctx: &Context, network: &str, record: DeploymentRecord, sent: Vec<Sent>) -> Result<()> {
+/// `deploy --check`: the recorded deployment, checked on chain.
+async fn check(
+    ctx: &Context,
+    network: &str,
+    record: Option<DeploymentRecord>,
+    keys: &Keys,
+) -> Result<()> {
+    let record = record.ok_or_else(|| {
+        Error::usage(format!(
+            "no deployment is recorded for {network}: nothing to check"
+        ))
+    })?;
+    let deployment = record
+        .to_deployment(network)
+        .map_err(|missing| Error::usage(format!("the recorded deployment lacks {missing}")))?;
+    let checks = checked(ctx, network, &deployment, keys).await?;
+    let out = Checked {
+        network: network.to_owned(),
+        deployment,
+        checks,
+    };
+    deploy_check::failures(&out.checks)?;
+    ctx.out.result(&out, || checks_text(&out.checks))
+}
+
+/// Runs the on-chain checks of `deployment`, each one shown as a note.
+async fn checked(
+    ctx: &Context,
+    network: &str,
+    deployment: &devnet::Deployment,
+    keys: &Keys,
+) -> Result<Vec<Check>> {
+    let node = ctx.settings()?.node_client()?;
+    let chain = Chain::new(
+        network.to_owned(),
+        node,
+        deployment.clone(),
+        std::time::Duration::ZERO,
+    );
+    let checking = spinner(ctx, "checking the deployment on chain");
+    let checks = deploy_check::check_deployment(&chain, keys).await;
+    checking.finish_and_clear();
+    let checks = checks?;
+    ctx.out.note(checks_text(&checks));
+    Ok(checks)
+}
+
+fn checks_text(checks: &[Check]) -> String {
+    checks
+        .iter()
+        .map(|c| {
+            format!(
+                "{} {}: {}",
+                if c.ok { "ok  " } else { "FAIL" },
+                c.check,
+                c.detail
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+async fn finish(
+    ctx: &Context,
+    network: &str,
+    record: DeploymentRecord,
+    sent: Vec<Sent>,
+    keys: &Keys,
+) -> Result<()> {
     // A record from before sponsorship made its pools' callers pay it all.
     let sponsorship = Sponsorship {
         caller_energy_percent: record.caller_energy_percent.unwrap_or(100),
@@ -248,12 +336,15 @@ fn finish(ctx: &Context, network: &str, record: DeploymentRecord, sent: Vec<Sent
     let deployment = record
         .to_deployment(network)
         .map_err(|missing| Error::Failed(format!("the deployment is still missing {missing}")))?;
+    let checks = checked(ctx, network, &deployment, keys).await?;
+    deploy_check::failures(&checks)?;
     let done = Done {
         network: network.to_owned(),
         config_file: ctx.settings()?.config_file.value.clone(),
         deployment,
         sponsorship,
         transactions: sent,
+        checks,
     };
     ctx.out.result(&done, || deployment_text(&done))
 }

@@ -152,6 +152,21 @@ fn read_import(ctx: &Context, from: Option<PathBuf>) -> Result<PrivateKey> {
     )))
 }
 
+/// The relayer's key: from `file` (`--relayer-key-file`), else `TRONPOOL_RELAYER_PRIVATE_KEY`,
+/// else on the devnet its dev account 1; `None` elsewhere without either.
+pub fn relayer_key(file: Option<&std::path::Path>, network: &str) -> Result<Option<PrivateKey>> {
+    if let Some(path) = file {
+        return Ok(Some(crate::store::keystore::read_key_file(path)?));
+    }
+    if let Some(hex) = std::env::var_os(env_vars::RELAYER_PRIVATE_KEY) {
+        let hex = zeroize::Zeroizing::new(hex.to_string_lossy().into_owned());
+        let key = PrivateKey::from_hex(&hex)
+            .map_err(|e| Error::usage(format!("{}: {e}", env_vars::RELAYER_PRIVATE_KEY)))?;
+        return Ok(Some(key));
+    }
+    Ok((network == crate::network::DEFAULT_NETWORK).then(|| devnet::genesis::dev_key(1)))
+}
+
 /// The key to sign with: key file, `TRONPOOL_PRIVATE_KEY`, the stored key, on the devnet its
 /// dev account 0, or a hidden prompt when a person is at the terminal.
 pub fn signing_key(ctx: &Context) -> Result<(PrivateKey, KeyOrigin)> {

@@ -17,6 +17,7 @@ pub mod output;
 pub mod pool;
 pub mod pools;
 pub mod relay;
+pub mod relay_collect;
 pub mod serve;
 pub mod session;
 pub mod stake;

@@ -1,5 +1,7 @@
-//! `tronpool relay withdraw | status`: withdrawing through a relayer, which signs and pays
-//! for the transaction, so the recipient needs no TRX and nothing links it to the depositor.
+//! `tronpool relay withdraw | status | collect`: withdrawing through a relayer, which signs
+//! and pays for the transaction, so the recipient needs no TRX and nothing links it to the
+//! depositor; and, for a relayer's operator, collecting the fees it earned
+//! (`super::relay_collect`).
 //!
 //! The relayer is a remote one (`--relayer URL`, or `relayer` in the network's config), or
 //! on the devnet without either, the devnet's own: its dev account 1 running this crate's
@@ -48,6 +50,8 @@ pub enum RelayCommand {
     Withdraw(RelayWithdrawArgs),
     /// A relayer's address, balance and fees
     Status(RelayStatusArgs),
+    /// Collect the fees a relayer earned (they stay in the pools until collected)
+    Collect(super::relay_collect::RelayCollectArgs),
 }
 
 #[derive(Debug, Args)]
@@ -85,6 +89,7 @@ impl RelayCommand {
         match self {
             RelayCommand::Withdraw(args) => args.run(ctx).await,
             RelayCommand::Status(args) => args.run(ctx).await,
+            RelayCommand::Collect(args) => args.run(ctx).await,
         }
     }
 }

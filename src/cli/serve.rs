@@ -12,7 +12,7 @@ use serde::Serialize;
 use crate::api::{self, ApiConfig, App};
 use crate::error::{Error, Result};
 use crate::service::chain::{Chain, NetworkSpec};
-use crate::service::inputs::parse_units;
+use crate::service::inputs::{USDT_DECIMALS, parse_units};
 use crate::service::price::{PriceFeed, PriceSource};
 use crate::service::relayer::{Relayer, RelayerConfig};
 use crate::service::relayer_fees::{
@@ -99,6 +99,13 @@ pub struct ServeArgs {
     /// How often the relayer checks its unfinished jobs
     #[arg(long, default_value = "1s", value_name = "DURATION", value_parser = humantime::parse_duration)]
     relayer_poll: Duration,
+    /// Collect a pool's fees once they reach this much USDT (the fees stay in the pools until
+    /// collected); 0 never collects by itself (`tronpool relay collect` does it by hand)
+    #[arg(long, default_value = "100", value_name = "USDT")]
+    relayer_collect_above: String,
+    /// How often the relayer looks at the fees due
+    #[arg(long, default_value = "10m", value_name = "DURATION", value_parser = humantime::parse_duration)]
+    relayer_collect_every: Duration,
 }
 
 #[derive(Serialize)]
@@ -265,16 +272,7 @@ impl ServeArgs {
             return Ok(None);
         }
         let network = &settings.network.value;
-        let key = if let Some(path) = &self.relayer_key_file {
-            crate::store::keystore::read_key_file(path)?
-        } else if let Some(hex) = std::env::var_os(crate::env_vars::RELAYER_PRIVATE_KEY) {
-            let hex = zeroize::Zeroizing::new(hex.to_string_lossy().into_owned());
-            tron::PrivateKey::from_hex(&hex).map_err(|e| {
-                Error::usage(format!("{}: {e}", crate::env_vars::RELAYER_PRIVATE_KEY))
-            })?
-        } else if network == crate::network::DEFAULT_NETWORK {
-            devnet::genesis::dev_key(1)
-        } else {
+        let Some(key) = super::key::relayer_key(self.relayer_key_file.as_deref(), network)? else {
             return Ok(None);
         };
         let trx = |text: &str, flag: &str| {
@@ -287,6 +285,16 @@ impl ServeArgs {
             max_refund: trx(&self.relayer_max_refund, "--relayer-max-refund")?,
             allow_contract_refund: self.relayer_allow_contract_refund,
             poll: self.relayer_poll,
+            collect_above: Some(
+                parse_units(&self.relayer_collect_above, USDT_DECIMALS).ok_or_else(|| {
+                    Error::usage(format!(
+                        "--relayer-collect-above `{}` is not an amount of USDT",
+                        self.relayer_collect_above
+                    ))
+                })?,
+            )
+            .filter(|threshold| !threshold.is_zero()),
+            collect_every: self.relayer_collect_every,
         };
         let jobs = if in_process_devnet {
             JobStore::in_memory()?

@@ -184,6 +184,9 @@ pub async fn plan(
     existing: Option<DeploymentRecord>,
 ) -> Result<Plan> {
     let network = &request.network;
+    // The network first: what it cannot run, no key makes right.
+    let params = node.get_chain_parameters().await?;
+    check_tvm_switches(&params, network)?;
     if keys.is_insecure_dev() {
         return Err(Error::Refused(format!(
             "refusing to deploy to {network} with tronpool's insecure development keys: anyone \
@@ -222,7 +225,9 @@ pub async fn plan(
             ] {
                 if asked.is_some() && asked != kept {
                     return Err(Error::usage(format!(
-                        "the deployment being resumed creates its pools with {} (its record                          says so); pools keep one setting: change it after the deployment with                          `tronpool pool sponsor`",
+                        "the deployment being resumed creates its pools with {} (its record \
+                         says so); pools keep one setting: change it after the deployment with \
+                         `tronpool pool sponsor`",
                         kept.map_or("its callers paying all their energy".into(), |v| format!(
                             "{flag} {v}"
                         ))
@@ -285,9 +290,8 @@ pub async fn plan(
 
     let mut contracts = vec![Contract::Hasher, Contract::Verifier];
     contracts.extend(record.denominations.iter().map(|d| Contract::Pool(*d)));
-    let (params, resources, account) = tokio::try_join!(
-        async { Ok::<_, Error>(node.get_chain_parameters().await?) },
-        async { Ok(node.get_account_resource(&request.owner).await?) },
+    let (resources, account) = tokio::try_join!(
+        async { Ok::<_, Error>(node.get_account_resource(&request.owner).await?) },
         async { Ok(node.get_account(&request.owner).await?) },
     )?;
     let mut steps = Vec::new();
@@ -343,6 +347,21 @@ pub async fn plan(
         energy_available: resources.energy_available(),
         bandwidth_available: resources.bandwidth_available(),
     })
+}
+
+/// Refuses a network that lacks a TVM upgrade the contracts are built for: there, any call
+/// that reaches one of its opcodes fails `ILLEGAL_OPERATION` and burns its fee limit.
+pub fn check_tvm_switches(params: &tron::client::ChainParameters, network: &str) -> Result<()> {
+    for (param, brings) in contracts::REQUIRED_TVM_SWITCHES {
+        if params.get(param) != Some(1) {
+            return Err(Error::Refused(format!(
+                "{network} cannot run tronpool's contracts: they are built for {} and need \
+                 {brings}, which the network's chain parameter {param} has not switched on",
+                contracts::EVM_VERSION
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Whether `record` can be continued with this network, token and key.

@@ -6,6 +6,8 @@ pub mod cache;
 pub mod ceremony;
 pub mod chain;
 pub mod deploy;
+pub mod deploy_check;
+pub mod fees;
 pub mod health;
 pub mod inputs;
 pub mod notes;

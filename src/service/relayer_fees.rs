@@ -39,15 +39,15 @@ use crate::service::price::{PriceFeed, PriceQuote, PriceSource};
 use crate::service::sponsor::SponsorShare;
 
 /// The energy of a normal relayed withdrawal under the devnet's mainnet model (TVM's energy
-/// table, USDT at ×4.4): a fresh recipient activated by a TRX refund, the fee paid to a
-/// relayer that already holds USDT (489,571 measured by `tests/it/relayer.rs`, which fails
-/// when a relay no longer fits). A relay without a refund costs about 32,000 less.
-pub const NORMAL_RELAY_ENERGY: i64 = 490_000;
-/// The default ceiling over [`NORMAL_RELAY_ENERGY`]: room for a relayer's first fee, which
-/// fills a USDT balance slot it did not have (15,000 × 4.4 = 66,000 more: 555,571 in all),
-/// and for the few thousand energy a proof's bytes or a tree's state move a withdrawal, and
-/// nothing more.
-pub const DEFAULT_CEILING_PERCENT: i64 = 115;
+/// table, USDT at ×4.4): a fresh recipient activated by a TRX refund, and the relayer's first
+/// fee in the pool, whose credit fills an empty slot (429,510 measured by
+/// `crates/devnet/tests/pool.rs`; `tests/it/relayer.rs` fails when a relay no longer fits).
+/// Later credits cost 15,000 less, a relay without a refund about 32,000 less.
+pub const NORMAL_RELAY_ENERGY: i64 = 430_000;
+/// The default ceiling over [`NORMAL_RELAY_ENERGY`]: room for the few thousand energy a
+/// tree's state moves a withdrawal (an older root is looked up further back), and nothing
+/// more. The fee goes to no USDT balance of the relayer's, so there is no costlier first fee.
+pub const DEFAULT_CEILING_PERCENT: i64 = 110;
 /// The default margin on the relayer's costs.
 pub const DEFAULT_MARGIN_PERCENT: u32 = 20;
 /// How many other calls at its per-call cap a pool's sponsor must be able to pay for besides
@@ -383,48 +383,48 @@ mod tests {
     fn the_fee_pays_for_the_energy_the_refund_and_the_margin() {
         let policy = FeePolicy::default();
         let t = terms(&policy, 100, 0, 280_000);
-        // 490,000 energy × 100 sun + 800 bytes × 1,000 sun (600 free bytes do not cover
-        // them) = 49.8 TRX × 0.28 = 13.944 USDT, +20% = 16.7328.
-        assert_eq!(t.relay_fee(100, &NONE), U256::from(16_732_800));
+        // 430,000 energy × 100 sun + 800 bytes × 1,000 sun (600 free bytes do not cover
+        // them) = 43.8 TRX × 0.28 = 12.264 USDT, +20% = 14.7168.
+        assert_eq!(t.relay_fee(100, &NONE), U256::from(14_716_800));
         // 2 TRX of refund = 0.56 USDT, +20% = 0.672.
         assert_eq!(t.refund_fee(2_000_000), U256::from(672_000));
         assert_eq!(
             t.required_fee(100, 2_000_000, &NONE),
-            U256::from(17_404_800)
+            U256::from(15_388_800)
         );
         assert_eq!(
             t.break_even(325_000, 800, 2_000_000, &NONE),
             U256::from(9_884_000)
         );
-        assert_eq!(t.fee_limit(&NONE), 563_500 * 100);
+        assert_eq!(t.fee_limit(&NONE), 473_000 * 100);
         let quote = t.quote(100, &NONE);
-        assert_eq!(quote.relayer_fee_raw, "16732800");
+        assert_eq!(quote.relayer_fee_raw, "14716800");
         assert_eq!(quote.refund_price_raw, "336000");
         assert_eq!(quote.bandwidth_sun, 800_000);
         assert_eq!(
             quote.fee_with_refund(2_000_000).unwrap(),
             t.required_fee(100, 2_000_000, &NONE)
         );
-        // The price moves, the quote follows: (102.9 + 0.8) TRX × 0.28 × 1.2.
+        // The price moves, the quote follows: (90.3 + 0.8) TRX × 0.28 × 1.2.
         assert_eq!(
             terms(&policy, 210, 0, 280_000).relay_fee(100, &NONE),
-            U256::from(34_843_200)
+            U256::from(30_609_600)
         );
         assert_eq!(
             terms(&policy, 100, 0, 140_000).relay_fee(100, &NONE),
-            U256::from(8_366_400)
+            U256::from(7_358_400)
         );
         // Staked energy is not burned: the quote drops by what it covers.
         assert_eq!(
-            terms(&policy, 100, 490_000, 280_000).relay_fee(100, &NONE),
+            terms(&policy, 100, 430_000, 280_000).relay_fee(100, &NONE),
             U256::from(268_800)
         );
         assert_eq!(
             terms(&policy, 100, 290_000, 280_000).relay_fee(100, &NONE),
-            U256::from(6_988_800)
+            U256::from(4_972_800)
         );
         // Bandwidth the account has covers the bytes.
-        let mut staked_bandwidth = terms(&policy, 100, 490_000, 280_000);
+        let mut staked_bandwidth = terms(&policy, 100, 430_000, 280_000);
         staked_bandwidth.own.bandwidth = 5_000;
         assert_eq!(staked_bandwidth.relay_fee(100, &NONE), U256::ZERO);
     }
@@ -433,39 +433,39 @@ mod tests {
     fn a_sponsor_with_stake_to_spare_pays_the_energy_and_the_fee_limit_leaves_it_out() {
         let policy = FeePolicy::default();
         let t = terms(&policy, 100, 0, 280_000);
-        // Stake for eleven relays and more: the sponsor pays all 490,000; what is left is
+        // Stake for eleven relays and more: the sponsor pays all 430,000; what is left is
         // the 800 bytes (0.8 TRX × 0.28 × 1.2), and the fee limit buys no energy at all:
         // the chain adds the sponsor's share to it.
         let ample = sponsored(100_000_000);
-        assert_eq!(t.our_energy(490_000, &ample), 0);
+        assert_eq!(t.our_energy(430_000, &ample), 0);
         assert_eq!(t.relay_fee(100, &ample), U256::from(268_800));
         assert_eq!(t.fee_limit(&ample), 0);
-        assert_eq!(t.quote(100, &ample).sponsor_energy, 490_000);
+        assert_eq!(t.quote(100, &ample).sponsor_energy, 430_000);
         assert_eq!(
             t.break_even(489_571, 800, 2_000_000, &ample),
             U256::from(784_000)
         );
         // Ten calls at its 600,000 cap are kept back: 6,200,000 left counts as 200,000.
         let low = sponsored(6_200_000);
-        assert_eq!(t.our_energy(490_000, &low), 290_000);
-        assert_eq!(t.relay_fee(100, &low), U256::from(10_012_800));
-        assert_eq!(t.fee_limit(&low), (563_500 - 200_000) * 100);
+        assert_eq!(t.our_energy(430_000, &low), 230_000);
+        assert_eq!(t.relay_fee(100, &low), U256::from(7_996_800));
+        assert_eq!(t.fee_limit(&low), (473_000 - 200_000) * 100);
         // No more than the reserve: the relayer counts on nothing and charges in full.
         let drained = sponsored(6_000_000);
         assert_eq!(t.relay_fee(100, &drained), t.relay_fee(100, &NONE));
-        assert_eq!(t.fee_limit(&drained), 563_500 * 100);
+        assert_eq!(t.fee_limit(&drained), 473_000 * 100);
         // A sponsor paying half of each call, up to its cap.
         let half = SponsorShare {
             percent: 50,
             ..ample
         };
-        assert_eq!(t.our_energy(490_000, &half), 245_000);
-        assert_eq!(t.fee_limit(&half), (563_500 - 281_750) * 100);
+        assert_eq!(t.our_energy(430_000, &half), 215_000);
+        assert_eq!(t.fee_limit(&half), (473_000 - 236_500) * 100);
         let capped = SponsorShare {
             per_call: 100_000,
             ..ample
         };
-        assert_eq!(t.our_energy(490_000, &capped), 390_000);
+        assert_eq!(t.our_energy(430_000, &capped), 330_000);
     }
 
     #[test]
@@ -475,7 +475,7 @@ mod tests {
             .unwrap();
         let t = terms(&policy, 100, 0, 280_000);
         assert_eq!(t.relay_fee(100, &NONE), U256::from(50_000_000));
-        assert_eq!(t.relay_fee(1000, &NONE), U256::from(16_732_800));
+        assert_eq!(t.relay_fee(1000, &NONE), U256::from(14_716_800));
         for bad in ["100", "x=1", "100=-1", "100=101", "100=0.0000001"] {
             assert!(
                 FeePolicy::default().with_floors(&[bad.into()]).is_err(),

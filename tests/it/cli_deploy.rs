@@ -252,6 +252,12 @@ fn deploy_with_ceremony_keys_resume_and_withdraw() {
     // Pools are sponsored by default: callers pay 0% of their energy, the deployer's stake
     // up to 600,000 a call (it has none here, so callers still pay it all).
     assert_eq!(done["sponsorship"]["callerEnergyPercent"], 0, "{done}");
+    // Deploying ends by checking what it deployed on chain.
+    let checks = done["checks"].as_array().unwrap();
+    assert!(
+        checks.len() >= 4 && checks.iter().all(|c| c["ok"] == true),
+        "{done}"
+    );
     assert_eq!(done["sponsorship"]["originEnergyLimit"], 600_000);
     assert!(config(&env).contains("caller_energy_percent = 0"));
     let sponsor = ok(
@@ -322,7 +328,47 @@ fn deploy_with_ceremony_keys_resume_and_withdraw() {
         .clone();
     assert_eq!(last["contract"], "pool 3000");
     assert_eq!(last["state"], "to deploy", "{estimate}");
-    std::fs::write(env.home().join("config.toml"), recorded).unwrap();
+    std::fs::write(env.home().join("config.toml"), &recorded).unwrap();
+
+    // `deploy --check` finds the recorded deployment as tronpool's: our Poseidon, a verifier
+    // holding the ceremony's keys, pools wired to them.
+    let checked = ok(&mut on(&env, &chain, 3), &["deploy", "--check"]);
+    let checks = checked["checks"].as_array().unwrap();
+    assert!(checks.iter().all(|c| c["ok"] == true), "{checked}");
+    let names: Vec<&str> = checks
+        .iter()
+        .map(|c| c["check"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "tvm",
+            "hasher",
+            "verifier accepts",
+            "verifier refuses",
+            "pool 100",
+            "pool 500",
+            "pool 1000"
+        ]
+    );
+    // A record naming another contract as the hasher, or a verifier with other keys (the
+    // devnet's own, which holds the development key), is caught.
+    let ours = |what: &str| -> String { checked["deployment"][what].as_str().unwrap().to_owned() };
+    let devnet = chain.devnet.deployment();
+    for (what, impostor, says) in [
+        ("hasher", devnet.usdt, "hasher:"),
+        ("verifier", devnet.verifier, "verifier accepts:"),
+    ] {
+        let forged = recorded.replace(&ours(what), &impostor.to_string());
+        assert_ne!(forged, recorded);
+        std::fs::write(env.home().join("config.toml"), &forged).unwrap();
+        let err = fails(&mut on(&env, &chain, 3), &["deploy", "--check"], 4);
+        assert!(
+            err.contains(says) && err.contains("not tronpool's"),
+            "{what}: {err}"
+        );
+    }
+    std::fs::write(env.home().join("config.toml"), &recorded).unwrap();
 
     // The pools work, and a withdrawal proven with the ceremony's keys is paid.
     let pools = ok(&mut on(&env, &chain, 4), &["pools"]);
@@ -397,10 +443,11 @@ fn deploy_with_ceremony_keys_resume_and_withdraw() {
     let _ = server.kill();
     server.wait().unwrap();
     let received = balance(&env, &chain, &recipient) - before;
-    // At 0.2 USDT per TRX the fee is 49.8 TRX x 0.2 x 1.2 = 11.952 USDT.
-    assert_eq!(relayed["feeRaw"], "11952000", "{relayed}");
+    // The pools deployed here are sponsored but their deployer staked nothing: the relayer
+    // pays the energy. At 0.2 USDT per TRX the fee is (43 + 0.8) TRX x 0.2 x 1.2 = 10.512 USDT.
+    assert_eq!(relayed["feeRaw"], "10512000", "{relayed}");
     assert!(
-        received == 100_000_000 - 11_952_000,
+        received == 100_000_000 - 10_512_000,
         "{received} after the relayer's fee: {relayed}"
     );
 
@@ -537,4 +584,36 @@ fn rehearsal_config(chain: &Chain) -> String {
         chain.devnet.url(),
         chain.devnet.deployment().usdt
     )
+}
+
+/// `deploy` reads the network's TVM switches: the contracts are built for Shanghai, so a
+/// network without it is refused before anything is priced or signed, and one without Cancun
+/// is fine.
+#[test]
+fn deploy_checks_the_networks_tvm_switches() {
+    let zkey = ceremony_zkey().to_str().unwrap().to_owned();
+    let without = |shanghai: bool, cancun: bool| {
+        Chain::with(devnet::DevnetConfig {
+            tvm: devnet::chain::evm::TvmSwitches { shanghai, cancun },
+            ..devnet::DevnetConfig::ephemeral()
+        })
+    };
+    let old = without(false, true);
+    let env = rehearsal(&old);
+    let err = fails(
+        &mut on(&env, &old, 3),
+        &["deploy", "--zkey", &zkey, "--dry-run"],
+        4,
+    );
+    assert!(
+        err.contains("getAllowTvmShangHai") && err.contains("PUSH0"),
+        "{err}"
+    );
+    let no_cancun = without(true, false);
+    let env = rehearsal(&no_cancun);
+    let plan = ok(
+        &mut on(&env, &no_cancun, 3),
+        &["deploy", "--zkey", &zkey, "--dry-run"],
+    );
+    assert!(plan["energy"].as_i64().unwrap() > 0, "{plan}");
 }

@@ -110,6 +110,32 @@ fn deposit_then_relay_withdraw_then_the_note_is_spent() {
         .collect();
     assert_eq!(history, ["created", "created", "deposited", "withdrawn"]);
 
+    // The fee stayed in the pool, credited to the relayer (dev account 1 on the devnet): its
+    // operator collects it, less the one base unit the pool keeps in the credit's slot.
+    let relayer = relayed["relayer"].as_str().unwrap().to_owned();
+    let relayer_usdt: u64 = usdt_of(&env, &chain, &relayer).parse().unwrap();
+    let due = ok(&env, &chain, &["relay", "collect", "--dry-run"]);
+    assert_eq!(due["relayer"], relayer.as_str(), "{due}");
+    assert_eq!(due["due"][0]["denomination"], 100);
+    assert_eq!(due["due"][0]["collectableRaw"], "268799");
+    assert_eq!(due["collected"], serde_json::json!([]));
+    let collected = ok(&env, &chain, &["relay", "collect", "--yes"]);
+    assert_eq!(
+        collected["collected"][0]["amountRaw"], "268799",
+        "{collected}"
+    );
+    let after: u64 = usdt_of(&env, &chain, &relayer).parse().unwrap();
+    assert_eq!(after, relayer_usdt + 268_799);
+    let nothing = ok(&env, &chain, &["relay", "collect", "--yes"]);
+    assert_eq!(nothing["due"], serde_json::json!([]), "{nothing}");
+    let unknown = fails(
+        &env,
+        &chain,
+        &["relay", "collect", "--denom", "7", "--yes"],
+        2,
+    );
+    assert!(unknown.contains("no 7 USDT pool"), "{unknown}");
+
     // Spent: refused with exit 4, by both ways of withdrawing, before any proving.
     let again = fails(
         &env,
@@ -441,9 +467,9 @@ fn a_remote_relayer_over_http() {
         4,
     );
     assert!(refused.contains("--max-fee"), "{refused}");
-    // A greedy relayer asking half the pool: more than the default cap, 25% of the pool (twice
-    // what a relay costs at the chain's prices, 2 x 49.8 TRX at the devnet pair's 0.28 USDT,
-    // about 27.9 USDT, is the cap only for pools where that is less).
+    // A greedy relayer asking half the pool: more than the default cap, 25% of the pool or
+    // twice what a relay costs at the chain's prices without a sponsor, whichever is less:
+    // here 2 x 43.8 TRX at the devnet pair's 0.28 USDT, 24.528 USDT.
     let greedy = relayer_server(&chain, "50");
     let refused = fails(
         &env,
@@ -461,7 +487,7 @@ fn a_remote_relayer_over_http() {
         4,
     );
     assert!(
-        refused.contains("asks a fee of 50 USDT") && refused.contains("25% of the pool"),
+        refused.contains("asks a fee of 50 USDT") && refused.contains("twice the 12.264 USDT"),
         "{refused}"
     );
     let shown = ok(&env, &chain, &["notes", "show", &second]);

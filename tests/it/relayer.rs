@@ -193,8 +193,8 @@ async fn relays_with_fee_and_refund_at_a_profit_and_refusals_cost_nothing() {
     assert_eq!(
         status["fees"][0],
         json!({
-            "denomination": 100, "relayerFee": 16.7328, "relayerFeeRaw": "16732800",
-            "expectedEnergy": NORMAL_RELAY_ENERGY, "maxEnergy": 563_500, "energyPrice": 100,
+            "denomination": 100, "relayerFee": 14.7168, "relayerFeeRaw": "14716800",
+            "expectedEnergy": NORMAL_RELAY_ENERGY, "maxEnergy": 473_000, "energyPrice": 100,
             "stakedEnergy": 0, "sponsorEnergy": 0, "bandwidthSun": 800_000, "trxPrice": 0.28,
             "trxPriceSource": format!("pair:{pair}"),
             "trxPriceAgeSeconds": 0, "refundPrice": 0.336, "refundPriceRaw": "336000",
@@ -284,9 +284,11 @@ async fn relays_with_fee_and_refund_at_a_profit_and_refusals_cost_nothing() {
         usdt(&served, recipient),
         U256::from(DENOMINATION - fee_with_refund)
     );
+    // The fee waits in the pool for the relayer to collect it.
+    assert_eq!(usdt(&served, relayer), relayer_usdt);
     assert_eq!(
-        usdt(&served, relayer),
-        relayer_usdt + U256::from(fee_with_refund)
+        collectable(&served, relayer),
+        U256::from(fee_with_refund - 1)
     );
     assert_eq!(trx(&served, recipient), refund as i64, "the refund arrived");
 
@@ -307,7 +309,7 @@ async fn relays_with_fee_and_refund_at_a_profit_and_refusals_cost_nothing() {
     let margin = fee_with_refund as f64 - cost_usdt;
     assert!(margin > 0.0, "fee {fee_with_refund} < cost {cost_usdt}");
     println!(
-        "relayed withdraw (fresh recipient, 2 TRX refund, a relayer holding USDT): \
+        "relayed withdraw (fresh recipient, 2 TRX refund, the relayer's first fee in the pool): \
          {energy} energy, {} TRX burned + 2 TRX refund; fee {} USDT; margin {:.6} USDT at \
          0.28 USDT/TRX",
         burned as f64 / 1e6,
@@ -320,7 +322,7 @@ async fn relays_with_fee_and_refund_at_a_profit_and_refusals_cost_nothing() {
         .await
         .unwrap()
         .expect("in a block");
-    assert_eq!(sent.transaction.fee_limit(), 563_500 * 100);
+    assert_eq!(sent.transaction.fee_limit(), 473_000 * 100);
     // Its bandwidth is what the quote counts on.
     let info = client(&served.devnet().url())
         .get_transaction_info(&txid.parse().unwrap())
@@ -521,7 +523,7 @@ async fn an_energy_burning_recipient_cannot_drain_the_relayer() {
     let error = served
         .fails("/api/relayer/withdraw", Some(attack.clone()), 422)
         .await;
-    assert!(error.contains("more than the 563500"), "{error}");
+    assert!(error.contains("more than the 473000"), "{error}");
     assert_eq!(trx(&served, relayer), relayer_trx);
 
     // A recipient that behaves in the simulation and burns on chain: the fee limit (the
@@ -531,14 +533,14 @@ async fn an_energy_burning_recipient_cannot_drain_the_relayer() {
     let job = settled(&served, data["txid"].as_str().unwrap()).await;
     assert_eq!(job["state"], "failed", "{job}");
     let burned = job["feeSun"].as_i64().unwrap();
-    assert!(job["energyUsed"].as_i64().unwrap() <= 563_500, "{job}");
+    assert!(job["energyUsed"].as_i64().unwrap() <= 473_000, "{job}");
     let lost = relayer_trx - trx(&served, relayer);
     assert_eq!(
         lost, burned,
         "nothing but the energy, and the note is still unspent"
     );
     assert!(
-        lost <= 563_500 * 100 + RELAY_BYTES * 1_000,
+        lost <= 473_000 * 100 + RELAY_BYTES * 1_000,
         "at most the ceiling and the bandwidth: {lost} sun"
     );
     println!(
@@ -579,12 +581,12 @@ async fn an_energy_burning_recipient_cannot_drain_the_relayer() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_quote_follows_the_energy_price_and_the_pair() {
     let served = Served::unsponsored_relayer(ApiConfig::default(), RelayerConfig::default()).await;
-    assert_eq!(quote(&served).await, (16_732_800, 336_000));
-    // 210 sun per energy: 102.9 TRX of energy and 0.8 of bandwidth at 0.28 USDT, +20%.
+    assert_eq!(quote(&served).await, (14_716_800, 336_000));
+    // 210 sun per energy: 90.3 TRX of energy and 0.8 of bandwidth at 0.28 USDT, +20%.
     control(&served, "set_energy_fee", json!({ "energyFee": 210 })).await;
-    assert_eq!(quote(&served).await.0, 34_843_200);
+    assert_eq!(quote(&served).await.0, 30_609_600);
     let pool = served.ok("/api/pools/100", None).await;
-    assert_eq!(pool["relayerFeeRaw"], "34843200", "the pools quote it too");
+    assert_eq!(pool["relayerFeeRaw"], "30609600", "the pools quote it too");
     // TRX at 0.14 USDT: half the fee, half the refund's price.
     control(
         &served,
@@ -592,7 +594,7 @@ async fn the_quote_follows_the_energy_price_and_the_pair() {
         json!({ "trx": 80_000_000_000_000u64, "usdt": 11_200_000_000_000u64 }),
     )
     .await;
-    assert_eq!(quote(&served).await, (17_421_600, 168_000));
+    assert_eq!(quote(&served).await, (15_304_800, 168_000));
     let status = served.ok("/api/relayer/status", None).await;
     assert_eq!(status["fees"][0]["energyPrice"], 210);
     assert_eq!(status["fees"][0]["trxPrice"], 0.14);
@@ -699,7 +701,8 @@ async fn ten_concurrent_copies_make_one_broadcast() {
     assert_eq!(job["state"], "confirmed");
     // One transaction reached the chain: one block, one fee.
     assert_eq!(served.devnet().with_chain(|c| c.head().number), head + 1);
-    assert_eq!(usdt(&served, relayer), relayer_usdt + U256::from(fee));
+    assert_eq!(usdt(&served, relayer), relayer_usdt);
+    assert_eq!(collectable(&served, relayer), U256::from(fee - 1));
     assert_eq!(usdt(&served, recipient), U256::from(DENOMINATION - fee));
 }
 
@@ -1098,59 +1101,83 @@ async fn a_relayer_with_staked_energy_quotes_and_burns_only_its_bandwidth() {
     );
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_relayers_first_fee_fits_under_the_ceiling_and_still_pays() {
-    let served = Served::unsponsored_relayer(ApiConfig::default(), RelayerConfig::default()).await;
-    let key = devnet::genesis::dev_key(1);
-    let relayer = key.address();
-    // A relayer that holds no USDT (a new operator): its first fee fills an empty balance
-    // slot, 15,000 energy × 4.4 more than a relay to a relayer that holds USDT.
-    let usdt_address = served.devnet().deployment().usdt;
-    let all = usdt(&served, relayer);
-    let move_out = tron::Action::Trigger(tron::Trigger {
-        owner: relayer,
-        contract: usdt_address,
-        data: Trc20::transferCall {
-            to: devnet::genesis::dev_key(9).address().into(),
-            value: all,
-        }
-        .abi_encode(),
-        ..tron::Trigger::default()
-    });
-    let node = client(&served.devnet().url());
-    let head = node.get_now_block().await.unwrap();
-    let mut tx = tron::TransactionBuilder::new(move_out, head.ref_block())
-        .fee_limit(100_000_000)
-        .build();
-    tx.sign(&key).unwrap();
-    node.broadcast_hex(&tx).await.unwrap();
-    assert_eq!(usdt(&served, relayer), U256::ZERO);
+/// What `relayer` can collect from the 100 pool, read from the pool.
+fn collectable(served: &Served, relayer: Address) -> U256 {
+    let pool = served.devnet().deployment().pool(100).unwrap().address;
+    let data = contracts::TronPool::collectableFeesCall {
+        relayer: relayer.into(),
+    }
+    .abi_encode();
+    let out = served
+        .devnet()
+        .with_chain(|c| c.call(relayer, Some(pool), data, 0))
+        .expect("collectableFees");
+    contracts::TronPool::collectableFeesCall::abi_decode_returns(&out.output).unwrap()
+}
 
-    let (notes, tree) = deposit(&served, 3, 1).await;
-    let (fee, per_trx) = quote(&served).await;
-    let refund = 2_000_000u64;
-    let fee = fee + per_trx * 2;
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fees_accrue_in_the_pool_and_the_relayer_collects_them_at_its_threshold() {
+    let config = ApiConfig {
+        relayer_rate_limit: 100,
+        rate_limit: 10_000,
+        ..ApiConfig::default()
+    };
+    let (fee, _) = {
+        let probe = Served::unsponsored_relayer(config.clone(), RelayerConfig::default()).await;
+        quote(&probe).await
+    };
+    // Collect once two fees are in (the first credit keeps one base unit back).
+    let threshold = U256::from(2 * fee - 1);
+    let relayer_config = RelayerConfig {
+        collect_above: Some(threshold),
+        collect_every: Duration::from_millis(200),
+        ..RelayerConfig::default()
+    };
+    let served = Served::unsponsored_relayer(config, relayer_config).await;
+    let relayer = devnet::genesis::dev_key(1).address();
+    let (notes, tree) = deposit(&served, 3, 2).await;
+    let relayer_usdt = usdt(&served, relayer);
+
+    // The relayer's first fee: the credit fills an empty slot in the pool, the costliest
+    // relay of its kind, and still inside the expected energy.
     let recipient = PrivateKey::generate().address();
     let before = trx(&served, relayer);
-    let body = request(&notes[0], &tree, 0, recipient, relayer, fee, refund);
+    let body = request(&notes[0], &tree, 0, recipient, relayer, fee, 0);
     let data = served.ok("/api/relayer/withdraw", Some(body)).await;
     let job = settled(&served, data["txid"].as_str().unwrap()).await;
     assert_eq!(job["state"], "confirmed", "{job}");
     let energy = job["energyUsed"].as_i64().unwrap();
     let spent = before - trx(&served, relayer);
     println!(
-        "relayed withdraw (fresh recipient, 2 TRX refund, the relayer's first fee): {energy} \
-         energy, {} TRX spent with the refund; fee {} USDT",
+        "relayed withdraw (fresh recipient, no refund, the relayer's first fee in the pool): \
+         {energy} energy, {} TRX spent; fee {} USDT",
         spent as f64 / 1e6,
         fee as f64 / 1e6
     );
-    assert!(energy > NORMAL_RELAY_ENERGY, "{energy}");
-    assert!(energy <= 563_500, "{energy}");
+    assert!(energy <= NORMAL_RELAY_ENERGY, "{energy}");
     assert!(
         (spent as u128) * 280_000 / 1_000_000 < u128::from(fee),
         "{spent} sun against a fee of {fee}"
     );
-    assert_eq!(usdt(&served, relayer), U256::from(fee));
+    // Below the threshold, the fee waits in the pool.
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    assert_eq!(usdt(&served, relayer), relayer_usdt);
+    assert_eq!(collectable(&served, relayer), U256::from(fee - 1));
+
+    // The second fee reaches it: the relayer collects both in one transfer.
+    let recipient = PrivateKey::generate().address();
+    let body = request(&notes[1], &tree, 1, recipient, relayer, fee, 0);
+    let data = served.ok("/api/relayer/withdraw", Some(body)).await;
+    let job = settled(&served, data["txid"].as_str().unwrap()).await;
+    assert_eq!(job["state"], "confirmed", "{job}");
+    for _ in 0..100 {
+        if usdt(&served, relayer) > relayer_usdt {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(usdt(&served, relayer), relayer_usdt + threshold);
+    assert_eq!(collectable(&served, relayer), U256::ZERO);
 }
 
 /// Releases all the genesis deployer's staked energy: its pools' sponsor has nothing left.
@@ -1270,7 +1297,7 @@ async fn a_sponsored_pool_relays_for_the_bandwidth_and_a_drained_sponsor_costs_t
     // refused before anything is sent.
     let status = served.ok("/api/relayer/status", None).await;
     assert_eq!(status["fees"][0]["sponsorEnergy"], 0, "{status}");
-    assert_eq!(quote(&served).await.0, 16_732_800);
+    assert_eq!(quote(&served).await.0, 14_716_800);
     let before = trx(&served, relayer);
     let body = request(&notes[1], &tree, 1, recipient, relayer, fee, 0);
     let error = served.fails("/api/relayer/withdraw", Some(body), 422).await;

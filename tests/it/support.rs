@@ -166,7 +166,7 @@ impl Chain {
         })
     }
 
-    fn with(config: devnet::DevnetConfig) -> Chain {
+    pub fn with(config: devnet::DevnetConfig) -> Chain {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()

@@ -86,10 +86,25 @@ pub mod sponsorship {
     /// energy pays it, up to [`DEFAULT_POOL_ORIGIN_ENERGY_LIMIT`] a call; a deployer without stake
     /// loses nothing by this, since what its stake cannot cover falls back to the caller.
     pub const DEFAULT_CALLER_ENERGY_PERCENT: i64 = 0;
-    /// The default most energy the deployer pays for one pool call: a deposit (478,610 under the
-    /// devnet's mainnet model) and a relayed withdrawal (489,571) with about 20% to spare.
+    /// The default most energy the deployer pays for one pool call: a deposit (478,334 under the
+    /// devnet's mainnet model) and a relayed withdrawal (429,510) with 25% or more to spare.
     pub const DEFAULT_POOL_ORIGIN_ENERGY_LIMIT: i64 = 600_000;
 }
+
+/// The EVM version every artifact is built for (`contracts/build.js`; each artifact records it
+/// in `compiler.settings.evmVersion`, and a test keeps the two equal).
+pub const EVM_VERSION: &str = "shanghai";
+
+/// The java-tron chain parameters (`/wallet/getchainparameters`) a network must have at 1 to
+/// run code built for [`EVM_VERSION`], each with what it switches on. java-tron enables these
+/// opcodes by the same parameters (`OperationRegistry`: `getAllowTvmIstanbul` for CHAINID and
+/// SELFBALANCE, `getAllowTvmLondon` for BASEFEE, `getAllowTvmShangHai` for PUSH0); without
+/// one, solc's output may hold an opcode the network treats as invalid.
+pub const REQUIRED_TVM_SWITCHES: &[(&str, &str)] = &[
+    ("getAllowTvmIstanbul", "TVM Istanbul (CHAINID, SELFBALANCE)"),
+    ("getAllowTvmLondon", "TVM London (BASEFEE)"),
+    ("getAllowTvmShangHai", "TVM Shanghai (PUSH0)"),
+];
 
 /// One committed artifact: the contract's name and its JSON exactly as
 /// `contracts/build.js` wrote it (`abi`, `bytecode`, `compiler.settings`, ...).

@@ -59,7 +59,8 @@ fn artifacts_are_consistent() {
         let json: serde_json::Value = serde_json::from_str(artifact.json).unwrap();
         assert_eq!(json["contractName"], name);
         assert_eq!(
-            json["compiler"]["settings"]["evmVersion"], "cancun",
+            json["compiler"]["settings"]["evmVersion"],
+            contracts::EVM_VERSION,
             "{name}"
         );
         assert_eq!(

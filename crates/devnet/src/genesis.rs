@@ -46,7 +46,7 @@ const DEPLOYER_TRX_SUN: i64 = 1_000_000_000 * 1_000_000;
 /// TRX the deployer stakes for energy at genesis to pay its pools' callers' energy:
 /// 10,000,000 TRX, in sun. At the devnet's modeled energy weight (mainnet's 17 billion TRX
 /// staked for energy besides this, 180 billion energy a day) it buys about 105.8 million
-/// energy a day: some 110 deposits (478,610 each) and 110 relayed withdrawals (489,571 each)
+/// energy a day: some 110 deposits (478,334 each) and 110 relayed withdrawals (429,510 each)
 /// under the mainnet model.
 pub const SPONSOR_STAKE_TRX_SUN: i64 = 10_000_000 * 1_000_000;
 /// The price pair's initial TRX reserve (its `reserve0`): 40,000,000 TRX in sun (6 decimals,

@@ -24,7 +24,7 @@
 //!   `devnet_cpu_time_us`.
 //! - TVM upgrades are chain parameters ([`chain::evm::TvmSwitches`]): without Cancun, TLOAD,
 //!   TSTORE and MCOPY are invalid opcodes; without Shanghai, PUSH0 is (genesis always deploys
-//!   with both on).
+//!   with both on; the contracts are built for Shanghai, so they run without Cancun).
 //! - Energy follows TVM's table and dynamic energy ([`chain::energy`]): SSTORE by the slot's
 //!   current value (re-writes 5,000), TVM's memory, copy and EXP prices, the new-account
 //!   charge by existence, 63/64 only in version-1 contracts, call depth 64, and every opcode
@@ -75,7 +75,7 @@ pub struct DevnetConfig {
     /// producer-class node with a warm JIT (a 4-pair pairing in 61 ms), 2 one twice as fast.
     pub cpu_speed: f64,
     /// The TVM upgrades on from block 2 (genesis always deploys with all of them: the
-    /// contracts it deploys are compiled for Cancun). Off, an upgrade's opcodes are invalid.
+    /// contracts it deploys are compiled for Shanghai). Off, an upgrade's opcodes are invalid.
     pub tvm: chain::evm::TvmSwitches,
     /// The devnet USDT's dynamic-energy factor in 1/10,000, set after genesis or loading;
     /// `None` keeps the chain's (genesis starts it at mainnet USDT's 34,000, ×4.4).

@@ -1,6 +1,7 @@
 //! The genesis pools on the devnet, over HTTP: approve and deposit, the tree rebuilt from
-//! TronGrid events matches the contract's root, a real proof withdraws through a relayer, and
-//! the energy of each step under the devnet's TRON energy schedule.
+//! TronGrid events matches the contract's root, a real proof withdraws through a relayer, the
+//! relayer collects its fees, and the energy of each step under the devnet's TRON energy
+//! schedule; on a devnet with the Cancun opcodes and on one without them.
 //!
 //! `cargo test -p devnet --test pool -- --nocapture` prints the energy as JSON lines.
 #![allow(clippy::unwrap_used)] // a test fails by panicking: unwrapping is how it says so
@@ -10,7 +11,8 @@ mod support;
 use alloy_primitives::{B256, Bytes, U256};
 use alloy_sol_types::SolCall;
 use contracts::TronPool;
-use support::{client, devnet, send};
+use devnet::chain::evm::TvmSwitches;
+use support::{client, send};
 use tron::abi::Trc20;
 use tron::client::EventQuery;
 use tron::{Action, Address, NodeClient, PrivateKey, Trigger};
@@ -87,7 +89,38 @@ fn energy_line(op: &str, energy: i64) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn deposit_and_withdraw_through_a_relayer_over_http() {
-    let devnet = devnet().await;
+    deposit_withdraw_collect(TvmSwitches::default(), true).await;
+}
+
+/// The pools are built for Shanghai: a network that has not voted TVM Cancun in runs them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_same_without_the_cancun_opcodes() {
+    let tvm = TvmSwitches {
+        shanghai: true,
+        cancun: false,
+    };
+    deposit_withdraw_collect(tvm, false).await;
+}
+
+async fn deposit_withdraw_collect(tvm: TvmSwitches, print: bool) {
+    let devnet = devnet::spawn(devnet::DevnetConfig {
+        tvm,
+        ..devnet::DevnetConfig::ephemeral()
+    })
+    .await
+    .unwrap();
+    let energy_line = |op: &str, energy: i64| {
+        if print {
+            energy_line(op, energy);
+        }
+    };
+    let cpu_line = |op: &str, micros: i64| {
+        if print {
+            cpu_line(op, micros);
+        } else {
+            assert!(micros < 80_000, "{op}: {micros} µs");
+        }
+    };
     let client = client(&devnet);
     let d = devnet.deployment().clone();
     let pool = d.pool(100).expect("a 100 USDT pool").address;
@@ -206,10 +239,18 @@ async fn deposit_and_withdraw_through_a_relayer_over_http() {
         usdt_balance(&client, d.usdt, recipient).await,
         U256::from(DENOMINATION - fee)
     );
+    // The fee stays in the pool, credited to the relayer.
     assert_eq!(
         usdt_balance(&client, d.usdt, relayer.address()).await,
-        relayer_usdt + U256::from(fee)
+        relayer_usdt
     );
+    let credit: U256 = view(
+        &client,
+        pool,
+        TronPool::relayerFeesCall::new((relayer.address().into(),)),
+    )
+    .await;
+    assert_eq!(credit, U256::from(fee));
     let account = client
         .get_account(&recipient)
         .await
@@ -229,6 +270,62 @@ async fn deposit_and_withdraw_through_a_relayer_over_http() {
     assert_eq!(
         info.failure_reason().as_deref(),
         Some("pool: note already spent")
+    );
+
+    // A relay without a refund to a fresh recipient: the fee's credit writes a slot that
+    // already holds the first fee.
+    let recipient = PrivateKey::generate().address();
+    let note = &notes[8];
+    let public = PublicInputs {
+        root: tree.root(),
+        nullifier_hash: note.nullifier_hash(),
+        recipient: zk::field::from_address(&recipient.evm_bytes()),
+        relayer: zk::field::from_address(&relayer.address().evm_bytes()),
+        fee: Fr::from(fee),
+        refund: Fr::from(0u64),
+    };
+    let proof = prove(
+        Keys::insecure_dev(),
+        &public,
+        &Witness::new(note, &tree.path(8).unwrap()).unwrap(),
+        &mut rand_core::OsRng,
+    )
+    .unwrap();
+    let withdraw = TronPool::withdrawCall {
+        proof: Bytes::from(EncodedProof::from_proof(&proof).to_bytes().to_vec()),
+        root: word(&public.root),
+        nullifierHash: word(&public.nullifier_hash),
+        recipient: recipient.into(),
+        relayer: relayer.address().into(),
+        fee: U256::from(fee),
+        refund: U256::ZERO,
+    }
+    .abi_encode();
+    let (txid, info) = send(
+        &client,
+        &relayer,
+        call(relayer.address(), pool, withdraw, 0),
+        FEE_LIMIT,
+    )
+    .await;
+    assert!(info.succeeded(), "{:?}", info.failure_reason());
+    energy_line("withdraw_relayed_fee", info.receipt.energy_usage_total);
+    cpu_line("withdraw_relayed_fee", modeled_cpu_us(&devnet, &txid).await);
+
+    // The relayer collects both fees in one transfer; one base unit stays behind.
+    let collect = TronPool::collectFeesCall {}.abi_encode();
+    let (_, info) = send(
+        &client,
+        &relayer,
+        call(relayer.address(), pool, collect, 0),
+        FEE_LIMIT,
+    )
+    .await;
+    assert!(info.succeeded(), "collect: {:?}", info.failure_reason());
+    energy_line("collect_fees", info.receipt.energy_usage_total);
+    assert_eq!(
+        usdt_balance(&client, d.usdt, relayer.address()).await,
+        relayer_usdt + U256::from(2 * fee - 1)
     );
 
     // A direct withdrawal of another note, by the recipient, without relayer or fee.

@@ -2,10 +2,25 @@
 //! its nullifier hash", binding recipient, relayer, fee and refund so nobody who sees the proof
 //! can redirect the money or raise the fee.
 //!
-//! Public inputs, in this order (the verifier contract's): `root, nullifierHash, recipient,
-//! relayer, fee, refund`. Private: `nullifier, secret`, and the path (sibling per level and the
-//! bit saying whether our node is the right child).
+//! The proof has **one public input**, a hash of everything the pool checks
+//! ([`PublicInputs::public_hash`]):
+//!
+//! ```text
+//! extDataHash = keccak256(abi.encode(recipient, relayer, fee, refund)) mod r
+//! publicHash  = Poseidon(Poseidon(root, nullifierHash), extDataHash)
+//! ```
+//!
+//! The pool computes both from its call's arguments (keccak is native and cheap on TRON; the
+//! two Poseidon calls are its tree's hasher), and the circuit proves that the root its path
+//! leads to, the hash of its nullifier and some `extDataHash` hash to the public input. A
+//! Groth16 verifier costs one elliptic-curve multiplication and addition per public input
+//! besides its pairing; on TRON, where java-tron runs those in slow Java and a call ends
+//! past 80 ms of CPU, six public inputs left no margin and one does.
+//!
+//! Private: `nullifier, secret`, the path (sibling per level and the bit saying whether our
+//! node is the right child), and `extDataHash`.
 
+use alloy_primitives::{U256, keccak256};
 use ark_ff::{BigInteger, PrimeField};
 use ark_r1cs_std::fields::fp::FpVar;
 use ark_r1cs_std::prelude::*;
@@ -20,7 +35,8 @@ pub use crate::tree::DEPTH;
 /// Notes draw nullifier and secret from 31 random bytes; the circuit holds them to that.
 pub const SECRET_BITS: usize = 248;
 
-/// The six public inputs, in the verifier's order.
+/// What a withdrawal proves, as the pool's `withdraw` arguments carry it. The proof's one
+/// public input is their [`public_hash`](PublicInputs::public_hash).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct PublicInputs {
     pub root: Fr,
@@ -36,15 +52,30 @@ pub struct PublicInputs {
 }
 
 impl PublicInputs {
-    pub fn to_vec(&self) -> Vec<Fr> {
-        vec![
-            self.root,
-            self.nullifier_hash,
-            self.recipient,
-            self.relayer,
-            self.fee,
-            self.refund,
-        ]
+    /// `keccak256(abi.encode(recipient, relayer, fee, refund)) mod r`, as the pool computes it
+    /// from its arguments (addresses and amounts each one 32-byte word).
+    pub fn ext_data_hash(&self) -> Fr {
+        let mut encoded = [0u8; 128];
+        for (word, value) in
+            encoded
+                .chunks_exact_mut(32)
+                .zip([self.recipient, self.relayer, self.fee, self.refund])
+        {
+            word.copy_from_slice(&crate::field::to_be_bytes(&value));
+        }
+        let digest = U256::from_be_bytes(keccak256(encoded).0);
+        Fr::from_be_bytes_mod_order(&digest.to_be_bytes::<32>())
+    }
+
+    /// `Poseidon(Poseidon(root, nullifierHash), extDataHash)`: the proof's public input.
+    pub fn public_hash(&self) -> Fr {
+        let inner = crate::poseidon::hash2(self.root, self.nullifier_hash);
+        crate::poseidon::hash2(inner, self.ext_data_hash())
+    }
+
+    /// The verifier's public inputs: the one hash.
+    pub fn instance(&self) -> Vec<Fr> {
+        vec![self.public_hash()]
     }
 }
 
@@ -101,17 +132,13 @@ fn range_checked_witness(
 impl ConstraintSynthesizer<Fr> for WithdrawCircuit {
     fn generate_constraints(self, cs: ConstraintSystemRef<Fr>) -> Result<(), SynthesisError> {
         let p = self.public;
-        // Allocation order is the public-input order.
-        let root = FpVar::new_input(cs.clone(), || Ok(p.root))?;
-        let nullifier_hash = FpVar::new_input(cs.clone(), || Ok(p.nullifier_hash))?;
-        let bound = [p.recipient, p.relayer, p.fee, p.refund]
-            .into_iter()
-            .map(|v| FpVar::new_input(cs.clone(), || Ok(v)))
-            .collect::<Result<Vec<_>, _>>()?;
+        let public_hash = FpVar::new_input(cs.clone(), || Ok(p.public_hash()))?;
+        // Any value: the public hash binds it to what the pool computes from its arguments.
+        let ext_data_hash = FpVar::new_witness(cs.clone(), || Ok(p.ext_data_hash()))?;
 
         let nullifier = range_checked_witness(&cs, self.nullifier, SECRET_BITS)?;
         let secret = range_checked_witness(&cs, self.secret, SECRET_BITS)?;
-        gadget::hash1(&nullifier)?.enforce_equal(&nullifier_hash)?;
+        let nullifier_hash = gadget::hash1(&nullifier)?;
 
         let mut node = gadget::hash2(&nullifier, &secret)?;
         for (level, sibling) in self.siblings.iter().enumerate() {
@@ -121,14 +148,9 @@ impl ConstraintSynthesizer<Fr> for WithdrawCircuit {
             let right = is_right.select(&node, &sibling)?;
             node = gadget::hash2(&left, &right)?;
         }
-        node.enforce_equal(&root)?;
-
-        // Recipient, relayer, fee and refund take part in no other constraint; squaring them
-        // keeps each in the constraint system (as Tornado does), so no optimiser can drop
-        // them and the proof stays bound to their values.
-        for input in &bound {
-            let _square = input.square()?;
-        }
+        // `node` is the root the path leads to.
+        let bound = gadget::hash2(&gadget::hash2(&node, &nullifier_hash)?, &ext_data_hash)?;
+        bound.enforce_equal(&public_hash)?;
         Ok(())
     }
 }
@@ -144,13 +166,14 @@ mod tests {
         WithdrawCircuit::blank()
             .generate_constraints(cs.clone())
             .unwrap();
-        // Tornado's shape with Poseidon: 213 + 240 + 20·(240 + 1 booleanity + 2 selects)
-        // + 4 squares + 2 equalities = 5,319; plus the 248-bit range checks (one booleanity
-        // constraint per bit and one equality per value).
-        assert_eq!(cs.num_instance_variables(), 7);
+        assert_eq!(cs.num_instance_variables(), 2);
+        // Tornado's shape with Poseidon, 213 + 240 + 20·(240 + 1 booleanity + 2 selects), with
+        // the two binding hashes (2 · 240) and one equality instead of Tornado's four squares
+        // and two equalities; plus the 248-bit range checks (one booleanity constraint per bit
+        // and one equality per value).
         assert_eq!(
             cs.num_constraints(),
-            213 + 240 + DEPTH * 243 + 4 + 2 + 2 * (SECRET_BITS + 1)
+            213 + 240 + DEPTH * 243 + 2 * 240 + 1 + 2 * (SECRET_BITS + 1)
         );
     }
 }

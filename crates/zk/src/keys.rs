@@ -28,7 +28,7 @@ pub const INSECURE_DEV_SEED: &[u8] = b"tronpool insecure development setup v1";
 /// SHA-256 of the development setup's verifying key, so a deployment that pins it can be
 /// recognized without running the setup (a test keeps it equal to the setup's).
 pub const INSECURE_DEV_VK_SHA256: &str =
-    "c45fc57edd2701c7b0d93edd6b7fef5c77fe2b8de4ef1f9274ca83d8e9605002";
+    "babf684cd0010785f189b615836e950764f348e8da1f13033c51f16720efa30d";
 
 #[derive(Debug, thiserror::Error)]
 pub enum KeyError {
@@ -82,7 +82,7 @@ impl Keys {
     pub fn new(proving: ProvingKey<Bn254>) -> Result<Self, KeyError> {
         let verifying = proving.vk.clone();
         let circuit = crate::r1cs::withdraw();
-        // Six public inputs plus the constant one.
+        // One public input plus the constant one.
         if verifying.gamma_abc_g1.len() != circuit.num_instance {
             return Err(KeyError::WrongCircuit(format!(
                 "{} public inputs, expected {}",
@@ -288,6 +288,12 @@ pub(crate) fn g1_words(p: &G1Affine) -> [U256; 2] {
 /// A G2 point as the pairing precompile reads it: `[[x.c1, x.c0], [y.c1, y.c0]]`, the
 /// imaginary part first (EIP-197). The other order makes the precompile fail and burn all the
 /// energy it was given.
+/// The G2 generator in the verifier contract's layout: γ of every snarkjs key, and δ of one
+/// nobody contributed to.
+pub fn g2_generator_words() -> [[U256; 2]; 2] {
+    g2_words(&G2Affine::generator())
+}
+
 pub(crate) fn g2_words(p: &G2Affine) -> [[U256; 2]; 2] {
     if p.is_zero() {
         return [[U256::ZERO; 2]; 2];
@@ -391,8 +397,8 @@ mod tests {
         assert_eq!(args.beta2[0][0], fq_to_u256(&beta.x.c1));
         assert_eq!(args.beta2[0][1], fq_to_u256(&beta.x.c0));
         assert_eq!(args.beta2[1][0], fq_to_u256(&beta.y.c1));
-        assert_eq!(args.ic.len(), 7);
-        // 2 + 3·4 static words, the offset of `ic`, its length and 7·2 words.
-        assert_eq!(args.abi_encode().len(), 32 * (2 + 12 + 1 + 1 + 14));
+        assert_eq!(args.ic.len(), 2);
+        // 2 + 3·4 static words, the offset of `ic`, its length and 2·2 words.
+        assert_eq!(args.abi_encode().len(), 32 * (2 + 12 + 1 + 1 + 4));
     }
 }

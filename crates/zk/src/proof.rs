@@ -149,13 +149,14 @@ pub fn prove<R: RngCore + CryptoRng>(
 
 /// Checks a proof against the public inputs.
 pub fn verify(keys: &Keys, public: &PublicInputs, proof: &Proof<Bn254>) -> bool {
-    Groth16::<Bn254>::verify_with_processed_vk(keys.prepared(), &public.to_vec(), proof)
+    Groth16::<Bn254>::verify_with_processed_vk(keys.prepared(), &public.instance(), proof)
         .unwrap_or(false)
 }
 
 impl PublicInputs {
-    /// Reads the six words a contract call or an API request carries, refusing any ≥ r
-    /// (`x + r` verifies like `x`, and would be a second spend of the same note).
+    /// Reads the six words a contract call or an API request carries, refusing any ≥ r: a
+    /// root or nullifier hash at or above r would be a second name for the same note (the
+    /// pool's hasher refuses them too), and the circuit holds every value as a field element.
     pub fn from_words(words: &[U256; 6]) -> Result<Self, FieldError> {
         let names = [
             "root",
@@ -176,9 +177,17 @@ impl PublicInputs {
         })
     }
 
+    /// The six words in the order [`PublicInputs::from_words`] reads them.
     pub fn to_words(&self) -> [U256; 6] {
-        let v = self.to_vec();
-        std::array::from_fn(|i| field::to_u256(&v[i]))
+        [
+            self.root,
+            self.nullifier_hash,
+            self.recipient,
+            self.relayer,
+            self.fee,
+            self.refund,
+        ]
+        .map(|value| field::to_u256(&value))
     }
 }
 

@@ -190,7 +190,7 @@ mod tests {
     fn setup_prove_verify_with_the_snarkjs_reduction() {
         let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(11);
         let circuit = sample_circuit();
-        let public = circuit.public.to_vec();
+        let public = circuit.public.instance();
 
         let (pk, vk) = Groth16::<Bn254, SnarkjsReduction>::circuit_specific_setup(
             crate::circuit::WithdrawCircuit::blank(),
@@ -202,7 +202,7 @@ mod tests {
             Groth16::<Bn254, SnarkjsReduction>::prove(&pk, circuit.clone(), &mut rng).unwrap();
         assert!(Groth16::<Bn254>::verify(&vk, &public, &proof).unwrap());
         let mut other = public.clone();
-        other[2] += Fr::one();
+        other[0] += Fr::one();
         assert!(!Groth16::<Bn254>::verify(&vk, &other, &proof).unwrap());
 
         let wrong =

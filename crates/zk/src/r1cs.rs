@@ -5,8 +5,8 @@
 //! The ceremony's keys are only usable if the prover uses exactly the constraint system the
 //! ceremony saw, so the matrices come from synthesizing the circuit the way ark-groth16 0.6
 //! does for its setup and prover (`OptimizationGoal::Constraints`, then `finalize`), and wire
-//! `i` of the file is arkworks' full-assignment index `i`: the constant one, the six public
-//! inputs in the verifier's order, then the witness variables in allocation order.
+//! `i` of the file is arkworks' full-assignment index `i`: the constant one, the public input
+//! (the circuit has one), then the witness variables in allocation order.
 
 use std::sync::OnceLock;
 
@@ -277,10 +277,10 @@ pub(crate) mod tests {
     #[test]
     fn the_shape_is_the_circuits() {
         let r = withdraw();
-        assert_eq!(r.num_instance, 7);
+        assert_eq!(r.num_instance, 2);
         assert_eq!(
             r.num_constraints(),
-            213 + 240 + DEPTH * 243 + 4 + 2 + 2 * (SECRET_BITS + 1)
+            213 + 240 + DEPTH * 243 + 2 * 240 + 1 + 2 * (SECRET_BITS + 1)
         );
         assert_eq!(r.domain_size(), 8192);
         for m in [&r.a, &r.b, &r.c] {
@@ -308,15 +308,18 @@ pub(crate) mod tests {
     fn a_real_assignment_satisfies_the_exported_system_and_a_wrong_one_does_not() {
         let r = withdraw();
         let circuit = sample_circuit();
-        let public = circuit.public.to_vec();
+        let public = circuit.public.instance();
         let z = full_assignment(circuit).unwrap();
         assert_eq!(z.len(), r.num_wires());
         assert_eq!(z[0], Fr::from(1u64));
-        assert_eq!(z[1..7], public[..]);
+        assert_eq!(z[1..2], public[..]);
         assert_eq!(r.first_unsatisfied(&z), None);
-        let mut wrong = z.clone();
-        wrong[3] += Fr::from(1u64); // the recipient, which only its square constrains
-        assert!(r.first_unsatisfied(&wrong).is_some());
+        // The public hash, and the extDataHash it binds (the first witness).
+        for wire in [1, 2] {
+            let mut wrong = z.clone();
+            wrong[wire] += Fr::from(1u64);
+            assert!(r.first_unsatisfied(&wrong).is_some(), "wire {wire}");
+        }
     }
 
     #[test]
@@ -335,7 +338,7 @@ pub(crate) mod tests {
         );
         assert_eq!(u32_at(h, 36), r.num_wires());
         assert_eq!(u32_at(h, 40), 0);
-        assert_eq!(u32_at(h, 44), 6);
+        assert_eq!(u32_at(h, 44), 1);
         assert_eq!(u32_at(h, 48), r.num_witness);
         assert_eq!(u64_at(h, 52), r.num_wires());
         assert_eq!(u32_at(h, 60), r.num_constraints());

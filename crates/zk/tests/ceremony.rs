@@ -115,7 +115,7 @@ fn proof_json(p: &Proof<Bn254>) -> Value {
 }
 
 fn public_json(public: &PublicInputs) -> Value {
-    json!(public.to_vec().iter().map(to_decimal).collect::<Vec<_>>())
+    json!(public.instance().iter().map(to_decimal).collect::<Vec<_>>())
 }
 
 fn fq(v: &Value) -> Fq {
@@ -164,13 +164,13 @@ fn snarkjs_reads_our_r1cs_with_our_counts() {
         format!("# of Wires: {}", r.num_wires()),
         format!("# of Constraints: {}", r.num_constraints()),
         format!("# of Private Inputs: {}", r.num_witness),
-        "# of Public Inputs: 6".to_string(),
+        "# of Public Inputs: 1".to_string(),
         format!("# of Labels: {}", r.num_wires()),
         "# of Outputs: 0".to_string(),
     ] {
         assert!(said.contains(&expected), "no {expected:?} in:\n{said}");
     }
-    assert_eq!(r.num_constraints(), 5817);
+    assert_eq!(r.num_constraints(), 6292);
 }
 
 #[test]
@@ -185,14 +185,14 @@ fn snarkjs_checks_our_witness_against_our_r1cs() {
     assert!(out.status.success(), "{}", text(&out));
     assert!(text(&out).contains("WITNESS IS CORRECT"), "{}", text(&out));
 
-    // One wrong wire (the recipient's square) and snarkjs says so.
+    // One wrong wire (the extDataHash the public hash binds) and snarkjs says so.
     let mut bad = wtns.clone();
     let z = zk::r1cs::full_assignment(circuit(&public, &witness)).unwrap();
-    let square = z
+    let ext = z
         .iter()
-        .position(|v| *v == public.recipient * public.recipient)
-        .expect("the recipient's square is a wire");
-    let at = bad.len() - 32 * (z.len() - square);
+        .position(|v| *v == public.ext_data_hash())
+        .expect("the extDataHash is a wire");
+    let at = bad.len() - 32 * (z.len() - ext);
     bad[at] ^= 1;
     let bad_path = dir.path().join("bad.wtns");
     std::fs::write(&bad_path, &bad).unwrap();
@@ -209,7 +209,7 @@ fn ceremony_keys_load_and_are_snarkjs_keys() {
     let keys = keys();
     assert!(!keys.is_insecure_dev());
     assert_eq!(keys.setup(), Setup::Snarkjs);
-    assert_eq!(keys.verifier_args().ic.len(), 7);
+    assert_eq!(keys.verifier_args().ic.len(), 2);
     assert_eq!(keys.verifying_key_sha256().len(), 64);
 }
 

@@ -1,0 +1,278 @@
+//! Whether a deployment on chain is tronpool's, checked with constant calls: what `deploy`
+//! ends with, and `deploy --check` runs against a recorded deployment. A deployment that
+//! passes has contracts that hash like our Poseidon, a verifier that holds the keys we prove
+//! with (it accepts a fresh proof and refuses it for any other public input), and pools wired
+//! to them, to the network's USDT and to their denominations, on a network whose TVM runs
+//! them.
+
+use alloy_primitives::{B256, U256};
+use alloy_sol_types::SolCall;
+use contracts::{Groth16Verifier, PoseidonT3, TronPool};
+use serde::Serialize;
+use tron::Address;
+use zk::Fr;
+use zk::circuit::PublicInputs;
+use zk::keys::Keys;
+use zk::note::{Note, NoteMeta};
+use zk::proof::{EncodedProof, Witness};
+use zk::tree::MerkleTree;
+
+use crate::error::{Error, Result};
+use crate::service::chain::Chain;
+
+/// How many random pairs the hasher is compared on.
+const HASHER_SAMPLES: usize = 3;
+
+/// One check and how it went.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Check {
+    pub check: String,
+    pub ok: bool,
+    pub detail: String,
+}
+
+impl Check {
+    fn new(check: impl Into<String>, ok: bool, detail: impl Into<String>) -> Self {
+        Check {
+            check: check.into(),
+            ok,
+            detail: detail.into(),
+        }
+    }
+}
+
+/// Every check, in order; [`failures`] turns the failed ones into one refusal.
+pub async fn check_deployment(chain: &Chain, keys: &Keys) -> Result<Vec<Check>> {
+    let mut checks = Vec::new();
+    let params = chain.node.get_chain_parameters().await?;
+    checks.push(
+        match crate::service::deploy::check_tvm_switches(&params, &chain.network) {
+            Ok(()) => Check::new(
+                "tvm",
+                true,
+                format!(
+                    "the network runs {} code ({})",
+                    contracts::EVM_VERSION,
+                    contracts::REQUIRED_TVM_SWITCHES
+                        .iter()
+                        .map(|(param, _)| *param)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            ),
+            Err(e) => Check::new("tvm", false, e.to_string()),
+        },
+    );
+    checks.push(hasher(chain).await?);
+    checks.extend(verifier(chain, keys).await?);
+    for denomination in chain.denominations() {
+        checks.push(pool(chain, denomination).await?);
+    }
+    Ok(checks)
+}
+
+/// `Err` naming every failed check, or `Ok` when all passed.
+pub fn failures(checks: &[Check]) -> Result<()> {
+    let failed: Vec<String> = checks
+        .iter()
+        .filter(|c| !c.ok)
+        .map(|c| format!("{}: {}", c.check, c.detail))
+        .collect();
+    if failed.is_empty() {
+        return Ok(());
+    }
+    Err(Error::Refused(format!(
+        "the deployment is not tronpool's as recorded: {}",
+        failed.join("; ")
+    )))
+}
+
+/// The hasher answers like `zk::poseidon::hash2` on random field elements.
+async fn hasher(chain: &Chain) -> Result<Check> {
+    let hasher = chain.deployment.hasher;
+    for _ in 0..HASHER_SAMPLES {
+        let (a, b) = (random_field(), random_field());
+        let ours = zk::poseidon::hash2(a, b);
+        let call = PoseidonT3::poseidonCall {
+            inputs: [zk::field::to_u256(&a), zk::field::to_u256(&b)],
+        };
+        let theirs = match chain.view(hasher, call).await {
+            Ok(theirs) => theirs,
+            Err(e) => return Ok(Check::new("hasher", false, format!("{hasher}: {e}"))),
+        };
+        if theirs != zk::field::to_u256(&ours) {
+            return Ok(Check::new(
+                "hasher",
+                false,
+                format!("{hasher} hashes differently from tronpool's Poseidon"),
+            ));
+        }
+    }
+    Ok(Check::new(
+        "hasher",
+        true,
+        format!("{hasher} equals tronpool's Poseidon on {HASHER_SAMPLES} random pairs"),
+    ))
+}
+
+/// The verifier accepts a proof made now with `keys`, within the chain's CPU limit (a
+/// constant call past it is refused), and refuses the same proof for a public input one bit
+/// away.
+async fn verifier(chain: &Chain, keys: &Keys) -> Result<Vec<Check>> {
+    let verifier = chain.deployment.verifier;
+    // A fifth of a second of proving, for a command a person runs once: not worth a thread.
+    let (public, proof) = fresh_proof(keys)?;
+    let input = zk::field::to_u256(&public.public_hash());
+    let ask = |input: U256| {
+        let call = Groth16Verifier::verifyProofCall {
+            proof: proof.0,
+            input: [input],
+        };
+        async move {
+            let data = call.abi_encode();
+            chain.simulate(verifier, verifier, 0, data).await
+        }
+    };
+    let accepted = ask(input).await?;
+    let decoded = |out: &tron::client::ConstantCall| {
+        (!out.reverted)
+            .then(|| Groth16Verifier::verifyProofCall::abi_decode_returns(&out.output).ok())
+            .flatten()
+    };
+    let accept = match decoded(&accepted) {
+        Some(true) => Check::new(
+            "verifier accepts",
+            true,
+            format!(
+                "{verifier} accepts a proof made now with the keys {} ({} energy)",
+                keys.verifying_key_sha256(),
+                accepted.energy_used
+            ),
+        ),
+        _ => Check::new(
+            "verifier accepts",
+            false,
+            format!(
+                "{verifier} refuses a proof made with the keys {}: it holds other keys, or is \
+                 not a verifier",
+                keys.verifying_key_sha256()
+            ),
+        ),
+    };
+    let flipped = ask(input ^ U256::from(1u8)).await?;
+    let refuse = match decoded(&flipped) {
+        Some(false) => Check::new(
+            "verifier refuses",
+            true,
+            format!("{verifier} refuses the proof for a public input one bit away"),
+        ),
+        _ => Check::new(
+            "verifier refuses",
+            false,
+            format!("{verifier} does not refuse a proof for another public input"),
+        ),
+    };
+    Ok(vec![accept, refuse])
+}
+
+/// A withdrawal proof for a random note in a tree of its own, to random values.
+fn fresh_proof(keys: &Keys) -> Result<(PublicInputs, EncodedProof)> {
+    let note = Note::generate(
+        NoteMeta::usdt(100, "check").map_err(|e| Error::Failed(format!("a test note: {e}")))?,
+    );
+    let mut tree = MerkleTree::new();
+    let index = tree
+        .insert(note.commitment())
+        .map_err(|e| Error::Failed(format!("a test tree: {e}")))?;
+    let path = tree
+        .path(index)
+        .map_err(|e| Error::Failed(format!("a test path: {e}")))?;
+    let random_address = || zk::field::from_address(&rand_bytes());
+    let public = PublicInputs {
+        root: tree.root(),
+        nullifier_hash: note.nullifier_hash(),
+        recipient: random_address(),
+        relayer: random_address(),
+        fee: Fr::from(1_000u64),
+        refund: Fr::from(0u64),
+    };
+    let witness =
+        Witness::new(&note, &path).map_err(|e| Error::Failed(format!("a test witness: {e}")))?;
+    let proof = zk::proof::prove(keys, &public, &witness, &mut rand_core::OsRng)
+        .map_err(|e| Error::Failed(format!("proving for the check: {e}")))?;
+    Ok((public, EncodedProof::from_proof(&proof)))
+}
+
+/// The pool points at the recorded verifier and hasher, the network's USDT and its
+/// denomination, and its tree starts from tronpool's zero values.
+async fn pool(chain: &Chain, denomination: u64) -> Result<Check> {
+    let pool = chain.pool_address(denomination)?;
+    let d = &chain.deployment;
+    let name = format!("pool {denomination}");
+    let read = async {
+        Ok::<_, Error>((
+            chain.view(pool, TronPool::verifierCall {}).await?,
+            chain.view(pool, TronPool::hasherCall {}).await?,
+            chain.view(pool, TronPool::tokenCall {}).await?,
+            chain.view(pool, TronPool::denominationCall {}).await?,
+            chain
+                .view(
+                    pool,
+                    TronPool::zerosCall {
+                        i: U256::from(zk::tree::DEPTH),
+                    },
+                )
+                .await?,
+        ))
+    };
+    let (verifier, hasher, token, amount, top) = match read.await {
+        Ok(values) => values,
+        Err(e) => return Ok(Check::new(name, false, format!("{pool}: {e}"))),
+    };
+    let mut wrong = Vec::new();
+    let address = |a: alloy_primitives::Address| Address::from_evm(a.0.0);
+    if address(verifier) != d.verifier {
+        wrong.push(format!(
+            "its verifier is {}, not {}",
+            address(verifier),
+            d.verifier
+        ));
+    }
+    if address(hasher) != d.hasher {
+        wrong.push(format!(
+            "its hasher is {}, not {}",
+            address(hasher),
+            d.hasher
+        ));
+    }
+    if address(token) != d.usdt {
+        wrong.push(format!("its token is {}, not {}", address(token), d.usdt));
+    }
+    let expected = chain.denomination(denomination)?.base_units();
+    if amount != expected {
+        wrong.push(format!("it pays {amount} base units, not {expected}"));
+    }
+    if top != B256::from(zk::field::to_be_bytes(&zk::tree::empty_root())) {
+        wrong.push("its tree's zero values are not tronpool's".into());
+    }
+    Ok(if wrong.is_empty() {
+        Check::new(name, true, format!("{pool} is wired as recorded"))
+    } else {
+        Check::new(name, false, format!("{pool}: {}", wrong.join(", ")))
+    })
+}
+
+/// A random field element: 253 random bits, always below r.
+fn random_field() -> Fr {
+    let mut bytes: [u8; 32] = rand_bytes();
+    bytes[0] &= 0x1f;
+    zk::field::from_be_bytes(&bytes, "a random value").expect("below 2^253, so below r")
+}
+
+fn rand_bytes<const N: usize>() -> [u8; N] {
+    use rand_core::RngCore;
+    let mut bytes = [0u8; N];
+    rand_core::OsRng.fill_bytes(&mut bytes);
+    bytes
+}
