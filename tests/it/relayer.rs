@@ -1051,21 +1051,39 @@ async fn a_relayer_with_staked_energy_quotes_and_burns_only_its_bandwidth() {
     let served = Served::unsponsored_relayer(ApiConfig::default(), RelayerConfig::default()).await;
     let key = devnet::genesis::dev_key(1);
     let relayer = key.address();
-    // 50,000 TRX staked for energy (Stake 2.0, through the node's own builder): about
-    // 529,000 energy a day, more than a relay needs.
-    let built = reqwest::Client::new()
-        .post(format!("{}/wallet/freezebalancev2", served.devnet().url()))
-        .json(
-            &json!({ "owner_address": relayer.to_base58(), "frozen_balance": 50_000_000_000i64,
-                       "resource": "ENERGY", "visible": true }),
-        )
-        .send()
-        .await
-        .unwrap()
-        .json::<Value>()
-        .await
-        .unwrap();
-    send(&client(&served.devnet().url()), &key, &built).await;
+    // Someone stakes 50,000 TRX for energy and lends it to the relayer (Stake 2.0, through
+    // the node's own builders): about 529,000 energy a day, more than a relay needs.
+    let backer = devnet::genesis::dev_key(5);
+    let node = client(&served.devnet().url());
+    let build = |endpoint: &'static str, body: Value| {
+        let url = format!("{}/wallet/{endpoint}", served.devnet().url());
+        async move {
+            reqwest::Client::new()
+                .post(url)
+                .json(&body)
+                .send()
+                .await
+                .unwrap()
+                .json::<Value>()
+                .await
+                .unwrap()
+        }
+    };
+    let frozen = build(
+        "freezebalancev2",
+        json!({ "owner_address": backer.address().to_base58(),
+                "frozen_balance": 50_000_000_000i64, "resource": "ENERGY", "visible": true }),
+    )
+    .await;
+    send(&node, &backer, &frozen).await;
+    let lent = build(
+        "delegateresource",
+        json!({ "owner_address": backer.address().to_base58(),
+                "receiver_address": relayer.to_base58(), "balance": 50_000_000_000i64,
+                "resource": "ENERGY", "visible": true }),
+    )
+    .await;
+    send(&node, &backer, &lent).await;
     // The quote is the bandwidth alone: 800 bytes × 1,000 sun = 0.8 TRX at 0.28, +20%.
     let (fee, _) = quote(&served).await;
     assert_eq!(fee, 268_800);
@@ -1093,7 +1111,7 @@ async fn a_relayer_with_staked_energy_quotes_and_burns_only_its_bandwidth() {
         "{spent} sun against a fee of {fee}"
     );
     println!(
-        "relayed withdraw from a relayer with 50,000 TRX staked: {} energy from stake, {} TRX \
+        "relayed withdraw from a relayer lent 50,000 TRX of staked energy: {} energy from stake, {} TRX \
          burned for bandwidth; fee {} USDT",
         info.receipt.energy_usage_total,
         spent as f64 / 1e6,
