@@ -40,6 +40,16 @@ pub fn import_zkey(source: &Path, keys_dir: &Path) -> Result<Imported> {
             "these are the insecure development keys: anyone can forge their proofs".into(),
         ));
     }
+    let problems = zk::zkey::unsafe_key(&bytes, &keys.proving);
+    if !problems.is_empty() {
+        return Err(Error::Refused(format!(
+            "{} is a key nobody contributed to ({}): anyone holding one valid proof could \
+             forge others and empty the pools; run the Phase 2 contributions and the beacon \
+             (docs/ceremony.md) and import the final zkey",
+            source.display(),
+            problems.join(", ")
+        )));
+    }
     let path = zkey_path(keys_dir, &keys.verifying_key_sha256());
     let already = std::fs::read(&path).is_ok_and(|existing| existing == bytes);
     if !already {

@@ -146,6 +146,18 @@ fn deploy_with_ceremony_keys_resume_and_withdraw() {
         err.contains("not a zkey for tronpool's withdraw circuit"),
         "{err}"
     );
+    // The ceremony's zkey with its δ replaced by its γ: a key anyone could forge proofs for.
+    let forged = env.path("forged.zkey");
+    std::fs::write(&forged, delta_as_gamma(&std::fs::read(&zkey).unwrap())).unwrap();
+    let err = fails(
+        &mut env.cmd(),
+        &["ceremony", "import", forged.to_str().unwrap()],
+        4,
+    );
+    assert!(
+        err.contains("nobody contributed to") && err.contains("δ equals its γ"),
+        "{err}"
+    );
 
     // A dry run prices every contract and changes nothing.
     let before = config(&env);
@@ -616,4 +628,26 @@ fn deploy_checks_the_networks_tvm_switches() {
         &["deploy", "--zkey", &zkey, "--dry-run"],
     );
     assert!(plan["energy"].as_i64().unwrap() > 0, "{plan}");
+}
+
+/// A zkey with section 2's δ₂ overwritten by its γ₂ (snarkjs's layout: n8q, q, n8r, r,
+/// nVars, nPublic, domainSize in 84 bytes, then α₁, β₁, β₂, γ₂, δ₁, δ₂).
+fn delta_as_gamma(zkey: &[u8]) -> Vec<u8> {
+    let mut bytes = zkey.to_vec();
+    let u32_at = |b: &[u8], at: usize| u32::from_le_bytes(b[at..at + 4].try_into().unwrap());
+    let mut at = 12;
+    for _ in 0..u32_at(&bytes, 8) {
+        let id = u32_at(&bytes, at);
+        let len = u64::from_le_bytes(bytes[at + 4..at + 12].try_into().unwrap()) as usize;
+        at += 12;
+        if id == 2 {
+            let gamma = at + 84 + 64 + 64 + 128;
+            let delta = gamma + 128 + 64;
+            let copy = bytes[gamma..gamma + 128].to_vec();
+            bytes[delta..delta + 128].copy_from_slice(&copy);
+            return bytes;
+        }
+        at += len;
+    }
+    panic!("no section 2");
 }

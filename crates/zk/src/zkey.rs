@@ -312,6 +312,43 @@ fn check_coefficients(section: &[u8], r: &R1cs, cx: &Context<'_>) -> Result<(), 
     }
 }
 
+/// How many Phase 2 contributions a zkey records (its section 10, snarkjs's MPC parameters:
+/// the circuit's 64-byte hash, then the count), or `None` when it has no such section.
+pub fn contribution_count(bytes: &[u8]) -> Option<u32> {
+    let count = u32::from_le_bytes(bytes.get(8..12)?.try_into().ok()?);
+    let mut at = 12usize;
+    for _ in 0..count {
+        let id = u32::from_le_bytes(bytes.get(at..at + 4)?.try_into().ok()?);
+        let len = u64::from_le_bytes(bytes.get(at + 4..at + 12)?.try_into().ok()?);
+        let len = usize::try_from(len).ok()?;
+        at += 12;
+        let body = bytes.get(at..at.checked_add(len)?)?;
+        if id == 10 {
+            return Some(u32::from_le_bytes(body.get(64..68)?.try_into().ok()?));
+        }
+        at += len;
+    }
+    None
+}
+
+/// Why a zkey's keys must not guard money, if they must not: a key nobody contributed to
+/// (what `snarkjs groth16 setup` writes: δ equal to γ, both the G2 generator) lets anyone
+/// who holds one valid proof forge proofs for any public input.
+pub fn unsafe_key(bytes: &[u8], key: &ProvingKey<Bn254>) -> Vec<String> {
+    let mut problems = Vec::new();
+    if key.vk.delta_g2 == key.vk.gamma_g2 {
+        problems.push("its δ equals its γ".to_owned());
+    }
+    if key.vk.delta_g2 == G2Affine::generator() || key.delta_g1 == G1Affine::generator() {
+        problems.push("its δ is the curve's generator".to_owned());
+    }
+    match contribution_count(bytes) {
+        Some(0) | None => problems.push("it records no Phase 2 contribution".to_owned()),
+        Some(_) => {}
+    }
+    problems
+}
+
 /// Reads a Groth16 zkey made for the withdraw circuit. `what` names it in errors.
 pub fn read(bytes: &[u8], what: &str) -> Result<ProvingKey<Bn254>, KeyError> {
     let cx = &Context { what };

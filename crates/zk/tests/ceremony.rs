@@ -341,3 +341,32 @@ fn the_ceremony_zkey_with_a_changed_coefficient_is_refused() {
         other => panic!("expected WrongCircuit, got {other:?}"),
     }
 }
+
+/// What `snarkjs groth16 setup` writes before anyone contributes (δ = γ = the G2 generator,
+/// no contribution recorded) is unsafe; the ceremony's final zkey (two contributions and a
+/// beacon) is not.
+#[test]
+fn a_zkey_nobody_contributed_to_is_unsafe_and_the_ceremonys_is_not() {
+    let c = ceremony();
+    let final_bytes = std::fs::read(&c.zkey).unwrap();
+    let final_key = zk::zkey::read(&final_bytes, "final").unwrap();
+    assert_eq!(zk::zkey::contribution_count(&final_bytes), Some(3));
+    assert!(zk::zkey::unsafe_key(&final_bytes, &final_key).is_empty());
+
+    let dir = scratch();
+    let bare = dir.path().join("withdraw_0000.zkey");
+    let ptau = c.dir.join("pot13_final.ptau");
+    let out = snarkjs(&["groth16", "setup", arg(&c.r1cs), arg(&ptau), arg(&bare)]);
+    assert!(out.status.success(), "{}", text(&out));
+    let bytes = std::fs::read(&bare).unwrap();
+    let key = zk::zkey::read(&bytes, "bare").unwrap();
+    assert_eq!(zk::zkey::contribution_count(&bytes), Some(0));
+    assert_eq!(
+        zk::zkey::unsafe_key(&bytes, &key),
+        [
+            "its δ equals its γ",
+            "its δ is the curve's generator",
+            "it records no Phase 2 contribution"
+        ]
+    );
+}
