@@ -245,15 +245,11 @@ pub fn build(accounts: usize, sponsor: bool) -> Result<(Chain, Deployment), Gene
             data,
             ..Trigger::default()
         });
-        let info = chain
-            .apply_unchecked(signed(&deployer, call, genesis))
-            .map_err(|e| failed("fund the dev accounts", e))?;
-        if let Some(reason) = info.failure {
-            return Err(GenesisError {
-                what: "fund the dev accounts".into(),
-                detail: reason,
-            });
-        }
+        run(
+            &mut chain,
+            signed(&deployer, call, genesis),
+            "fund the dev accounts",
+        )?;
     }
 
     // Last, so that every address above is what it was before the devnet had a price pair.
@@ -275,15 +271,11 @@ pub fn build(accounts: usize, sponsor: bool) -> Result<(Chain, Deployment), Gene
             resource: tron::Resource::Energy,
             amount: SPONSOR_STAKE_TRX_SUN,
         });
-        let info = chain
-            .apply_unchecked(signed(&deployer, stake, genesis))
-            .map_err(|e| failed("stake the sponsor's energy", e))?;
-        if let Some(reason) = info.failure {
-            return Err(GenesisError {
-                what: "stake the sponsor's energy".into(),
-                detail: reason,
-            });
-        }
+        run(
+            &mut chain,
+            signed(&deployer, stake, genesis),
+            "stake the sponsor's energy",
+        )?;
     }
     let block = chain.mine();
 
@@ -300,6 +292,18 @@ pub fn build(accounts: usize, sponsor: bool) -> Result<(Chain, Deployment), Gene
         price_pair: Some(price_pair),
     };
     Ok((chain, deployment))
+}
+
+/// Applies a genesis transaction that must succeed.
+fn run(chain: &mut Chain, tx: Transaction, what: &str) -> Result<(), GenesisError> {
+    let info = chain.apply_unchecked(tx).map_err(|e| failed(what, e))?;
+    match info.failure {
+        Some(reason) => Err(GenesisError {
+            what: what.to_owned(),
+            detail: reason,
+        }),
+        None => Ok(()),
+    }
 }
 
 fn failed(what: &str, e: Rejection) -> GenesisError {

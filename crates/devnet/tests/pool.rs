@@ -87,6 +87,46 @@ fn energy_line(op: &str, energy: i64) {
     println!(r#"{{"bench":"energy","schedule":"tron","op":"{op}","energy":{energy}}}"#);
 }
 
+/// The `withdraw` calldata for leaf `index` of `tree` holding `note`, proved with the
+/// development keys.
+fn withdraw_data(
+    tree: &MerkleTree,
+    note: &Note,
+    index: u32,
+    recipient: Address,
+    relayer: Option<Address>,
+    fee: u64,
+    refund: u64,
+) -> Vec<u8> {
+    let address =
+        |a: Option<Address>| a.map_or(Fr::from(0u64), |a| zk::field::from_address(&a.evm_bytes()));
+    let public = PublicInputs {
+        root: tree.root(),
+        nullifier_hash: note.nullifier_hash(),
+        recipient: address(Some(recipient)),
+        relayer: address(relayer),
+        fee: Fr::from(fee),
+        refund: Fr::from(refund),
+    };
+    let proof = prove(
+        Keys::insecure_dev(),
+        &public,
+        &Witness::new(note, &tree.path(index).expect("leaf")).expect("witness"),
+        &mut rand_core::OsRng,
+    )
+    .expect("proof");
+    TronPool::withdrawCall {
+        proof: Bytes::from(EncodedProof::from_proof(&proof).to_bytes().to_vec()),
+        root: word(&public.root),
+        nullifierHash: word(&public.nullifier_hash),
+        recipient: recipient.into(),
+        relayer: relayer.map(Into::into).unwrap_or_default(),
+        fee: U256::from(fee),
+        refund: U256::from(refund),
+    }
+    .abi_encode()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn deposit_and_withdraw_through_a_relayer_over_http() {
     deposit_withdraw_collect(TvmSwitches::default(), true).await;
@@ -191,33 +231,15 @@ async fn deposit_withdraw_collect(tvm: TvmSwitches, print: bool) {
     // Withdraw note 7 through the relayer: fee 1 USDT, refund 2 TRX to a fresh recipient.
     let recipient = PrivateKey::generate().address();
     let (fee, refund) = (1_000_000u64, 2_000_000u64);
-    let note = &notes[7];
-    let path = tree.path(7).expect("leaf");
-    let public = PublicInputs {
-        root: tree.root(),
-        nullifier_hash: note.nullifier_hash(),
-        recipient: zk::field::from_address(&recipient.evm_bytes()),
-        relayer: zk::field::from_address(&relayer.address().evm_bytes()),
-        fee: Fr::from(fee),
-        refund: Fr::from(refund),
-    };
-    let proof = prove(
-        Keys::insecure_dev(),
-        &public,
-        &Witness::new(note, &path).expect("witness"),
-        &mut rand_core::OsRng,
-    )
-    .expect("proof");
-    let withdraw = TronPool::withdrawCall {
-        proof: Bytes::from(EncodedProof::from_proof(&proof).to_bytes().to_vec()),
-        root: word(&public.root),
-        nullifierHash: word(&public.nullifier_hash),
-        recipient: recipient.into(),
-        relayer: relayer.address().into(),
-        fee: U256::from(fee),
-        refund: U256::from(refund),
-    }
-    .abi_encode();
+    let withdraw = withdraw_data(
+        &tree,
+        &notes[7],
+        7,
+        recipient,
+        Some(relayer.address()),
+        fee,
+        refund,
+    );
     let relayer_usdt = usdt_balance(&client, d.usdt, relayer.address()).await;
     let (txid, info) = send(
         &client,
@@ -275,32 +297,15 @@ async fn deposit_withdraw_collect(tvm: TvmSwitches, print: bool) {
     // A relay without a refund to a fresh recipient: the fee's credit writes a slot that
     // already holds the first fee.
     let recipient = PrivateKey::generate().address();
-    let note = &notes[8];
-    let public = PublicInputs {
-        root: tree.root(),
-        nullifier_hash: note.nullifier_hash(),
-        recipient: zk::field::from_address(&recipient.evm_bytes()),
-        relayer: zk::field::from_address(&relayer.address().evm_bytes()),
-        fee: Fr::from(fee),
-        refund: Fr::from(0u64),
-    };
-    let proof = prove(
-        Keys::insecure_dev(),
-        &public,
-        &Witness::new(note, &tree.path(8).unwrap()).unwrap(),
-        &mut rand_core::OsRng,
-    )
-    .unwrap();
-    let withdraw = TronPool::withdrawCall {
-        proof: Bytes::from(EncodedProof::from_proof(&proof).to_bytes().to_vec()),
-        root: word(&public.root),
-        nullifierHash: word(&public.nullifier_hash),
-        recipient: recipient.into(),
-        relayer: relayer.address().into(),
-        fee: U256::from(fee),
-        refund: U256::ZERO,
-    }
-    .abi_encode();
+    let withdraw = withdraw_data(
+        &tree,
+        &notes[8],
+        8,
+        recipient,
+        Some(relayer.address()),
+        fee,
+        0,
+    );
     let (txid, info) = send(
         &client,
         &relayer,
@@ -330,32 +335,7 @@ async fn deposit_withdraw_collect(tvm: TvmSwitches, print: bool) {
 
     // A direct withdrawal of another note, by the recipient, without relayer or fee.
     let direct_to = devnet.accounts()[4].clone();
-    let note = &notes[20];
-    let public = PublicInputs {
-        root: tree.root(),
-        nullifier_hash: note.nullifier_hash(),
-        recipient: zk::field::from_address(&direct_to.address().evm_bytes()),
-        relayer: Fr::from(0u64),
-        fee: Fr::from(0u64),
-        refund: Fr::from(0u64),
-    };
-    let proof = prove(
-        Keys::insecure_dev(),
-        &public,
-        &Witness::new(note, &tree.path(20).unwrap()).unwrap(),
-        &mut rand_core::OsRng,
-    )
-    .unwrap();
-    let withdraw = TronPool::withdrawCall {
-        proof: Bytes::from(EncodedProof::from_proof(&proof).to_bytes().to_vec()),
-        root: word(&public.root),
-        nullifierHash: word(&public.nullifier_hash),
-        recipient: direct_to.address().into(),
-        relayer: alloy_primitives::Address::ZERO,
-        fee: U256::ZERO,
-        refund: U256::ZERO,
-    }
-    .abi_encode();
+    let withdraw = withdraw_data(&tree, &notes[20], 20, direct_to.address(), None, 0, 0);
     let (txid, info) = send(
         &client,
         &direct_to,
