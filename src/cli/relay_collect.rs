@@ -88,7 +88,7 @@ impl RelayCollectArgs {
                 chain.network
             ),
         )?;
-        out.collected = fees::collect(&chain, &key, threshold, self.denom).await?;
+        out.collected = fees::collect(&chain, &key, out.due.clone()).await?;
         ctx.out.result(&out, || describe(&out))
     }
 }

@@ -103,15 +103,9 @@ pub async fn due(
         .collect())
 }
 
-/// Collects `key`'s fees from every pool [`due`] names; each collection is sent and followed
-/// to its receipt before the next.
-pub async fn collect(
-    chain: &Chain,
-    key: &PrivateKey,
-    threshold: U256,
-    only: Option<u64>,
-) -> Result<Vec<Collected>> {
-    let due = due(chain, key.address(), threshold, only).await?;
+/// Collects `key`'s fees from the pools of `due` (what [`due`] found); each collection is
+/// sent and followed to its receipt before the next.
+pub async fn collect(chain: &Chain, key: &PrivateKey, due: Vec<Accrued>) -> Result<Vec<Collected>> {
     let relayer = key.address();
     let mut collected = Vec::new();
     for accrued in due {

@@ -543,7 +543,12 @@ impl Relayer {
         };
         loop {
             tokio::time::sleep(self.config.collect_every).await;
-            match crate::service::fees::collect(&chain, &self.key, threshold, None).await {
+            let due = crate::service::fees::due(&chain, self.address(), threshold, None);
+            let collected = match due.await {
+                Ok(due) => crate::service::fees::collect(&chain, &self.key, due).await,
+                Err(e) => Err(e),
+            };
+            match collected {
                 Ok(collected) if !collected.is_empty() => {
                     tracing::info!(pools = collected.len(), "relayer fees collected");
                 }

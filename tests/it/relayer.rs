@@ -1055,28 +1055,16 @@ async fn a_relayer_with_staked_energy_quotes_and_burns_only_its_bandwidth() {
     // the node's own builders): about 529,000 energy a day, more than a relay needs.
     let backer = devnet::genesis::dev_key(5);
     let node = client(&served.devnet().url());
-    let build = |endpoint: &'static str, body: Value| {
-        let url = format!("{}/wallet/{endpoint}", served.devnet().url());
-        async move {
-            reqwest::Client::new()
-                .post(url)
-                .json(&body)
-                .send()
-                .await
-                .unwrap()
-                .json::<Value>()
-                .await
-                .unwrap()
-        }
-    };
-    let frozen = build(
+    let frozen = node_built(
+        &served,
         "freezebalancev2",
         json!({ "owner_address": backer.address().to_base58(),
                 "frozen_balance": 50_000_000_000i64, "resource": "ENERGY", "visible": true }),
     )
     .await;
     send(&node, &backer, &frozen).await;
-    let lent = build(
+    let lent = node_built(
+        &served,
         "delegateresource",
         json!({ "owner_address": backer.address().to_base58(),
                 "receiver_address": relayer.to_base58(), "balance": 50_000_000_000i64,
@@ -1202,23 +1190,30 @@ async fn fees_accrue_in_the_pool_and_the_relayer_collects_them_at_its_threshold(
 async fn drain_the_sponsor(served: &Served) {
     let deployer = devnet::genesis::deployer_key();
     let node = client(&served.devnet().url());
-    let built = reqwest::Client::new()
-        .post(format!(
-            "{}/wallet/unfreezebalancev2",
-            served.devnet().url()
-        ))
-        .json(&json!({
+    let built = node_built(
+        served,
+        "unfreezebalancev2",
+        json!({
             "owner_address": deployer.address().to_base58(),
             "unfreeze_balance": devnet::genesis::SPONSOR_STAKE_TRX_SUN,
             "resource": "ENERGY", "visible": true,
-        }))
+        }),
+    )
+    .await;
+    send(&node, &deployer, &built).await;
+}
+
+/// A transaction built by the devnet's own `/wallet/<endpoint>` builder, unsigned.
+async fn node_built(served: &Served, endpoint: &str, body: Value) -> Value {
+    reqwest::Client::new()
+        .post(format!("{}/wallet/{endpoint}", served.devnet().url()))
+        .json(&body)
         .send()
         .await
         .unwrap()
         .json::<Value>()
         .await
-        .unwrap();
-    send(&node, &deployer, &built).await;
+        .unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

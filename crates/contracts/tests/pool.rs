@@ -168,6 +168,11 @@ impl Pool {
         (public, call)
     }
 
+    fn collect_fees(&mut self, relayer: Address) -> Outcome {
+        let data = TronPool::collectFeesCall {}.abi_encode();
+        self.chain.call(relayer, self.pool, &data, U256::ZERO)
+    }
+
     fn withdraw(&mut self, from: Address, call: &TronPool::withdrawCall) -> Outcome {
         let value = call.refund;
         self.chain.call(from, self.pool, &call.abi_encode(), value)
@@ -315,32 +320,15 @@ fn withdraw_through_a_relayer_with_fee_and_refund() {
     // It collects in one transfer, leaving one base unit so the next credit is no fresh slot.
     let collectable: U256 = p.pool_view(TronPool::collectableFeesCall { relayer: RELAYER });
     assert_eq!(collectable, U256::from(fee - 1));
-    let stranger = p.chain.call(
-        ALICE,
-        p.pool,
-        &TronPool::collectFeesCall {}.abi_encode(),
-        U256::ZERO,
-    );
+    let stranger = p.collect_fees(ALICE);
     assert_eq!(
         stranger.revert_reason().as_deref(),
         Some("pool: no fees to collect")
     );
-    p.chain
-        .call(
-            RELAYER,
-            p.pool,
-            &TronPool::collectFeesCall {}.abi_encode(),
-            U256::ZERO,
-        )
-        .expect_success("collect");
+    p.collect_fees(RELAYER).expect_success("collect");
     assert_eq!(p.usdt_balance(RELAYER), U256::from(fee - 1));
     assert_eq!(p.usdt_balance(p.pool), U256::from(1u64));
-    let again = p.chain.call(
-        RELAYER,
-        p.pool,
-        &TronPool::collectFeesCall {}.abi_encode(),
-        U256::ZERO,
-    );
+    let again = p.collect_fees(RELAYER);
     assert_eq!(
         again.revert_reason().as_deref(),
         Some("pool: no fees to collect")
@@ -351,14 +339,7 @@ fn withdraw_through_a_relayer_with_fee_and_refund() {
     out.expect_success("deposit");
     let (_, call) = p.withdraw_call(&note, fresh, RELAYER, fee, 0);
     p.withdraw(RELAYER, &call).expect_success("second relay");
-    p.chain
-        .call(
-            RELAYER,
-            p.pool,
-            &TronPool::collectFeesCall {}.abi_encode(),
-            U256::ZERO,
-        )
-        .expect_success("collect");
+    p.collect_fees(RELAYER).expect_success("collect");
     assert_eq!(p.usdt_balance(RELAYER), U256::from(2 * fee - 1));
     assert_eq!(p.usdt_balance(p.pool), U256::from(1u64));
 }
