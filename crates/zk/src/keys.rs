@@ -353,6 +353,97 @@ impl VerifierArgs {
         // wrapped in one more offset.
         value.abi_encode_params()
     }
+
+    /// Reads constructor arguments back, as a deployed verifier's creation transaction holds
+    /// them. Only the canonical encoding [`VerifierArgs::abi_encode`] writes is accepted, so
+    /// the same key always has the same bytes.
+    pub fn abi_decode(bytes: &[u8]) -> Result<Self, KeyError> {
+        use alloy_sol_types::SolValue;
+        let malformed = |reason: String| KeyError::Malformed {
+            what: "the verifier's constructor arguments".into(),
+            reason,
+        };
+        let value =
+            VerifierConstructor::abi_decode_params(bytes).map_err(|e| malformed(e.to_string()))?;
+        let args = VerifierArgs {
+            alpha1: value.alpha1,
+            beta2: value.beta2,
+            gamma2: value.gamma2,
+            delta2: value.delta2,
+            ic: value.ic,
+        };
+        if args.abi_encode() != bytes {
+            return Err(malformed("not the canonical encoding".into()));
+        }
+        Ok(args)
+    }
+
+    /// The verifying key these words describe: every point on its curve and in its subgroup,
+    /// so its hash can be compared with the one a deployment pins.
+    pub fn verifying_key(&self) -> Result<VerifyingKey<Bn254>, KeyError> {
+        let malformed = |what: &str| KeyError::Malformed {
+            what: format!("the verifier's {what}"),
+            reason: "not a point of its group".into(),
+        };
+        let fq = |w: &U256, what: &str| {
+            let bytes = w.to_le_bytes::<32>();
+            let x = Fq::from_le_bytes_mod_order(&bytes);
+            (fq_to_u256(&x) == *w)
+                .then_some(x)
+                .ok_or_else(|| malformed(what))
+        };
+        let g1 = |w: &[U256; 2], what: &str| -> Result<G1Affine, KeyError> {
+            if w[0].is_zero() && w[1].is_zero() {
+                return Ok(G1Affine::zero());
+            }
+            let p = G1Affine::new_unchecked(fq(&w[0], what)?, fq(&w[1], what)?);
+            (p.is_on_curve() && p.is_in_correct_subgroup_assuming_on_curve())
+                .then_some(p)
+                .ok_or_else(|| malformed(what))
+        };
+        let g2 = |w: &[[U256; 2]; 2], what: &str| -> Result<G2Affine, KeyError> {
+            let x = ark_bn254::Fq2::new(fq(&w[0][1], what)?, fq(&w[0][0], what)?);
+            let y = ark_bn254::Fq2::new(fq(&w[1][1], what)?, fq(&w[1][0], what)?);
+            let p = G2Affine::new_unchecked(x, y);
+            (p.is_on_curve() && p.is_in_correct_subgroup_assuming_on_curve())
+                .then_some(p)
+                .ok_or_else(|| malformed(what))
+        };
+        Ok(VerifyingKey {
+            alpha_g1: g1(&self.alpha1, "alpha")?,
+            beta_g2: g2(&self.beta2, "beta")?,
+            gamma_g2: g2(&self.gamma2, "gamma")?,
+            delta_g2: g2(&self.delta2, "delta")?,
+            gamma_abc_g1: self
+                .ic
+                .iter()
+                .map(|p| g1(p, "IC point"))
+                .collect::<Result<_, _>>()?,
+        })
+    }
+
+    /// The words by the names the verifier contract keeps them under as immutables
+    /// (`alphaX`, `betaX1`, `ic0Y`, ...), for comparing with its deployed code.
+    pub fn by_immutable_name(&self) -> std::collections::BTreeMap<String, U256> {
+        let mut out = std::collections::BTreeMap::new();
+        out.insert("alphaX".to_owned(), self.alpha1[0]);
+        out.insert("alphaY".to_owned(), self.alpha1[1]);
+        for (name, p) in [
+            ("beta", &self.beta2),
+            ("gamma", &self.gamma2),
+            ("delta", &self.delta2),
+        ] {
+            out.insert(format!("{name}X1"), p[0][0]);
+            out.insert(format!("{name}X0"), p[0][1]);
+            out.insert(format!("{name}Y1"), p[1][0]);
+            out.insert(format!("{name}Y0"), p[1][1]);
+        }
+        for (i, p) in self.ic.iter().enumerate() {
+            out.insert(format!("ic{i}X"), p[0]);
+            out.insert(format!("ic{i}Y"), p[1]);
+        }
+        out
+    }
 }
 
 #[cfg(test)]
@@ -400,5 +491,23 @@ mod tests {
         assert_eq!(args.ic.len(), 2);
         // 2 + 3·4 static words, the offset of `ic`, its length and 2·2 words.
         assert_eq!(args.abi_encode().len(), 32 * (2 + 12 + 1 + 1 + 4));
+    }
+
+    #[test]
+    fn constructor_args_read_back_to_the_same_key() {
+        let keys = Keys::insecure_dev();
+        let args = keys.verifier_args();
+        let back = VerifierArgs::abi_decode(&args.abi_encode()).unwrap();
+        assert_eq!(back, args);
+        assert_eq!(back.verifying_key().unwrap(), keys.verifying);
+        assert_eq!(back.by_immutable_name().len(), 2 + 3 * 4 + 2 * 2);
+        // A word off the curve, and bytes that are not an encoding.
+        let mut off = args.clone();
+        off.alpha1[1] += U256::from(1u8);
+        assert!(off.verifying_key().is_err());
+        let mut long = args.abi_encode();
+        long.push(0);
+        assert!(VerifierArgs::abi_decode(&long).is_err());
+        assert!(VerifierArgs::abi_decode(&[0u8; 7]).is_err());
     }
 }

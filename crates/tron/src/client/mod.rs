@@ -371,6 +371,8 @@ impl NodeClient {
             logs: Vec<Log>,
             #[serde(default)]
             transaction: Option<Value>,
+            #[serde(default)]
+            devnet_cpu_time_us: Option<i64>,
         }
         let wire: Wire = Self::decode(path, value)?;
         if let Some(code) = wire.result.code.clone() {
@@ -400,6 +402,7 @@ impl NodeClient {
             reverted: failed || wire.result.message.is_some(),
             message: wire.result.message,
             logs: wire.logs,
+            devnet_cpu_time_us: wire.devnet_cpu_time_us,
         })
     }
 
@@ -560,6 +563,18 @@ impl NodeClient {
         let path = "wallet/getcontract";
         let body = json!({ "value": address.to_base58(), "visible": true });
         self.read_optional(path, body).await
+    }
+
+    /// A contract's runtime code, what its calls run (`getcontractinfo`'s `runtimecode`), or
+    /// `None` when there is no contract at the address. [`NodeClient::get_contract`]'s
+    /// `bytecode` is the creation code instead, constructor arguments included.
+    pub async fn get_runtime_code(&self, address: &Address) -> Result<Option<Vec<u8>>, NodeError> {
+        let path = "wallet/getcontractinfo";
+        let body = json!({ "value": address.to_base58(), "visible": true });
+        Ok(self
+            .read_optional::<ContractRuntime>(path, body)
+            .await?
+            .map(|c| c.runtimecode))
     }
 
     /// A JSON document the node serves by GET beyond java-tron's API (the devnet's

@@ -222,6 +222,9 @@ pub struct ConstantCall {
     pub reverted: bool,
     pub message: Option<String>,
     pub logs: Vec<Log>,
+    /// The CPU time a tronpool devnet modeled for the call (its `devnet_cpu_time_us`, µs, as a
+    /// java-tron producer would take it); TRON's nodes do not report one.
+    pub devnet_cpu_time_us: Option<i64>,
 }
 
 impl ConstantCall {
@@ -336,6 +339,13 @@ pub struct ContractInfo {
     pub consume_user_resource_percent: i64,
     #[serde(default)]
     pub code_hash: Option<String>,
+}
+
+/// `getcontractinfo`, the part read here.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct ContractRuntime {
+    #[serde(default, deserialize_with = "hex_bytes")]
+    pub runtimecode: Vec<u8>,
 }
 
 /// One event from TronGrid's `/v1/contracts/{address}/events`.
