@@ -49,9 +49,12 @@ pub fn confirm(ctx: &Context, command: &str, question: &str) -> Result<()> {
             "`{command}` needs confirmation and there is no terminal to ask on; pass --yes"
         )));
     }
+    // The answer takes effect on Enter, not on the first key: someone who types `y⏎` out of
+    // habit must not have the ⏎ answer the next prompt with its default.
     let yes = dialoguer::Confirm::new()
         .with_prompt(question)
         .default(false)
+        .wait_for_newline(true)
         .interact()
         .map_err(|e| Error::Failed(format!("cannot ask for confirmation: {e}")))?;
     if yes {
