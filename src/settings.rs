@@ -225,6 +225,12 @@ impl Settings {
         self.dirs.data_dir.join("keys")
     }
 
+    /// Where the deployment records whose contracts were checked against tronpool's are
+    /// remembered (`service::code_check`), one file per network.
+    pub fn verified_dir(&self) -> PathBuf {
+        self.dirs.data_dir.join("verified")
+    }
+
     /// The network's database: notes, tree caches, relayer jobs.
     pub fn database(&self) -> PathBuf {
         crate::store::db::path(&self.dirs.data_dir, &self.network.value)

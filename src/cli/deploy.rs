@@ -19,7 +19,7 @@ use crate::units::trx_text;
 use super::Context;
 use super::input::confirm;
 use super::output::table;
-use super::session::{key, spinner};
+use super::session::{key, notes, spinner, trees};
 
 #[derive(Debug, Args)]
 pub struct DeployArgs {
@@ -48,6 +48,15 @@ pub struct DeployArgs {
     /// relayed withdrawal with 20% to spare]
     #[arg(long, value_name = "ENERGY")]
     origin_energy_limit: Option<i64>,
+    /// Don't end the deployment with a test deposit: then the withdrawal check runs only if
+    /// a note of one of these pools is already stored here
+    #[arg(long, conflicts_with = "check")]
+    no_test_deposit: bool,
+    /// With --check: deposit a test note into the smallest pool (from the signing key, stored
+    /// here, yours to withdraw) when no note of these pools is stored here to check a
+    /// withdrawal with
+    #[arg(long, requires = "check")]
+    test_deposit: bool,
 }
 
 #[derive(Serialize)]
@@ -127,8 +136,9 @@ impl DeployArgs {
         let existing = settings.deployment.value.clone();
         let keys = self.keys(ctx, existing.as_ref())?;
         if self.check {
-            return check(ctx, &network, existing, &keys).await;
+            return check(ctx, &network, existing, &keys, self.test_deposit).await;
         }
+        let test_deposit = !self.no_test_deposit;
         let usdt = settings.usdt.value.ok_or_else(|| {
             Error::usage(format!(
                 "no USDT contract is known for {network}: set `usdt` in [networks.{network}] of \
@@ -167,7 +177,7 @@ impl DeployArgs {
             ctx.out.note(format!(
                 "every contract is deployed on {network}; name new --denominations to add pools"
             ));
-            return finish(ctx, &network, plan.record, Vec::new(), &keys).await;
+            return finish(ctx, &network, plan.record, Vec::new(), &keys, test_deposit).await;
         }
         ctx.out.note(estimate_text(&estimate, &plan));
         if plan.owner_trx < plan.cost() {
@@ -188,9 +198,24 @@ impl DeployArgs {
             ctx,
             "deploy",
             &format!(
-                "Deploy {count} contracts to {network} from {} for about {} TRX?",
+                "Deploy {count} contracts to {network} from {} for about {} TRX{}?",
                 plan.owner,
-                trx_text(plan.cost())
+                trx_text(plan.cost()),
+                if test_deposit {
+                    format!(
+                        ", then deposit {} USDT as a test note (stored here, yours to withdraw)",
+                        plan.steps
+                            .iter()
+                            .filter_map(|s| match s.contract {
+                                deploy::Contract::Pool(d) => Some(d),
+                                _ => None,
+                            })
+                            .min()
+                            .unwrap_or_default()
+                    )
+                } else {
+                    String::new()
+                }
             ),
         )?;
 
@@ -226,7 +251,7 @@ impl DeployArgs {
                 fee_trx: trx_text(done.fee),
             });
         }
-        finish(ctx, &network, plan.record, sent, &keys).await
+        finish(ctx, &network, plan.record, sent, &keys, test_deposit).await
     }
 
     /// The keys to deploy the verifier with: `--zkey` (imported on the way), else the ones
@@ -263,6 +288,7 @@ async fn check(
     network: &str,
     record: Option<DeploymentRecord>,
     keys: &Keys,
+    test_deposit: bool,
 ) -> Result<()> {
     let record = record.ok_or_else(|| {
         Error::usage(format!(
@@ -272,7 +298,7 @@ async fn check(
     let deployment = record
         .to_deployment(network)
         .map_err(|missing| Error::usage(format!("the recorded deployment lacks {missing}")))?;
-    let checks = checked(ctx, network, &deployment, keys).await?;
+    let checks = checked(ctx, network, &deployment, keys, test_deposit).await?;
     let out = Checked {
         network: network.to_owned(),
         deployment,
@@ -282,26 +308,85 @@ async fn check(
     ctx.out.result(&out, || checks_text(&out.checks))
 }
 
-/// Runs the on-chain checks of `deployment`, each one shown as a note.
+/// Runs the on-chain checks of `deployment`, each one shown as a note, and then, when they
+/// pass, a withdrawal of a stored note of its pools simulated on the node (`test_deposit`:
+/// depositing one first when there is none).
 async fn checked(
     ctx: &Context,
     network: &str,
     deployment: &devnet::Deployment,
     keys: &Keys,
+    test_deposit: bool,
 ) -> Result<Vec<Check>> {
-    let node = ctx.settings()?.node_client()?;
+    let settings = ctx.settings()?;
+    let node = settings.node_client()?;
     let chain = Chain::new(
         network.to_owned(),
         node,
         deployment.clone(),
         std::time::Duration::ZERO,
-    );
+    )
+    .with_keys_dir(Some(settings.keys_dir()));
     let checking = spinner(ctx, "checking the deployment on chain");
-    let checks = deploy_check::check_deployment(&chain, keys).await;
+    let checks = deploy_check::check_deployment(&chain, keys, settings.usdt.value).await;
     checking.finish_and_clear();
-    let checks = checks?;
+    let mut checks = checks?;
     ctx.out.note(checks_text(&checks));
+    if checks.iter().any(|c| !c.ok) {
+        return Ok(checks);
+    }
+    let withdrawal = withdrawal_check(ctx, &chain, test_deposit).await?;
+    ctx.out.note(checks_text(std::slice::from_ref(&withdrawal)));
+    checks.push(withdrawal);
     Ok(checks)
+}
+
+/// The withdrawal check: a stored note of the deployment's pools, or a test deposit made
+/// now, withdrawn in a simulation.
+async fn withdrawal_check(ctx: &Context, chain: &Chain, test_deposit: bool) -> Result<Check> {
+    let store = notes(ctx)?;
+    let found = deploy_check::test_note(chain, &store)?;
+    let (id, note) = match found {
+        Some(found) => found,
+        None if test_deposit => {
+            let signer = key(ctx)?;
+            let depositing = spinner(ctx, "making the test deposit");
+            let made = deploy_check::test_deposit(chain, &store, &signer).await;
+            depositing.finish_and_clear();
+            let (id, note, txid) = made.map_err(|e| {
+                Error::of_kind(
+                    e.kind(),
+                    format!(
+                        "{e}; the contracts are deployed and recorded: `tronpool --network {} \
+                         deploy --check --test-deposit` makes the test deposit and the \
+                         withdrawal check later",
+                        chain.network
+                    ),
+                )
+            })?;
+            ctx.out.note(format!(
+                "deposited test note {id} ({} USDT, yours: `tronpool withdraw {id} --to \
+                 ADDRESS`): {txid}",
+                note.meta().denomination()
+            ));
+            (id, note)
+        }
+        None => {
+            return Ok(Check::skipped(
+                "withdraw",
+                format!(
+                    "no deposited note of these pools is stored here; `tronpool --network {} \
+                     deploy --check --test-deposit` deposits one and simulates its withdrawal",
+                    chain.network
+                ),
+            ));
+        }
+    };
+    let trees = trees(ctx)?;
+    let simulating = spinner(ctx, "simulating a withdrawal");
+    let check = deploy_check::withdrawal(chain, &trees, id, &note, chain.deployment.deployer).await;
+    simulating.finish_and_clear();
+    check
 }
 
 fn checks_text(checks: &[Check]) -> String {
@@ -310,7 +395,11 @@ fn checks_text(checks: &[Check]) -> String {
         .map(|c| {
             format!(
                 "{} {}: {}",
-                if c.ok { "ok  " } else { "FAIL" },
+                match (c.ok, c.skipped) {
+                    (_, true) => "skip",
+                    (true, false) => "ok  ",
+                    (false, false) => "FAIL",
+                },
                 c.check,
                 c.detail
             )
@@ -325,6 +414,7 @@ async fn finish(
     record: DeploymentRecord,
     sent: Vec<Sent>,
     keys: &Keys,
+    test_deposit: bool,
 ) -> Result<()> {
     // A record from before sponsorship made its pools' callers pay it all.
     let sponsorship = Sponsorship {
@@ -336,7 +426,7 @@ async fn finish(
     let deployment = record
         .to_deployment(network)
         .map_err(|missing| Error::Failed(format!("the deployment is still missing {missing}")))?;
-    let checks = checked(ctx, network, &deployment, keys).await?;
+    let checks = checked(ctx, network, &deployment, keys, test_deposit).await?;
     deploy_check::failures(&checks)?;
     let done = Done {
         network: network.to_owned(),

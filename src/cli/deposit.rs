@@ -1,13 +1,12 @@
-//! `tronpool deposit --denom N [--count K]`: make notes and deposit them.
-//!
-//! Each note is stored (synced to disk) before its deposit is signed, and the deposit's txid
-//! is stored before it is broadcast: whatever stops this command (Ctrl-C, a crash, the node),
-//! the note is on disk and `tronpool notes check` can settle it against the chain.
+//! `tronpool deposit --denom N [--count K]`: make notes and deposit them, each one through
+//! `service::deposit` (the note on disk before its deposit is signed).
 
 use clap::Args;
 use serde::Serialize;
 use tron::{Address, TxId};
 use zk::note::{Note, NoteMeta};
+
+use crate::service::deposit::{deposit_one, new_note};
 
 use crate::error::{Error, Result};
 use crate::service::builders::Unsigned;
@@ -135,7 +134,7 @@ impl DepositArgs {
         )?;
         let mut deposited = Vec::new();
         for _ in 0..self.count {
-            let (id, note) = new_note(&chain, &store, self.denom)?;
+            let (id, note) = new_note(&chain, &store, self.denom, "deposit")?;
             ctx.out.note(format!("note {id} stored"));
             let result = deposit_one(&chain, &store, &key, id, &note, self.denom, pool).await;
             let (txid, leaf) = match result {
@@ -178,7 +177,7 @@ impl DepositArgs {
         let from = owner(ctx, self.from)?;
         let mut prepared = Vec::new();
         for _ in 0..self.count {
-            let (id, note) = new_note(chain, store, self.denom)?;
+            let (id, note) = new_note(chain, store, self.denom, "deposit")?;
             let tx = chain
                 .deposit_transaction(from, self.denom, commitment_of(&note))
                 .await;
@@ -223,64 +222,6 @@ impl DepositArgs {
             text
         })
     }
-}
-
-/// Makes a note and stores it; it is on disk when this returns.
-fn new_note(chain: &Chain, store: &NoteStore, denomination: u64) -> Result<(i64, Note)> {
-    let meta = NoteMeta::usdt(denomination, &chain.network)
-        .map_err(|e| Error::Failed(format!("cannot make a note: {e}")))?;
-    let note = Note::generate(meta);
-    let id = chain.store_note(store, &note, "deposit")?;
-    Ok((id, note))
-}
-
-/// Builds, signs, records, broadcasts and follows one deposit.
-async fn deposit_one(
-    chain: &Chain,
-    store: &NoteStore,
-    key: &tron::PrivateKey,
-    id: i64,
-    note: &Note,
-    denomination: u64,
-    pool: Address,
-) -> Result<(TxId, u32)> {
-    let commitment = commitment_of(note);
-    let mut tx = match chain
-        .deposit_transaction(key.address(), denomination, commitment)
-        .await
-    {
-        Ok(built) => built.transaction,
-        Err(e) => {
-            store.mark_failed(id, &format!("not sent: {e}"))?;
-            return Err(e);
-        }
-    };
-    tx.sign(key)?;
-    let txid = tx.txid();
-    store.set_deposit_tx(id, &txid.to_hex(), tx.expiration())?;
-    let settle = |e: Error| match e.kind() {
-        crate::error::Kind::Unavailable => Error::Unavailable(format!(
-            "{e}; note {id} is stored and its deposit {txid} may have been sent: run \
-             `tronpool notes check {id}` once the node answers"
-        )),
-        _ => e,
-    };
-    match chain.send(&tx).await {
-        Ok(_) => {}
-        Err(e @ Error::Node(tron::NodeError::Refused { .. })) => {
-            store.mark_failed(id, &format!("refused: {e}"))?;
-            return Err(e);
-        }
-        Err(e) => return Err(settle(e)),
-    }
-    tracing::info!(%txid, note = id, "deposit broadcast");
-    let outcome = chain
-        .wait_for(&txid, tx.expiration())
-        .await
-        .map_err(settle)?;
-    let leaf = chain.record_deposit(store, id, pool, commitment, &txid, outcome)?;
-    chain.pool_changed(denomination);
-    Ok((txid, leaf))
 }
 
 fn warn_secret(ctx: &Context, notes: &[Deposited]) {

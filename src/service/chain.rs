@@ -13,6 +13,7 @@ use tron::{Address, NodeClient, NodeError, Trigger};
 
 use crate::error::{Error, Result};
 use crate::service::cache::Cached;
+use crate::service::code_check;
 use crate::service::pools::PoolState;
 use crate::service::sponsor::SponsorShare;
 use crate::settings::Settings;
@@ -41,6 +42,14 @@ pub struct NetworkSpec {
     pub keys_dir: Option<PathBuf>,
     /// The config file a deployment would be recorded in, for messages.
     pub config_file: Option<PathBuf>,
+    /// The network's USDT as the configuration (or the preset) knows it; a recorded
+    /// deployment on another USDT is refused.
+    pub usdt: Option<Address>,
+    /// Where the records whose contracts passed [`code_check`] are remembered; `None`:
+    /// checked at every start.
+    pub verified_dir: Option<PathBuf>,
+    /// Skip [`code_check`] on open: for `deploy`, which checks (and reports) it itself.
+    pub skip_code_check: bool,
 }
 
 impl NetworkSpec {
@@ -58,6 +67,9 @@ impl NetworkSpec {
             deployment: settings.deployment.value.clone(),
             keys_dir: Some(settings.keys_dir()),
             config_file: Some(settings.config_file.value.clone()),
+            usdt: settings.usdt.value,
+            verified_dir: Some(settings.verified_dir()),
+            skip_code_check: false,
         }
     }
 
@@ -102,6 +114,9 @@ pub struct Chain {
     pub deployment: Deployment,
     keys_dir: Option<PathBuf>,
     keys: OnceLock<KeysHandle>,
+    /// The node proved to be a tronpool devnet ([`crate::service::devnet_identity`]), where
+    /// the development keys may be used.
+    devnet: bool,
     pool_states: BTreeMap<u64, Cached<PoolState>>,
     pool_sponsors: BTreeMap<u64, Cached<SponsorShare>>,
     head: Cached<Head>,
@@ -144,7 +159,39 @@ impl Chain {
             prices: Cached::new(PARAMS_TTL.min(ttl)),
             keys_dir: None,
             keys: OnceLock::new(),
+            devnet: false,
         }
+    }
+
+    /// Takes the node for a tronpool devnet without asking it: for a chain whose devnet the
+    /// caller started itself, in process (`serve` with no node configured, tests).
+    pub fn assume_devnet(mut self) -> Self {
+        self.devnet = true;
+        self
+    }
+
+    /// Asks the node whether it is a tronpool devnet when, and only when, the deployment pins
+    /// the development keys, and refuses the deployment when it is not: nowhere else may they
+    /// guard a pool, since anyone can forge their proofs and empty it (so a deposit into it is
+    /// refused too, not only a withdrawal).
+    async fn prove_devnet(mut self) -> Result<Self> {
+        if self.deployment.verifying_key_sha256 != zk::keys::INSECURE_DEV_VK_SHA256 {
+            return Ok(self);
+        }
+        self.devnet = crate::service::devnet_identity::is_tronpool_devnet(&self.node).await?;
+        if !self.devnet {
+            return Err(self.insecure_dev_key());
+        }
+        Ok(self)
+    }
+
+    fn insecure_dev_key(&self) -> Error {
+        Error::Refused(format!(
+            "the verifier on {} holds tronpool's insecure development key, whose proofs anyone \
+             can forge, and its node is not a tronpool devnet (its genesis block is not a \
+             devnet's): refusing to use its pools",
+            self.network
+        ))
     }
 
     /// Looks for ceremony keys in `dir` (see [`Chain::verifying_keys`]).
@@ -168,11 +215,10 @@ impl Chain {
         let pinned = &self.deployment.verifying_key_sha256;
         let network = &self.network;
         if *pinned == zk::keys::INSECURE_DEV_VK_SHA256 {
-            if network != crate::network::DEFAULT_NETWORK {
-                return Err(Error::Refused(format!(
-                    "the verifier on {network} holds tronpool's insecure development key, whose \
-                     proofs anyone can forge: refusing to use its pools"
-                )));
+            // Decided by the node's genesis block, never by the network's name: a config that
+            // calls a real network "devnet" gets no development keys.
+            if !self.devnet {
+                return Err(self.insecure_dev_key());
             }
             return Ok(KeysHandle::InsecureDev(Keys::insecure_dev()));
         }
@@ -215,8 +261,15 @@ impl Chain {
                      deployed yet; `tronpool --network {network} deploy` finishes it"
                 ))
             })?;
-            return Ok(Chain::new(network.to_owned(), node, deployment, ttl)
-                .with_keys_dir(spec.keys_dir.clone()));
+            let chain = Chain::new(network.to_owned(), node, deployment, ttl)
+                .with_keys_dir(spec.keys_dir.clone())
+                .prove_devnet()
+                .await?;
+            if !spec.skip_code_check {
+                code_check::verify_recorded(&chain, spec.usdt, spec.verified_dir.as_deref())
+                    .await?;
+            }
+            return Ok(chain);
         }
         if network != crate::network::DEFAULT_NETWORK {
             return Err(Error::usage(spec.missing_deployment()));
@@ -235,7 +288,9 @@ impl Chain {
             })?;
         let deployment: Deployment = serde_json::from_value(value)
             .map_err(|e| Error::Failed(format!("the devnet's deployment record: {e}")))?;
-        Ok(Chain::new(network.to_owned(), node, deployment, ttl))
+        Chain::new(network.to_owned(), node, deployment, ttl)
+            .prove_devnet()
+            .await
     }
 
     /// The denominations, smallest first.

@@ -18,10 +18,18 @@ use zk::proof::{EncodedProof, Witness};
 use zk::tree::MerkleTree;
 
 use crate::error::{Error, Result};
+use crate::service::builders::withdraw_calldata;
 use crate::service::chain::Chain;
+use crate::service::deposit::{deposit_one, new_note};
+use crate::service::notes::{Payout, parse_note, prove_withdrawal};
+use crate::store::notes::{NoteRecord, NoteState, NoteStore};
+use crate::store::trees::TreeCache;
 
 /// How many random pairs the hasher is compared on.
 const HASHER_SAMPLES: usize = 3;
+
+/// How `deploy` marks the note of its test deposit in the note store.
+pub const TEST_DEPOSIT_ORIGIN: &str = "deploy test";
 
 /// One check and how it went.
 #[derive(Debug, Clone, Serialize)]
@@ -29,21 +37,36 @@ const HASHER_SAMPLES: usize = 3;
 pub struct Check {
     pub check: String,
     pub ok: bool,
+    /// Not run (`detail` says why and how to run it); `ok` is then true: nothing failed.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub skipped: bool,
     pub detail: String,
 }
 
 impl Check {
-    fn new(check: impl Into<String>, ok: bool, detail: impl Into<String>) -> Self {
+    pub(crate) fn new(check: impl Into<String>, ok: bool, detail: impl Into<String>) -> Self {
         Check {
             check: check.into(),
             ok,
+            skipped: false,
             detail: detail.into(),
+        }
+    }
+
+    pub(crate) fn skipped(check: impl Into<String>, detail: impl Into<String>) -> Self {
+        Check {
+            skipped: true,
+            ..Check::new(check, true, detail)
         }
     }
 }
 
 /// Every check, in order; [`failures`] turns the failed ones into one refusal.
-pub async fn check_deployment(chain: &Chain, keys: &Keys) -> Result<Vec<Check>> {
+pub async fn check_deployment(
+    chain: &Chain,
+    keys: &Keys,
+    usdt: Option<Address>,
+) -> Result<Vec<Check>> {
     let mut checks = Vec::new();
     let params = chain.node.get_chain_parameters().await?;
     checks.push(
@@ -66,9 +89,8 @@ pub async fn check_deployment(chain: &Chain, keys: &Keys) -> Result<Vec<Check>> 
     );
     checks.push(hasher(chain).await?);
     checks.extend(verifier(chain, keys).await?);
-    for denomination in chain.denominations() {
-        checks.push(pool(chain, denomination).await?);
-    }
+    // Every contract's code and constructor against our artifacts, and each pool's wiring.
+    checks.extend(crate::service::code_check::check_code(chain, usdt).await?);
     Ok(checks)
 }
 
@@ -76,7 +98,7 @@ pub async fn check_deployment(chain: &Chain, keys: &Keys) -> Result<Vec<Check>> 
 pub fn failures(checks: &[Check]) -> Result<()> {
     let failed: Vec<String> = checks
         .iter()
-        .filter(|c| !c.ok)
+        .filter(|c| !c.ok && !c.skipped)
         .map(|c| format!("{}: {}", c.check, c.detail))
         .collect();
     if failed.is_empty() {
@@ -206,7 +228,7 @@ fn fresh_proof(keys: &Keys) -> Result<(PublicInputs, EncodedProof)> {
 
 /// The pool points at the recorded verifier and hasher, the network's USDT and its
 /// denomination, and its tree starts from tronpool's zero values.
-async fn pool(chain: &Chain, denomination: u64) -> Result<Check> {
+pub(crate) async fn pool(chain: &Chain, denomination: u64) -> Result<Check> {
     let pool = chain.pool_address(denomination)?;
     let d = &chain.deployment;
     let name = format!("pool {denomination}");
@@ -275,4 +297,126 @@ fn rand_bytes<const N: usize>() -> [u8; N] {
     let mut bytes = [0u8; N];
     rand_core::OsRng.fill_bytes(&mut bytes);
     bytes
+}
+
+/// The note the withdrawal check simulates: a deposited note of one of the deployment's
+/// pools in `store`, the smallest pool first and `deploy`'s own test deposit before others.
+pub fn test_note(chain: &Chain, store: &NoteStore) -> Result<Option<(i64, Note)>> {
+    let mut records: Vec<NoteRecord> = store
+        .list()?
+        .into_iter()
+        .filter(|r| {
+            r.state == NoteState::Deposited
+                && chain
+                    .deployment
+                    .pool(r.denomination)
+                    .is_some_and(|p| p.address.to_base58() == r.pool)
+        })
+        .collect();
+    records.sort_by_key(|r| (r.denomination, r.origin != TEST_DEPOSIT_ORIGIN, r.id));
+    let Some(record) = records.first() else {
+        return Ok(None);
+    };
+    let note = parse_note(&store.text(record.id)?)?;
+    Ok(Some((record.id, note)))
+}
+
+/// Deposits a note of the smallest pool from `key`, approving exactly its denomination
+/// first when the pool may not take it yet; the note is stored (as [`TEST_DEPOSIT_ORIGIN`])
+/// before anything is signed, and stays its depositor's to withdraw.
+pub async fn test_deposit(
+    chain: &Chain,
+    store: &NoteStore,
+    key: &tron::PrivateKey,
+) -> Result<(i64, Note, tron::TxId)> {
+    let denomination = chain
+        .denominations()
+        .first()
+        .copied()
+        .ok_or_else(|| Error::Failed("the deployment has no pools".into()))?;
+    let pool = chain.pool_address(denomination)?;
+    let from = key.address();
+    let amount = chain.denomination(denomination)?.base_units();
+    let (balance, allowance) =
+        tokio::try_join!(chain.usdt_balance(from), chain.usdt_allowance(from, pool))?;
+    if balance < amount {
+        return Err(Error::Refused(format!(
+            "the test deposit needs {denomination} USDT and {from} holds {}",
+            crate::service::pools::six_decimals_text(balance)
+        )));
+    }
+    if allowance < amount {
+        let mut approve = chain
+            .approve_transaction(from, denomination, Some(amount))
+            .await?
+            .transaction;
+        approve.sign(key)?;
+        chain
+            .send_and_confirm(&approve, "the test deposit's approval")
+            .await?;
+    }
+    let (id, note) = new_note(chain, store, denomination, TEST_DEPOSIT_ORIGIN)?;
+    let (txid, _) = deposit_one(chain, store, key, id, &note, denomination, pool).await?;
+    Ok((id, note, txid))
+}
+
+/// A withdrawal of stored note `id`, a real deposit, simulated on the node as a constant
+/// call: the pool's whole `withdraw` (known root, unspent nullifier, the binding hash, the
+/// proof through the verifier, the transfer) for a proof made now from the synced tree, to
+/// `from` itself. A node refuses a constant call past its CPU limit, as it ends a transaction
+/// `OUT_OF_TIME` (the devnet also says how long the call took, as a producer would).
+pub async fn withdrawal(
+    chain: &Chain,
+    trees: &TreeCache,
+    id: i64,
+    note: &Note,
+    from: Address,
+) -> Result<Check> {
+    let name = "withdraw";
+    let denomination = note.meta().denomination();
+    let pool = chain.pool_address(denomination)?;
+    let synced = chain.sync_tree(denomination, trees, &|_| {}).await?;
+    let payout = Payout {
+        from,
+        recipient: from,
+        relayer: None,
+        fee: U256::ZERO,
+        refund: U256::ZERO,
+    };
+    let proved = prove_withdrawal(chain, &synced, note, payout).await?;
+    let data = withdraw_calldata(&proved.request);
+    let run = match chain.simulate(from, pool, 0, data).await {
+        Ok(run) => run,
+        Err(Error::Node(e @ tron::NodeError::Refused { .. })) => {
+            return Ok(Check::new(
+                name,
+                false,
+                format!("withdrawing note {id} from {pool} fails on the node: {e}"),
+            ));
+        }
+        Err(e) => return Err(e),
+    };
+    if run.reverted {
+        return Ok(Check::new(
+            name,
+            false,
+            format!(
+                "withdrawing note {id} from {pool} reverts: {}",
+                run.revert_reason().unwrap_or_else(|| "no reason".into())
+            ),
+        ));
+    }
+    let cpu = run
+        .devnet_cpu_time_us
+        .map(|us| format!(", {:.1} ms of modeled CPU", us as f64 / 1000.0))
+        .unwrap_or_default();
+    Ok(Check::new(
+        name,
+        true,
+        format!(
+            "withdrawing note {id} (leaf {}) from the {denomination} USDT pool runs within the \
+             node's limits ({} energy{cpu}); the note is unspent and yours",
+            proved.leaf_index, run.energy_used
+        ),
+    ))
 }

@@ -782,7 +782,8 @@ async fn shutdown_finishes_the_requests_in_flight() {
         client.unwrap(),
         devnet.deployment().clone(),
         Duration::ZERO,
-    );
+    )
+    .assume_devnet();
     let app = Arc::new(App::new(
         chain,
         devnet_pricing(&devnet),
@@ -824,7 +825,8 @@ async fn a_request_past_its_timeout_is_504_and_browsers_get_cors() {
         client.unwrap(),
         devnet.deployment().clone(),
         Duration::ZERO,
-    );
+    )
+    .assume_devnet();
     let config = ApiConfig {
         request_timeout: Duration::from_millis(300),
         cors_origins: vec!["https://app.example".parse().unwrap()],

@@ -358,10 +358,77 @@ fn deploy_with_ceremony_keys_resume_and_withdraw() {
             "hasher",
             "verifier accepts",
             "verifier refuses",
+            "network",
+            "hasher code",
+            "verifier code",
+            "pool 100 code",
             "pool 100",
+            "pool 500 code",
             "pool 500",
-            "pool 1000"
+            "pool 1000 code",
+            "pool 1000",
+            "withdraw"
         ]
+    );
+    // The withdrawal check simulated the deployer's test deposit, made when deploying: a
+    // note of the 100 pool stored here, still unspent.
+    let withdraw = checks.last().unwrap();
+    assert!(
+        withdraw["detail"]
+            .as_str()
+            .unwrap()
+            .contains("100 USDT pool")
+            && withdraw["detail"]
+                .as_str()
+                .unwrap()
+                .contains("ms of modeled CPU")
+            && withdraw["skipped"].is_null(),
+        "{withdraw}"
+    );
+    let stored = ok(&mut on(&env, &chain, 3), &["notes", "list"]);
+    let test_notes: Vec<&Value> = stored
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["origin"] == "deploy test")
+        .collect();
+    assert_eq!(
+        test_notes.len(),
+        1,
+        "one test deposit in all those runs: {stored}"
+    );
+    assert_eq!(test_notes[0]["state"], "deposited");
+    assert_eq!(test_notes[0]["denomination"], 100);
+    // A home without any note of these pools skips the withdrawal check unless asked to
+    // deposit.
+    let fresh = rehearsal(&chain);
+    std::fs::write(fresh.home().join("config.toml"), config(&env)).unwrap();
+    ok(&mut fresh.cmd(), &["ceremony", "import", &zkey]);
+    let skipped = ok(&mut on(&fresh, &chain, 5), &["deploy", "--check"]);
+    let last = skipped["checks"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .clone();
+    assert_eq!(last["skipped"], true, "{skipped}");
+    assert!(
+        last["detail"].as_str().unwrap().contains("--test-deposit"),
+        "{last}"
+    );
+    let deposited = ok(
+        &mut on(&fresh, &chain, 5),
+        &["deploy", "--check", "--test-deposit"],
+    );
+    let last = deposited["checks"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .clone();
+    assert!(
+        last["ok"] == true && last["skipped"].is_null(),
+        "{deposited}"
     );
     // A record naming another contract as the hasher, or a verifier with other keys (the
     // devnet's own, which holds the development key), is caught.
@@ -381,6 +448,55 @@ fn deploy_with_ceremony_keys_resume_and_withdraw() {
         );
     }
     std::fs::write(env.home().join("config.toml"), &recorded).unwrap();
+
+    // A record that points a pool at a look-alike: the devnet's own 100 USDT pool runs
+    // tronpool's code but was created for another verifier. Every command that would use it,
+    // and `serve`, refuses before anything is sent; the depositor's USDT stays where it was.
+    let impostor = devnet.pool(100).unwrap().address.to_string();
+    let ours_100 = checked["deployment"]["pools"][0]["address"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let forged = recorded.replace(&ours_100, &impostor);
+    assert_ne!(forged, recorded);
+    let usdt_before = balance(
+        &env,
+        &chain,
+        &chain.devnet.accounts()[4].address().to_string(),
+    );
+    std::fs::write(env.home().join("config.toml"), &forged).unwrap();
+    for args in [
+        &["pools"][..],
+        &["deposit", "--denom", "100"],
+        &["deposit", "--denom", "500"],
+    ] {
+        let err = fails(on(&env, &chain, 4).arg("--yes"), args, 4);
+        assert!(
+            err.contains("not tronpool's") && err.contains("pool 100 code"),
+            "{args:?}: {err}"
+        );
+    }
+    let mut serve = env.cmd();
+    serve.timeout(Duration::from_secs(60)).env(
+        "TRONPOOL_RELAYER_PRIVATE_KEY",
+        chain.devnet.accounts()[8].to_hex().as_str(),
+    );
+    let err = fails(
+        serve.args(["--network", "rehearsal", "serve", "--listen", "127.0.0.1:0"]),
+        &[],
+        4,
+    );
+    assert!(err.contains("pool 100 code"), "{err}");
+    std::fs::write(env.home().join("config.toml"), &recorded).unwrap();
+    assert_eq!(
+        balance(
+            &env,
+            &chain,
+            &chain.devnet.accounts()[4].address().to_string()
+        ),
+        usdt_before,
+        "nothing was deposited into the look-alike"
+    );
 
     // The pools work, and a withdrawal proven with the ceremony's keys is paid.
     let pools = ok(&mut on(&env, &chain, 4), &["pools"]);
@@ -545,21 +661,62 @@ fn refusals() {
         d.verifier,
         d.pool(100).unwrap().address
     ));
-    std::fs::write(env.home().join("config.toml"), text).unwrap();
+    std::fs::write(env.home().join("config.toml"), &text).unwrap();
+    // Whatever the network is called, the node proves to be a tronpool devnet (its genesis
+    // block), so the development keys may be used there.
     let deposit = ok(
         on(&env, &chain, 3).arg("--yes"),
         &["deposit", "--denom", "100"],
     );
     let note = deposit["notes"][0]["note"].as_str().unwrap().to_owned();
     let mut withdraw = on(&env, &chain, 3);
-    withdraw.arg("--yes").write_stdin(note);
+    withdraw.arg("--yes").write_stdin(note.clone());
     let to = chain.devnet.accounts()[4].address().to_string();
-    let err = fails(
-        &mut withdraw,
-        &["withdraw", "-", "--to", &to, "--dry-run"],
-        4,
+    let dry = ok(&mut withdraw, &["withdraw", "-", "--to", &to, "--dry-run"]);
+    assert_eq!(dry["dryRun"], true, "{dry}");
+    // The same record on a node that is not a tronpool devnet, even one the config calls
+    // "devnet": refused before anything is sent, for deposits as for withdrawals.
+    let disguised = chain.disguised();
+    let named_devnet = TestEnv::new();
+    std::fs::create_dir_all(named_devnet.home()).unwrap();
+    std::fs::write(
+        named_devnet.home().join("config.toml"),
+        text.replace("[networks.rehearsal", "[networks.devnet")
+            .replace(&chain.devnet.url(), &disguised),
+    )
+    .unwrap();
+    let usdt_before = balance(
+        &env,
+        &chain,
+        &chain.devnet.accounts()[3].address().to_string(),
     );
-    assert!(err.contains("insecure development key"), "{err}");
+    for args in [
+        &["deposit", "--denom", "100"][..],
+        &["pools"],
+        &["withdraw", "-", "--to", &to, "--dry-run"],
+    ] {
+        let mut cmd = named_devnet.cmd();
+        cmd.env(
+            "TRONPOOL_PRIVATE_KEY",
+            chain.devnet.accounts()[3].to_hex().as_str(),
+        )
+        .args(["--network", "devnet", "--yes"])
+        .write_stdin(note.clone());
+        let err = fails(&mut cmd, args, 4);
+        assert!(
+            err.contains("insecure development key") && err.contains("not a tronpool devnet"),
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains(&disguised), "the node's URL stays out: {err}");
+    }
+    assert_eq!(
+        balance(
+            &env,
+            &chain,
+            &chain.devnet.accounts()[3].address().to_string()
+        ),
+        usdt_before
+    );
 
     // Nile's name with the devnet's node: the chain id gives it away.
     let zkey = ceremony_zkey().to_str().unwrap().to_owned();

@@ -751,7 +751,8 @@ async fn a_relayer_whose_node_is_down_answers_503_and_sends_nothing() {
         NodeClient::new(node).unwrap(),
         served.devnet().deployment().clone(),
         Duration::ZERO,
-    );
+    )
+    .assume_devnet();
     let app = tronpool::api::App::new(chain, devnet_pricing(served.devnet()), ApiConfig::default())
         .with_relayer(tronpool::service::relayer::Relayer::new(
             devnet::genesis::dev_key(1),

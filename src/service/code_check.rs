@@ -1,0 +1,302 @@
+//! Whether the contracts a deployment record names are tronpool's, byte for byte: what every
+//! client checks before it uses a recorded deployment, so a record that names a look-alike
+//! pool (one with a drain function, a verifier with a backdoored key, a pool wired to another
+//! verifier) is refused before anything is signed or sent.
+//!
+//! For each contract the node is asked for two things:
+//! - the creation code, constructor arguments included (`getcontract`'s `bytecode`: java-tron
+//!   keeps the `CreateSmartContract`'s `new_contract` as it was sent, `VMActuator.create`),
+//!   which must be our artifact's creation code followed by exactly the arguments the record
+//!   implies (the pool's verifier, hasher, USDT and denomination; the verifier's key, whose
+//!   hash must be the one the record pins). This pins the constructor, and with it every
+//!   storage slot the contract started with (a forged constructor could have planted a root);
+//! - the runtime code (`getcontractinfo`'s `runtimecode`), which must be our artifact's with
+//!   only its immutables filled in, and those immutables must be the same values.
+//!
+//! Our contracts have no way to change their code (no `SELFDESTRUCT`, no `DELEGATECALL`), so
+//! code that matches now matches for good: the result is cached, keyed by the record.
+
+use std::path::{Path, PathBuf};
+
+use alloy_primitives::U256;
+use alloy_sol_types::SolConstructor;
+use sha2::{Digest, Sha256};
+use tron::Address;
+use zk::keys::VerifierArgs;
+
+use crate::error::{Error, Result};
+use crate::service::chain::Chain;
+use crate::service::deploy_check::{self, Check};
+
+/// Every contract of the deployment and the network it is on, checked against our artifacts
+/// and the record: one [`Check`] per contract, and one for the network.
+pub async fn check_code(chain: &Chain, usdt: Option<Address>) -> Result<Vec<Check>> {
+    let d = &chain.deployment;
+    let mut checks = vec![network(chain, usdt).await?];
+    checks.push(hasher(chain).await?);
+    checks.push(verifier(chain).await?);
+    for pool in &d.pools {
+        checks.push(pool_code(chain, pool.denomination, pool.address).await?);
+        checks.push(deploy_check::pool(chain, pool.denomination).await?);
+    }
+    Ok(checks)
+}
+
+/// Refuses a recorded deployment whose contracts are not tronpool's (see the module docs),
+/// unless the same record already passed (`verified_dir` keeps one file per network holding
+/// the hash of the record that passed last).
+pub async fn verify_recorded(
+    chain: &Chain,
+    usdt: Option<Address>,
+    verified_dir: Option<&Path>,
+) -> Result<()> {
+    let key = record_key(chain)?;
+    let stamp = verified_dir.map(|dir| stamp_path(dir, &chain.network));
+    if let Some(stamp) = &stamp
+        && std::fs::read_to_string(stamp).is_ok_and(|text| text.trim() == key)
+    {
+        return Ok(());
+    }
+    let checks = check_code(chain, usdt).await?;
+    let failed: Vec<String> = checks
+        .iter()
+        .filter(|c| !c.ok)
+        .map(|c| format!("{}: {}", c.check, c.detail))
+        .collect();
+    if !failed.is_empty() {
+        return Err(Error::Refused(format!(
+            "the deployment recorded for {} is not tronpool's, so nothing was sent: {}",
+            chain.network,
+            failed.join("; ")
+        )));
+    }
+    if let Some(stamp) = &stamp {
+        if let Some(dir) = stamp.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        }
+        let tmp = stamp.with_extension("tmp");
+        std::fs::write(&tmp, format!("{key}\n"))
+            .and_then(|()| std::fs::rename(&tmp, stamp))
+            .map_err(|e| Error::io(stamp, e))?;
+    }
+    Ok(())
+}
+
+/// What the verification of `network`'s record is kept under.
+fn stamp_path(dir: &Path, network: &str) -> PathBuf {
+    dir.join(format!("{network}.sha256"))
+}
+
+/// SHA-256 of the deployment as this client reads it, with the node it was checked on: a
+/// changed record, or the same record on another node, is checked again.
+fn record_key(chain: &Chain) -> Result<String> {
+    let mut bytes = serde_json::to_vec(&chain.deployment)
+        .map_err(|e| Error::Failed(format!("the deployment record: {e}")))?;
+    bytes.extend_from_slice(chain.node.url().as_str().as_bytes());
+    Ok(hex::encode(Sha256::digest(&bytes)))
+}
+
+/// The node's chain is the one the record was made on, with the network's USDT.
+async fn network(chain: &Chain, usdt: Option<Address>) -> Result<Check> {
+    let d = &chain.deployment;
+    let genesis = chain.node.get_block(0, false).await?;
+    let chain_id = genesis.map(|b| {
+        u64::from(u32::from_be_bytes([
+            b.block_id[28],
+            b.block_id[29],
+            b.block_id[30],
+            b.block_id[31],
+        ]))
+    });
+    let mut wrong = Vec::new();
+    if chain_id != Some(d.chain_id) {
+        wrong.push(format!(
+            "the node's chain id is {}, the record's {}",
+            chain_id.map_or("unknown".into(), |id| format!("{id:#x}")),
+            format!("{:#x}", d.chain_id)
+        ));
+    }
+    if let Some(usdt) = usdt
+        && usdt != d.usdt
+    {
+        wrong.push(format!(
+            "the record's USDT is {}, the network's {usdt}",
+            d.usdt
+        ));
+    }
+    Ok(if wrong.is_empty() {
+        Check::new(
+            "network",
+            true,
+            format!("chain id {:#x}, USDT {}", d.chain_id, d.usdt),
+        )
+    } else {
+        Check::new("network", false, wrong.join(", "))
+    })
+}
+
+/// A contract's creation arguments, once its creation code is known to start with the
+/// artifact's, and its runtime code's immutables, once the rest of it is the artifact's.
+struct Code {
+    args: Vec<u8>,
+    immutables: std::collections::BTreeMap<String, Vec<u8>>,
+}
+
+/// Reads `address`'s creation and runtime code and compares both with the artifact `name`.
+async fn code(
+    chain: &Chain,
+    address: Address,
+    name: &str,
+) -> Result<std::result::Result<Code, String>> {
+    let artifact = contracts::artifact(name)
+        .ok_or_else(|| Error::Failed(format!("no built-in {name} artifact")))?;
+    let broken = |e: contracts::CodeMismatch| Error::Failed(e.to_string());
+    let Some(contract) = chain.node.get_contract(&address).await? else {
+        return Ok(Err(format!("{address} holds no contract")));
+    };
+    let creation = artifact.creation_code().map_err(broken)?;
+    let Some(args) = contract.bytecode.strip_prefix(creation.as_slice()) else {
+        return Ok(Err(format!(
+            "{address} was not created from tronpool's {name} code"
+        )));
+    };
+    let runtime = chain
+        .node
+        .get_runtime_code(&address)
+        .await?
+        .unwrap_or_default();
+    let immutables = match artifact.match_runtime(&runtime) {
+        Ok(values) => values,
+        Err(contracts::CodeMismatch::Artifact { .. }) => {
+            return Err(Error::Failed(format!(
+                "the built-in {name} artifact is broken"
+            )));
+        }
+        Err(e) => return Ok(Err(format!("{address}: {e}"))),
+    };
+    Ok(Ok(Code {
+        args: args.to_vec(),
+        immutables,
+    }))
+}
+
+fn word(value: U256) -> Vec<u8> {
+    value.to_be_bytes::<32>().to_vec()
+}
+
+fn address_word(address: Address) -> Vec<u8> {
+    alloy_primitives::Address::from(address)
+        .into_word()
+        .to_vec()
+}
+
+async fn hasher(chain: &Chain) -> Result<Check> {
+    let address = chain.deployment.hasher;
+    Ok(match code(chain, address, "PoseidonT3").await? {
+        Err(why) => Check::new("hasher code", false, why),
+        Ok(code) if !code.args.is_empty() => Check::new(
+            "hasher code",
+            false,
+            format!("{address} was created with arguments tronpool's hasher does not take"),
+        ),
+        Ok(_) => Check::new(
+            "hasher code",
+            true,
+            format!("{address} runs tronpool's PoseidonT3"),
+        ),
+    })
+}
+
+async fn verifier(chain: &Chain) -> Result<Check> {
+    let address = chain.deployment.verifier;
+    let pinned = chain
+        .deployment
+        .verifying_key_sha256
+        .trim_start_matches("0x")
+        .to_ascii_lowercase();
+    let name = "verifier code";
+    let code = match code(chain, address, "Groth16Verifier").await? {
+        Ok(code) => code,
+        Err(why) => return Ok(Check::new(name, false, why)),
+    };
+    let args = match VerifierArgs::abi_decode(&code.args) {
+        Ok(args) => args,
+        Err(e) => return Ok(Check::new(name, false, format!("{address}: {e}"))),
+    };
+    let held = match args.verifying_key() {
+        Ok(vk) => hex::encode(Sha256::digest(zk::keys::verifying_key_bytes(&vk))),
+        Err(e) => return Ok(Check::new(name, false, format!("{address}: {e}"))),
+    };
+    if held != pinned {
+        return Ok(Check::new(
+            name,
+            false,
+            format!("{address} holds verifying key {held}, not the pinned {pinned}"),
+        ));
+    }
+    let expected: std::collections::BTreeMap<String, Vec<u8>> = args
+        .by_immutable_name()
+        .into_iter()
+        .map(|(k, v)| (k, word(v)))
+        .collect();
+    if code.immutables != expected {
+        return Ok(Check::new(
+            name,
+            false,
+            format!("{address} keeps a key in its code other than the one it was created with"),
+        ));
+    }
+    Ok(Check::new(
+        name,
+        true,
+        format!("{address} runs tronpool's Groth16Verifier with verifying key {pinned}"),
+    ))
+}
+
+async fn pool_code(chain: &Chain, denomination: u64, address: Address) -> Result<Check> {
+    let d = &chain.deployment;
+    let name = format!("pool {denomination} code");
+    let code = match code(chain, address, "TronPool").await? {
+        Ok(code) => code,
+        Err(why) => return Ok(Check::new(name, false, why)),
+    };
+    let units = chain.denomination(denomination)?.base_units();
+    let args = contracts::TronPool::constructorCall {
+        verifier_: d.verifier.into(),
+        hasher_: d.hasher.into(),
+        token_: d.usdt.into(),
+        denomination_: units,
+    }
+    .abi_encode();
+    if code.args != args {
+        return Ok(Check::new(
+            name,
+            false,
+            format!(
+                "{address} was created with other arguments than the recorded verifier, \
+                 hasher, USDT and {denomination} USDT"
+            ),
+        ));
+    }
+    let expected: std::collections::BTreeMap<String, Vec<u8>> = [
+        ("denomination", word(units)),
+        ("hasher", address_word(d.hasher)),
+        ("token", address_word(d.usdt)),
+        ("verifier", address_word(d.verifier)),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_owned(), v))
+    .collect();
+    if code.immutables != expected {
+        return Ok(Check::new(
+            name,
+            false,
+            format!("{address} keeps other addresses or amounts in its code than recorded"),
+        ));
+    }
+    Ok(Check::new(
+        name,
+        true,
+        format!("{address} runs tronpool's TronPool, created as recorded"),
+    ))
+}

@@ -1,0 +1,77 @@
+//! One deposit, the way every caller makes it (`tronpool deposit`, and `deploy`'s test
+//! deposit): the note is stored (synced to disk) before its deposit is signed, and the
+//! deposit's txid is stored before it is broadcast. Whatever stops the run (Ctrl-C, a crash,
+//! the node), the note is on disk and `tronpool notes check` can settle it against the chain.
+
+use tron::{Address, TxId};
+use zk::note::{Note, NoteMeta};
+
+use crate::error::{Error, Result};
+use crate::service::chain::Chain;
+use crate::service::notes::commitment_of;
+use crate::store::notes::NoteStore;
+
+/// Makes a note for `denomination`'s pool and stores it; it is on disk when this returns.
+/// `origin` says in the store what made it.
+pub fn new_note(
+    chain: &Chain,
+    store: &NoteStore,
+    denomination: u64,
+    origin: &str,
+) -> Result<(i64, Note)> {
+    let meta = NoteMeta::usdt(denomination, &chain.network)
+        .map_err(|e| Error::Failed(format!("cannot make a note: {e}")))?;
+    let note = Note::generate(meta);
+    let id = chain.store_note(store, &note, origin)?;
+    Ok((id, note))
+}
+
+/// Builds, signs, records, broadcasts and follows the deposit of stored note `id`; returns
+/// its txid and the note's leaf index. The pool must already be allowed to take the USDT.
+pub async fn deposit_one(
+    chain: &Chain,
+    store: &NoteStore,
+    key: &tron::PrivateKey,
+    id: i64,
+    note: &Note,
+    denomination: u64,
+    pool: Address,
+) -> Result<(TxId, u32)> {
+    let commitment = commitment_of(note);
+    let mut tx = match chain
+        .deposit_transaction(key.address(), denomination, commitment)
+        .await
+    {
+        Ok(built) => built.transaction,
+        Err(e) => {
+            store.mark_failed(id, &format!("not sent: {e}"))?;
+            return Err(e);
+        }
+    };
+    tx.sign(key)?;
+    let txid = tx.txid();
+    store.set_deposit_tx(id, &txid.to_hex(), tx.expiration())?;
+    let settle = |e: Error| match e.kind() {
+        crate::error::Kind::Unavailable => Error::Unavailable(format!(
+            "{e}; note {id} is stored and its deposit {txid} may have been sent: run \
+             `tronpool notes check {id}` once the node answers"
+        )),
+        _ => e,
+    };
+    match chain.send(&tx).await {
+        Ok(_) => {}
+        Err(e @ Error::Node(tron::NodeError::Refused { .. })) => {
+            store.mark_failed(id, &format!("refused: {e}"))?;
+            return Err(e);
+        }
+        Err(e) => return Err(settle(e)),
+    }
+    tracing::info!(%txid, note = id, "deposit broadcast");
+    let outcome = chain
+        .wait_for(&txid, tx.expiration())
+        .await
+        .map_err(settle)?;
+    let leaf = chain.record_deposit(store, id, pool, commitment, &txid, outcome)?;
+    chain.pool_changed(denomination);
+    Ok((txid, leaf))
+}
