@@ -550,7 +550,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__deploy)
-            opts="-y -v -q -h -V --denominations --zkey --dry-run --check --caller-energy-percent --origin-energy-limit --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            opts="-y -v -q -h -V --denominations --zkey --dry-run --check --caller-energy-percent --origin-energy-limit --no-test-deposit --test-deposit --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

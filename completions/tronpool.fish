@@ -580,6 +580,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l log-format 
 json\t''"
 complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l dry-run -d 'Check and price everything, then stop before signing'
 complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l check -d 'Check the recorded deployment on chain instead of deploying: the network runs the contracts, the hasher is our Poseidon, the verifier holds the ceremony\'s keys, and each pool is wired to them, the USDT and its denomination. Exit 4 if anything differs'
+complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l no-test-deposit -d 'Don\'t end the deployment with a test deposit: then the withdrawal check runs only if a note of one of these pools is already stored here'
+complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l test-deposit -d 'With --check: deposit a test note into the smallest pool (from the signing key, stored here, yours to withdraw) when no note of these pools is stored here to check a withdrawal with'
 complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
 complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
 complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'

@@ -111,9 +111,9 @@ async fn network(chain: &Chain, usdt: Option<Address>) -> Result<Check> {
     let mut wrong = Vec::new();
     if chain_id != Some(d.chain_id) {
         wrong.push(format!(
-            "the node's chain id is {}, the record's {}",
+            "the node's chain id is {}, the record's {:#x}",
             chain_id.map_or("unknown".into(), |id| format!("{id:#x}")),
-            format!("{:#x}", d.chain_id)
+            d.chain_id
         ));
     }
     if let Some(usdt) = usdt

@@ -215,13 +215,13 @@ impl Chain {
                 let asks_block_zero = serde_json::from_slice::<Value>(&body)
                     .ok()
                     .is_some_and(|b| b["id_or_num"] == "0" || b["num"] == 0);
-                if uri.path().ends_with("getblock") || uri.path().ends_with("getblockbynum") {
-                    if asks_block_zero {
-                        let mut block: Value = serde_json::from_str(&text).unwrap();
-                        let id = block["blockID"].as_str().unwrap().to_owned();
-                        block["blockID"] = Value::String(format!("ff{}", &id[2..]));
-                        text = block.to_string();
-                    }
+                let reads_block =
+                    uri.path().ends_with("getblock") || uri.path().ends_with("getblockbynum");
+                if reads_block && asks_block_zero {
+                    let mut block: Value = serde_json::from_str(&text).unwrap();
+                    let id = block["blockID"].as_str().unwrap().to_owned();
+                    block["blockID"] = Value::String(format!("ff{}", &id[2..]));
+                    text = block.to_string();
                 }
                 (status, [("content-type", "application/json")], text).into_response()
             }
