@@ -101,6 +101,8 @@ pub struct Chain {
     pub node: NodeClient,
     pub deployment: Deployment,
     keys_dir: Option<PathBuf>,
+    /// The node is a tronpool devnet (by its identity): rehearsal keys may be used.
+    on_devnet: bool,
     keys: OnceLock<KeysHandle>,
     pool_states: BTreeMap<u64, Cached<PoolState>>,
     pool_sponsors: BTreeMap<u64, Cached<SponsorShare>>,
@@ -143,6 +145,7 @@ impl Chain {
             // Kept no longer than the pools: a relayer's quote follows the energy price.
             prices: Cached::new(PARAMS_TTL.min(ttl)),
             keys_dir: None,
+            on_devnet: false,
             keys: OnceLock::new(),
         }
     }
@@ -150,6 +153,12 @@ impl Chain {
     /// Looks for ceremony keys in `dir` (see [`Chain::verifying_keys`]).
     pub fn with_keys_dir(mut self, dir: Option<PathBuf>) -> Self {
         self.keys_dir = dir;
+        self
+    }
+
+    /// Whether the node is a tronpool devnet, as its identity says (see [`Chain::open`]).
+    pub fn with_devnet(mut self, on_devnet: bool) -> Self {
+        self.on_devnet = on_devnet;
         self
     }
 
@@ -196,6 +205,7 @@ impl Chain {
                 keys.verifying_key_sha256()
             )));
         }
+        crate::service::ceremony::check_usable(&path, network, self.on_devnet)?;
         Ok(KeysHandle::Ceremony(Arc::new(keys)))
     }
 
@@ -215,8 +225,15 @@ impl Chain {
                      deployed yet; `tronpool --network {network} deploy` finishes it"
                 ))
             })?;
+            let on_devnet = crate::service::ceremony::devnet_for_keys(
+                &node,
+                spec.keys_dir.as_deref(),
+                &record.verifying_key_sha256,
+            )
+            .await;
             return Ok(Chain::new(network.to_owned(), node, deployment, ttl)
-                .with_keys_dir(spec.keys_dir.clone()));
+                .with_keys_dir(spec.keys_dir.clone())
+                .with_devnet(on_devnet));
         }
         if network != crate::network::DEFAULT_NETWORK {
             return Err(Error::usage(spec.missing_deployment()));
@@ -235,7 +252,7 @@ impl Chain {
             })?;
         let deployment: Deployment = serde_json::from_value(value)
             .map_err(|e| Error::Failed(format!("the devnet's deployment record: {e}")))?;
-        Ok(Chain::new(network.to_owned(), node, deployment, ttl))
+        Ok(Chain::new(network.to_owned(), node, deployment, ttl).with_devnet(true))
     }
 
     /// The denominations, smallest first.
