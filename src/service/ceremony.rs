@@ -78,10 +78,11 @@ impl KeyRecord {
 }
 
 /// Whether `node` is a tronpool devnet, by what the node serves, never by the network's
-/// name: the one place the decision is made.
+/// name: the one place the decision is made. A node that cannot be asked is not shown to be
+/// a devnet, so it gets the strict policy.
 // TODO(issue 20): node identity: `service::devnet_identity::is_tronpool_devnet` (the genesis
-// block) replaces this when it lands; until then a node that serves tronpool's devnet API
-// (`GET /devnet/deployment`) is taken for a devnet.
+// block) replaces this when it lands on main; until then a node that serves tronpool's devnet
+// API (`GET /devnet/deployment`) is taken for a devnet.
 pub async fn node_is_devnet(node: &tron::NodeClient) -> bool {
     node.get_json("devnet/deployment").await.is_ok()
 }

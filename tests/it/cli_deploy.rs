@@ -164,6 +164,10 @@ fn deploy_with_ceremony_keys_resume_and_withdraw() {
         err.contains("refusing") && err.contains("no --ptau"),
         "{err}"
     );
+    let mut cmd = env.cmd();
+    cmd.args(["--network", "mainnet"]);
+    let err = fails(&mut cmd, &["ceremony", "import", &zkey, "--ptau", &ptau], 4);
+    assert!(err.contains("not a transcript mainnet accepts"), "{err}");
 
     // This network's node is a tronpool devnet: --rehearsal takes the key, verified against
     // the ptau, as an INSECURE rehearsal key, kept under its verifying key's hash.

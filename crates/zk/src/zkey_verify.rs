@@ -27,9 +27,9 @@
 
 use std::fmt::Write as _;
 
-use ark_bn254::{Bn254, Fq, Fq2, Fr, G1Affine, G1Projective, G2Affine, G2Projective};
+use ark_bn254::{Bn254, Fq, Fq2, Fr, G1Affine, G1Projective, G2Affine};
 use ark_ec::pairing::Pairing;
-use ark_ec::short_weierstrass::SWCurveConfig;
+use ark_ec::short_weierstrass::{Affine, Projective, SWCurveConfig};
 use ark_ec::{AffineRepr, CurveConfig, CurveGroup, VariableBaseMSM};
 use ark_ff::{BigInt, BigInteger, Field, One, PrimeField, Zero};
 use ark_groth16::ProvingKey;
@@ -449,23 +449,32 @@ struct Initial {
     h: Vec<G1Affine>,
 }
 
-/// Sums `Σ v·base` per output into affine points. One output after the other: each MSM is
-/// parallel inside, and nesting rayon loops would let a waiting thread run stolen MSMs on its
-/// own stack, deep enough to overflow it.
-fn combine_g1(terms: Vec<(Vec<G1Affine>, Vec<Fr>)>) -> Vec<G1Affine> {
-    let sums: Vec<G1Projective> = terms
-        .iter()
-        .map(|(bases, scalars)| G1Projective::msm_unchecked(bases, scalars))
-        .collect();
-    G1Projective::normalize_batch(&sums)
-}
+/// Outputs with more terms than this are summed by one MSM each; the rest by scalar
+/// multiplications, many outputs at a time.
+const MSM_FROM: usize = 32;
 
-fn combine_g2(terms: Vec<(Vec<G2Affine>, Vec<Fr>)>) -> Vec<G2Affine> {
-    let sums: Vec<G2Projective> = terms
-        .iter()
-        .map(|(bases, scalars)| G2Projective::msm_unchecked(bases, scalars))
+/// Sums `Σ v·base` per output into affine points. arkworks' MSM starts a thread pool per
+/// call, which costs more than a short sum saves and, nested in a parallel loop, lets waiting
+/// threads stack stolen work deep enough to overflow: short sums are plain scalar
+/// multiplications in parallel, the long ones (a few hundred B rows) one MSM after the other.
+fn combine<C: SWCurveConfig<ScalarField = Fr>>(
+    terms: &[(Vec<Affine<C>>, Vec<Fr>)],
+) -> Vec<Affine<C>> {
+    let mut sums: Vec<Projective<C>> = terms
+        .par_iter()
+        .map(|(bases, scalars)| {
+            if bases.len() > MSM_FROM {
+                return Projective::<C>::zero();
+            }
+            bases.iter().zip(scalars).map(|(b, s)| *b * s).sum()
+        })
         .collect();
-    G2Projective::normalize_batch(&sums)
+    for (sum, (bases, scalars)) in sums.iter_mut().zip(terms) {
+        if bases.len() > MSM_FROM {
+            *sum = Projective::<C>::msm_unchecked(bases, scalars);
+        }
+    }
+    Projective::<C>::normalize_batch(&sums)
 }
 
 /// The setup's queries for `r` from the ptau, as snarkjs composes them: A and B from the
@@ -508,11 +517,11 @@ fn initial(r: &R1cs, ptau: &Ptau<'_>) -> Result<Initial, VerifyError> {
     }
     let c = k.split_off(n_public + 1);
     Ok(Initial {
-        ic: combine_g1(k),
-        a: combine_g1(a),
-        b1: combine_g1(b1),
-        b2: combine_g2(b2),
-        c: combine_g1(c),
+        ic: combine(&k),
+        a: combine(&a),
+        b1: combine(&b1),
+        b2: combine(&b2),
+        c: combine(&c),
         h: ptau.h_query(n)?,
     })
 }
