@@ -70,9 +70,50 @@ function settingsFor(file) {
 
 const OUTPUT_SELECTION = {
   '*': {
-    '*': ['abi', 'evm.bytecode.object', 'evm.bytecode.linkReferences', 'evm.deployedBytecode.object'],
+    '': ['ast'],
+    '*': [
+      'abi',
+      'evm.bytecode.object',
+      'evm.bytecode.linkReferences',
+      'evm.deployedBytecode.object',
+      'evm.deployedBytecode.immutableReferences',
+    ],
   },
 };
+
+// The names of every variable declared in the compiled sources, by AST id: solc keys a
+// contract's immutable references by the id of the variable's declaration.
+function declarationNames(sources) {
+  const names = new Map();
+  const walk = (node) => {
+    if (Array.isArray(node)) {
+      node.forEach(walk);
+    } else if (node && typeof node === 'object') {
+      if (node.nodeType === 'VariableDeclaration' && typeof node.id === 'number') {
+        names.set(node.id, node.name);
+      }
+      Object.values(node).forEach(walk);
+    }
+  };
+  for (const unit of Object.values(sources || {})) walk(unit.ast);
+  return names;
+}
+
+// Where the runtime code holds each immutable, by variable name: `{name: [[start, length],
+// ...]}`, sorted by name. The runtime code in the artifact has zeros there; a deployed
+// contract has the values its constructor set. Clients fill these in to compare a deployed
+// contract's code with the artifact, and read the values (a pool's verifier, token and
+// denomination; the verifier's key) straight from the code.
+function immutables(references, names, where) {
+  const out = {};
+  for (const [id, ranges] of Object.entries(references || {})) {
+    const name = names.get(Number(id));
+    if (name === undefined) die(`${where}: immutable with AST id ${id} has no declaration`);
+    if (out[name] !== undefined) die(`${where}: two immutables named ${name}`);
+    out[name] = ranges.map((r) => [r.start, r.length]).sort((a, b) => a[0] - b[0]);
+  }
+  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
 
 function sha256Hex(buf) {
   return crypto.createHash('sha256').update(buf).digest('hex');
@@ -122,6 +163,7 @@ function compileAll(solc) {
       continue;
     }
 
+    const names = declarationNames(output.sources);
     const defined = (output.contracts || {})[sourceName] || {};
     for (const name of Object.keys(defined).sort()) {
       const c = defined[name];
@@ -147,6 +189,7 @@ function compileAll(solc) {
         abi: c.abi,
         bytecode: `0x${bytecode}`,
         deployedBytecode: `0x${c.evm.deployedBytecode.object}`,
+        immutables: immutables(c.evm.deployedBytecode.immutableReferences, names, `${sourceName}:${name}`),
         bytecodeSha256: sha256Hex(Buffer.from(bytecode, 'hex')),
         sourceSha256: sha256Hex(source),
       };

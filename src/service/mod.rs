@@ -7,6 +7,7 @@ pub mod ceremony;
 pub mod chain;
 pub mod deploy;
 pub mod deploy_check;
+pub mod devnet_identity;
 pub mod fees;
 pub mod health;
 pub mod inputs;

@@ -148,3 +148,179 @@ pub fn creation_code(bytecode: &[u8], constructor_args: &[u8]) -> Vec<u8> {
     code.extend_from_slice(constructor_args);
     code
 }
+
+/// Where an artifact's runtime code holds one immutable: `(start, length)` byte ranges.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Immutable {
+    /// The Solidity variable's name (`verifier`, `denomination`, `alphaX`, ...).
+    pub name: String,
+    pub ranges: Vec<(usize, usize)>,
+}
+
+/// Why code on chain is not an artifact's.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CodeMismatch {
+    #[error("its code is {found} bytes, {expected} expected")]
+    Length { found: usize, expected: usize },
+    #[error("its code differs from tronpool's {contract} at byte {at}")]
+    Differs { contract: &'static str, at: usize },
+    #[error("its immutable {name} holds different values at different places")]
+    Inconsistent { name: String },
+    #[error("the built-in {contract} artifact is broken: {detail}")]
+    Artifact {
+        contract: &'static str,
+        detail: String,
+    },
+}
+
+impl Artifact {
+    fn field(&self, key: &str) -> Result<serde_json::Value, CodeMismatch> {
+        let broken = |detail: String| CodeMismatch::Artifact {
+            contract: self.name,
+            detail,
+        };
+        let json: serde_json::Value =
+            serde_json::from_str(self.json).map_err(|e| broken(e.to_string()))?;
+        json.get(key)
+            .cloned()
+            .ok_or_else(|| broken(format!("no {key}")))
+    }
+
+    fn code(&self, key: &str) -> Result<Vec<u8>, CodeMismatch> {
+        let value = self.field(key)?;
+        let text = value.as_str().unwrap_or_default();
+        hex::decode(text.trim_start_matches("0x")).map_err(|e| CodeMismatch::Artifact {
+            contract: self.name,
+            detail: format!("{key}: {e}"),
+        })
+    }
+
+    /// The creation code, without constructor arguments.
+    pub fn creation_code(&self) -> Result<Vec<u8>, CodeMismatch> {
+        self.code("bytecode")
+    }
+
+    /// The runtime code as compiled: zeros where the immutables go.
+    pub fn runtime_code(&self) -> Result<Vec<u8>, CodeMismatch> {
+        self.code("deployedBytecode")
+    }
+
+    /// Where the runtime code holds each immutable (`contracts/build.js` records solc's
+    /// `immutableReferences` by variable name).
+    pub fn immutables(&self) -> Result<Vec<Immutable>, CodeMismatch> {
+        let broken = |detail: &str| CodeMismatch::Artifact {
+            contract: self.name,
+            detail: format!("immutables: {detail}"),
+        };
+        let value = self.field("immutables")?;
+        let map = value.as_object().ok_or_else(|| broken("not an object"))?;
+        map.iter()
+            .map(|(name, ranges)| {
+                let ranges = ranges
+                    .as_array()
+                    .ok_or_else(|| broken("not a list"))?
+                    .iter()
+                    .map(|r| match (r.get(0).and_then(|v| v.as_u64()), r.get(1).and_then(|v| v.as_u64())) {
+                        (Some(start), Some(len)) => Ok((start as usize, len as usize)),
+                        _ => Err(broken("not a [start, length] pair")),
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                Ok(Immutable {
+                    name: name.clone(),
+                    ranges,
+                })
+            })
+            .collect()
+    }
+
+    /// Compares `code`, a contract's runtime code read from a chain, with this artifact's:
+    /// every byte must be the artifact's except where the immutables go, and each immutable
+    /// must hold one value wherever it appears. Returns each immutable's value, by name, so
+    /// the caller can check them too (a pool's verifier, a verifier's key).
+    pub fn match_runtime(
+        &self,
+        code: &[u8],
+    ) -> Result<std::collections::BTreeMap<String, Vec<u8>>, CodeMismatch> {
+        let mut expected = self.runtime_code()?;
+        if code.len() != expected.len() {
+            return Err(CodeMismatch::Length {
+                found: code.len(),
+                expected: expected.len(),
+            });
+        }
+        let mut values = std::collections::BTreeMap::new();
+        for immutable in self.immutables()? {
+            let mut value: Option<&[u8]> = None;
+            for &(start, len) in &immutable.ranges {
+                let Some(found) = code.get(start..start + len) else {
+                    return Err(CodeMismatch::Artifact {
+                        contract: self.name,
+                        detail: format!("{} lies outside the code", immutable.name),
+                    });
+                };
+                match value {
+                    Some(v) if v != found => {
+                        return Err(CodeMismatch::Inconsistent {
+                            name: immutable.name.clone(),
+                        });
+                    }
+                    _ => value = Some(found),
+                }
+                expected[start..start + len].copy_from_slice(found);
+            }
+            values.insert(immutable.name.clone(), value.unwrap_or_default().to_vec());
+        }
+        match code.iter().zip(&expected).position(|(a, b)| a != b) {
+            Some(at) => Err(CodeMismatch::Differs {
+                contract: self.name,
+                at,
+            }),
+            None => Ok(values),
+        }
+    }
+}
+
+#[cfg(test)]
+mod code_tests {
+    use super::*;
+
+    #[test]
+    fn runtime_code_matches_with_its_immutables_filled_in_and_nothing_else() {
+        let pool = artifact("TronPool").expect("bound");
+        let immutables = pool.immutables().expect("recorded");
+        let names: Vec<&str> = immutables.iter().map(|i| i.name.as_str()).collect();
+        assert_eq!(names, ["denomination", "hasher", "token", "verifier"]);
+        let mut code = pool.runtime_code().expect("hex");
+        for (n, immutable) in immutables.iter().enumerate() {
+            for &(start, len) in &immutable.ranges {
+                code[start..start + len].fill(n as u8 + 1);
+            }
+        }
+        let values = pool.match_runtime(&code).expect("matches");
+        assert_eq!(values["token"], vec![3u8; 32]);
+
+        // One immutable holding two values, a changed byte elsewhere, a longer code.
+        let mut inconsistent = code.clone();
+        let (start, _) = immutables[0].ranges[1];
+        inconsistent[start] ^= 1;
+        assert!(matches!(
+            pool.match_runtime(&inconsistent),
+            Err(CodeMismatch::Inconsistent { .. })
+        ));
+        let mut changed = code.clone();
+        changed[0] ^= 1;
+        assert_eq!(
+            pool.match_runtime(&changed),
+            Err(CodeMismatch::Differs {
+                contract: "TronPool",
+                at: 0
+            })
+        );
+        code.push(0);
+        assert!(matches!(
+            pool.match_runtime(&code),
+            Err(CodeMismatch::Length { .. })
+        ));
+        assert!(artifact("PoseidonT3").expect("bound").immutables().expect("recorded").is_empty());
+    }
+}

@@ -78,6 +78,15 @@ pub fn witness_key() -> PrivateKey {
     derived_key(b"tronpool devnet witness")
 }
 
+/// The id of block 0 of every tronpool devnet: sealed by [`witness_key`] at
+/// [`GENESIS_TIME_MS`] with nothing in it, so it is the same on every machine and in every
+/// state file. A client asks a node for its block 0 and compares it with this to learn that
+/// the node really is a tronpool devnet (where the published development keys may be used),
+/// whatever the network is called in its configuration; no real TRON network has this block.
+pub fn genesis_block_id() -> [u8; 32] {
+    crate::chain::block::Block::seal(0, GENESIS_TIME_MS, [0; 32], Vec::new(), &[], &witness_key()).id
+}
+
 /// The price pair's `token0`: a stand-in for WTRX, so the pair is oriented as mainnet's
 /// SunSwap V2 WTRX/USDT pair (token0 WTRX, token1 USDT, both 6 decimals). It is the address
 /// of the key derived from the label `tronpool devnet WTRX stand-in`, like the dev keys; no

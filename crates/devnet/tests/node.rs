@@ -530,3 +530,35 @@ async fn state_survives_a_restart_and_snapshots_revert() {
     assert_eq!(reverted["reverted"], true);
     assert_eq!(client.get_account(&to).await.unwrap().unwrap().balance, 43);
 }
+
+/// Every devnet has the same block 0, whatever it holds after, and says so in
+/// `/devnet/info`: what clients compare to tell a tronpool devnet from a real network that
+/// is called "devnet" in a configuration.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_devnet_has_the_same_genesis_block_and_names_it() {
+    let expected = devnet::genesis::genesis_block_id();
+    let mut seen = Vec::new();
+    for accounts in [1, 3] {
+        let devnet = devnet::spawn(devnet::DevnetConfig {
+            accounts,
+            ..devnet::DevnetConfig::ephemeral()
+        })
+        .await
+        .unwrap();
+        let block = client(&devnet).get_block(0, false).await.unwrap().unwrap();
+        assert_eq!(block.block_id, expected);
+        let info: serde_json::Value = support::get(&format!("{}/devnet/info", devnet.url()))
+            .await
+            .json()
+            .await
+            .unwrap();
+        assert_eq!(info["genesisBlockId"], hex::encode(expected));
+        // The chain id (CHAINID in contracts) is the id's last four bytes.
+        assert_eq!(
+            info["chainId"],
+            u32::from_be_bytes(expected[28..].try_into().unwrap())
+        );
+        seen.push(block.block_id);
+    }
+    assert_eq!(seen[0], seen[1]);
+}

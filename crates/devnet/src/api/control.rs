@@ -136,6 +136,9 @@ fn info(shared: &Shared) -> Value {
     let chain = shared.lock();
     json!({
         "chainId": chain.chain_id(),
+        // What makes this node a tronpool devnet: clients compare it, and block 0 itself,
+        // with `genesis::genesis_block_id` before they accept the development keys.
+        "genesisBlockId": chain.block(0).map(|b| hex::encode(b.id)),
         "head": chain.head().number,
         "headTimestamp": chain.head().timestamp,
         "pending": chain.pending_count(),
