@@ -77,29 +77,29 @@ impl KeyRecord {
     }
 }
 
-/// Whether `node` is a tronpool devnet, by what the node serves, never by the network's
-/// name: the one place the decision is made. A node that cannot be asked is not shown to be
-/// a devnet, so it gets the strict policy.
-// TODO(issue 20): node identity: `service::devnet_identity::is_tronpool_devnet` (the genesis
-// block) replaces this when it lands on main; until then a node that serves tronpool's devnet
-// API (`GET /devnet/deployment`) is taken for a devnet.
-pub async fn node_is_devnet(node: &tron::NodeClient) -> bool {
-    node.get_json("devnet/deployment").await.is_ok()
+/// Whether `node` is a tronpool devnet, by its genesis identity
+/// ([`crate::service::devnet_identity::is_tronpool_devnet`]), never by the network's name:
+/// the one place the ceremony policy asks. Errors when the node cannot be asked.
+pub async fn node_is_devnet(node: &tron::NodeClient) -> Result<bool> {
+    crate::service::devnet_identity::is_tronpool_devnet(node).await
 }
 
-/// Whether a chain whose deployment pins `pinned` may need to know it is on a devnet, and if
-/// so whether it is: the node is asked only when the kept key is not a verified one, so a
-/// network with verified keys costs no extra call.
+/// Whether a chain whose deployment pins `pinned` may use a rehearsal key: the node is asked
+/// only when the kept key is not a verified one, so a network with verified keys costs no
+/// extra call.
 pub async fn devnet_for_keys(
     node: &tron::NodeClient,
     keys_dir: Option<&Path>,
     pinned: &str,
-) -> bool {
+) -> Result<bool> {
     let verified = keys_dir
         .map(|dir| record_path(&zkey_path(dir, pinned)))
         .and_then(|sidecar| read_record(&sidecar).ok().flatten())
         .is_some_and(|r| !r.rehearsal);
-    !verified && node_is_devnet(node).await
+    if verified {
+        return Ok(false);
+    }
+    node_is_devnet(node).await
 }
 
 /// What `ceremony verify` found.

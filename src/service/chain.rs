@@ -230,7 +230,7 @@ impl Chain {
                 spec.keys_dir.as_deref(),
                 &record.verifying_key_sha256,
             )
-            .await;
+            .await?;
             return Ok(Chain::new(network.to_owned(), node, deployment, ttl)
                 .with_keys_dir(spec.keys_dir.clone())
                 .with_devnet(on_devnet));

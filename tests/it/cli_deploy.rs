@@ -25,6 +25,44 @@ fn ceremony_dir() -> PathBuf {
         .join("ceremony")
 }
 
+/// A node that answers every request with `{}`: reachable, with no block 0, so no tronpool
+/// devnet. Returns its URL.
+fn not_a_devnet() -> String {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for mut stream in listener.incoming().flatten() {
+            // Read the whole request (headers, then the body its length announces), so that
+            // closing the socket does not reset it under the client.
+            let mut request = Vec::new();
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = stream.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                request.extend_from_slice(&buf[..n]);
+                let text = String::from_utf8_lossy(&request).to_lowercase();
+                if let Some(end) = text.find("\r\n\r\n") {
+                    let length = text[..end]
+                        .lines()
+                        .find_map(|l| l.strip_prefix("content-length:"))
+                        .and_then(|v| v.trim().parse::<usize>().ok())
+                        .unwrap_or(0);
+                    if request.len() >= end + 4 + length {
+                        break;
+                    }
+                }
+            }
+            let _ = stream.write_all(
+                b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\
+                  connection: close\r\n\r\n{}",
+            );
+        }
+    });
+    url
+}
+
 /// The test ceremony's Phase 1 transcript (power 13, not one a network accepts).
 fn ceremony_ptau() -> PathBuf {
     ceremony_zkey();
@@ -150,7 +188,7 @@ fn deploy_with_ceremony_keys_resume_and_withdraw() {
     // Off a devnet (the node is not one, whatever the network's name), --rehearsal is a
     // usage error; and a network that is not a devnet refuses the unverified key.
     let mut cmd = env.cmd();
-    cmd.args(["--network", "rehearsal", "--node", "http://127.0.0.1:9"]);
+    cmd.args(["--network", "rehearsal", "--node", &not_a_devnet()]);
     let err = fails(
         &mut cmd,
         &["ceremony", "import", &zkey, "--ptau", &ptau, "--rehearsal"],

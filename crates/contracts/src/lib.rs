@@ -220,9 +220,14 @@ impl Artifact {
                     .as_array()
                     .ok_or_else(|| broken("not a list"))?
                     .iter()
-                    .map(|r| match (r.get(0).and_then(|v| v.as_u64()), r.get(1).and_then(|v| v.as_u64())) {
-                        (Some(start), Some(len)) => Ok((start as usize, len as usize)),
-                        _ => Err(broken("not a [start, length] pair")),
+                    .map(|r| {
+                        match (
+                            r.get(0).and_then(|v| v.as_u64()),
+                            r.get(1).and_then(|v| v.as_u64()),
+                        ) {
+                            (Some(start), Some(len)) => Ok((start as usize, len as usize)),
+                            _ => Err(broken("not a [start, length] pair")),
+                        }
                     })
                     .collect::<Result<Vec<_>, _>>()?;
                 Ok(Immutable {
@@ -321,6 +326,12 @@ mod code_tests {
             pool.match_runtime(&code),
             Err(CodeMismatch::Length { .. })
         ));
-        assert!(artifact("PoseidonT3").expect("bound").immutables().expect("recorded").is_empty());
+        assert!(
+            artifact("PoseidonT3")
+                .expect("bound")
+                .immutables()
+                .expect("recorded")
+                .is_empty()
+        );
     }
 }

@@ -84,7 +84,8 @@ pub fn witness_key() -> PrivateKey {
 /// the node really is a tronpool devnet (where the published development keys may be used),
 /// whatever the network is called in its configuration; no real TRON network has this block.
 pub fn genesis_block_id() -> [u8; 32] {
-    crate::chain::block::Block::seal(0, GENESIS_TIME_MS, [0; 32], Vec::new(), &[], &witness_key()).id
+    crate::chain::block::Block::seal(0, GENESIS_TIME_MS, [0; 32], Vec::new(), &[], &witness_key())
+        .id
 }
 
 /// The price pair's `token0`: a stand-in for WTRX, so the pair is oriented as mainnet's
