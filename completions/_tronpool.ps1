@@ -821,6 +821,7 @@ Register-ArgumentCompleter -Native -CommandName 'tronpool' -ScriptBlock {
         'tronpool;deploy' {
             [CompletionResult]::new('--denominations', '--denominations', [CompletionResultType]::ParameterName, 'The pools to deploy, in whole USDT [default: 100,500,1000,3000,5000,10000, or the ones of the deployment being resumed]')
             [CompletionResult]::new('--zkey', '--zkey', [CompletionResultType]::ParameterName, 'The ceremony''s keys (a snarkjs .zkey for `tronpool ceremony r1cs`); imported first. Not needed to resume: the record names its keys')
+            [CompletionResult]::new('--ptau', '--ptau', [CompletionResultType]::ParameterName, 'The Phase 1 transcript --zkey is verified against on import (see `ceremony import`)')
             [CompletionResult]::new('--caller-energy-percent', '--caller-energy-percent', [CompletionResultType]::ParameterName, 'The percent of each pool call''s energy its callers pay [default: 0: the deployer''s staked energy pays it, up to --origin-energy-limit a call, and what the stake cannot cover falls back to the caller]')
             [CompletionResult]::new('--origin-energy-limit', '--origin-energy-limit', [CompletionResultType]::ParameterName, 'The most energy the deployer pays for one pool call [default: 600000, a deposit or a relayed withdrawal with 20% to spare]')
             [CompletionResult]::new('--network', '--network', [CompletionResultType]::ParameterName, 'Network: devnet, nile, shasta, mainnet, or one defined in the config file')
@@ -828,6 +829,7 @@ Register-ArgumentCompleter -Native -CommandName 'tronpool' -ScriptBlock {
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file to read instead of the default one')
             [CompletionResult]::new('--key-file', '--key-file', [CompletionResultType]::ParameterName, 'File holding the private key to sign with (64 hex digits)')
             [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Log lines as text or as JSON objects (for a log collector)')
+            [CompletionResult]::new('--rehearsal', '--rehearsal', [CompletionResultType]::ParameterName, 'On a tronpool devnet: import --zkey as an INSECURE rehearsal key (see `ceremony import`)')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Check and price everything, then stop before signing')
             [CompletionResult]::new('--check', '--check', [CompletionResultType]::ParameterName, 'Check the recorded deployment on chain instead of deploying: the network runs the contracts, the hasher is our Poseidon, the verifier holds the ceremony''s keys, and each pool is wired to them, the USDT and its denomination. Exit 4 if anything differs')
             [CompletionResult]::new('--no-test-deposit', '--no-test-deposit', [CompletionResultType]::ParameterName, 'Don''t end the deployment with a test deposit: then the withdrawal check runs only if a note of one of these pools is already stored here')
@@ -865,7 +867,8 @@ Register-ArgumentCompleter -Native -CommandName 'tronpool' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('r1cs', 'r1cs', [CompletionResultType]::ParameterValue, 'Write the withdraw circuit''s constraint system in circom''s .r1cs format, for `snarkjs groth16 setup`')
-            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Check a ceremony''s .zkey against the withdraw circuit and keep it, named by its verifying key, for withdrawals and `deploy`')
+            [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check that a .zkey derives from the withdraw circuit and a Phase 1 transcript through the contributions it records, as `snarkjs zkey verify` does; exit 4 if it does not')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Verify a ceremony''s .zkey and keep it, named by its verifying key, for withdrawals and `deploy`. Off a devnet the key must verify against a transcript the network accepts (--ptau) and end in a beacon')
             [CompletionResult]::new('keys', 'keys', [CompletionResultType]::ParameterValue, 'List the imported keys')
             break
         }
@@ -891,12 +894,35 @@ Register-ArgumentCompleter -Native -CommandName 'tronpool' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
-        'tronpool;ceremony;import' {
+        'tronpool;ceremony;verify' {
+            [CompletionResult]::new('--ptau', '--ptau', [CompletionResultType]::ParameterName, 'The Phase 1 transcript the ceremony started from, prepared for Phase 2')
             [CompletionResult]::new('--network', '--network', [CompletionResultType]::ParameterName, 'Network: devnet, nile, shasta, mainnet, or one defined in the config file')
             [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'TRON node URL, overriding the network''s')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file to read instead of the default one')
             [CompletionResult]::new('--key-file', '--key-file', [CompletionResultType]::ParameterName, 'File holding the private key to sign with (64 hex digits)')
             [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Log lines as text or as JSON objects (for a log collector)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to every confirmation (needed to spend without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to every confirmation (needed to spend without a terminal)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More logging on stderr (-v, -vv, -vvv)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More logging on stderr (-v, -vv, -vvv)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Never color the output (NO_COLOR is honoured too)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'tronpool;ceremony;import' {
+            [CompletionResult]::new('--ptau', '--ptau', [CompletionResultType]::ParameterName, 'The Phase 1 transcript to verify it against (a *_final_*.ptau the network accepts)')
+            [CompletionResult]::new('--network', '--network', [CompletionResultType]::ParameterName, 'Network: devnet, nile, shasta, mainnet, or one defined in the config file')
+            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'TRON node URL, overriding the network''s')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file to read instead of the default one')
+            [CompletionResult]::new('--key-file', '--key-file', [CompletionResultType]::ParameterName, 'File holding the private key to sign with (64 hex digits)')
+            [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Log lines as text or as JSON objects (for a log collector)')
+            [CompletionResult]::new('--rehearsal', '--rehearsal', [CompletionResultType]::ParameterName, 'On a tronpool devnet: accept a key short of that (unverified, another transcript, no beacon) as an INSECURE rehearsal key')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}')
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to every confirmation (needed to spend without a terminal)')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to every confirmation (needed to spend without a terminal)')

@@ -76,6 +76,9 @@ _tronpool() {
             tronpool__subcmd__ceremony,r1cs)
                 cmd="tronpool__subcmd__ceremony__subcmd__r1cs"
                 ;;
+            tronpool__subcmd__ceremony,verify)
+                cmd="tronpool__subcmd__ceremony__subcmd__verify"
+                ;;
             tronpool__subcmd__config,init)
                 cmd="tronpool__subcmd__config__subcmd__init"
                 ;;
@@ -270,7 +273,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__ceremony)
-            opts="-y -v -q -h -V --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version r1cs import keys"
+            opts="-y -v -q -h -V --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version r1cs verify import keys"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -304,12 +307,16 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__ceremony__subcmd__import)
-            opts="-y -v -q -h -V --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            opts="-y -v -q -h -V --ptau --rehearsal --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --ptau)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --network)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -383,6 +390,44 @@ _tronpool() {
                     return 0
                     ;;
                 -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --network)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        tronpool__subcmd__ceremony__subcmd__verify)
+            opts="-y -v -q -h -V --ptau --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --ptau)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -550,7 +595,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__deploy)
-            opts="-y -v -q -h -V --denominations --zkey --dry-run --check --caller-energy-percent --origin-energy-limit --no-test-deposit --test-deposit --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            opts="-y -v -q -h -V --denominations --zkey --ptau --rehearsal --dry-run --check --caller-energy-percent --origin-energy-limit --no-test-deposit --test-deposit --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -561,6 +606,10 @@ _tronpool() {
                     return 0
                     ;;
                 --zkey)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ptau)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

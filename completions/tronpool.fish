@@ -570,6 +570,7 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_su
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from broadcast" -s V -l version -d 'Print version'
 complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l denominations -d 'The pools to deploy, in whole USDT [default: 100,500,1000,3000,5000,10000, or the ones of the deployment being resumed]' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l zkey -d 'The ceremony\'s keys (a snarkjs .zkey for `tronpool ceremony r1cs`); imported first. Not needed to resume: the record names its keys' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l ptau -d 'The Phase 1 transcript --zkey is verified against on import (see `ceremony import`)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l caller-energy-percent -d 'The percent of each pool call\'s energy its callers pay [default: 0: the deployer\'s staked energy pays it, up to --origin-energy-limit a call, and what the stake cannot cover falls back to the caller]' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l origin-energy-limit -d 'The most energy the deployer pays for one pool call [default: 600000, a deposit or a relayed withdrawal with 20% to spare]' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
@@ -578,6 +579,7 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l config -d '
 complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
 json\t''"
+complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l rehearsal -d 'On a tronpool devnet: import --zkey as an INSECURE rehearsal key (see `ceremony import`)'
 complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l dry-run -d 'Check and price everything, then stop before signing'
 complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l check -d 'Check the recorded deployment on chain instead of deploying: the network runs the contracts, the hasher is our Poseidon, the verifier holds the ceremony\'s keys, and each pool is wired to them, the USDT and its denomination. Exit 4 if anything differs'
 complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l no-test-deposit -d 'Don\'t end the deployment with a test deposit: then the withdrawal check runs only if a note of one of these pools is already stored here'
@@ -589,22 +591,23 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -s q -l quiet 
 complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
 complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -s h -l help -d 'Print help'
 complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -s V -l version -d 'Print version'
-complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs import keys" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
-complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs import keys" -l node -d 'TRON node URL, overriding the network\'s' -r
-complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs import keys" -l config -d 'Config file to read instead of the default one' -r -F
-complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs import keys" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
-complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs import keys" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs verify import keys" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs verify import keys" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs verify import keys" -l config -d 'Config file to read instead of the default one' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs verify import keys" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs verify import keys" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
 json\t''"
-complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs import keys" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
-complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs import keys" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
-complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs import keys" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
-complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs import keys" -s q -l quiet -d 'Print only results and errors'
-complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs import keys" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
-complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs import keys" -s h -l help -d 'Print help'
-complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs import keys" -s V -l version -d 'Print version'
-complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs import keys" -f -a "r1cs" -d 'Write the withdraw circuit\'s constraint system in circom\'s .r1cs format, for `snarkjs groth16 setup`'
-complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs import keys" -f -a "import" -d 'Check a ceremony\'s .zkey against the withdraw circuit and keep it, named by its verifying key, for withdrawals and `deploy`'
-complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs import keys" -f -a "keys" -d 'List the imported keys'
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs verify import keys" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs verify import keys" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs verify import keys" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs verify import keys" -s q -l quiet -d 'Print only results and errors'
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs verify import keys" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs verify import keys" -s h -l help -d 'Print help'
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs verify import keys" -s V -l version -d 'Print version'
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs verify import keys" -f -a "r1cs" -d 'Write the withdraw circuit\'s constraint system in circom\'s .r1cs format, for `snarkjs groth16 setup`'
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs verify import keys" -f -a "verify" -d 'Check that a .zkey derives from the withdraw circuit and a Phase 1 transcript through the contributions it records, as `snarkjs zkey verify` does; exit 4 if it does not'
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs verify import keys" -f -a "import" -d 'Verify a ceremony\'s .zkey and keep it, named by its verifying key, for withdrawals and `deploy`. Off a devnet the key must verify against a transcript the network accepts (--ptau) and end in a beacon'
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs verify import keys" -f -a "keys" -d 'List the imported keys'
 complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from r1cs" -s o -l output -d 'The file to write (default: standard output, when it is not a terminal)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from r1cs" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from r1cs" -l node -d 'TRON node URL, overriding the network\'s' -r
@@ -619,12 +622,28 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_s
 complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from r1cs" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
 complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from r1cs" -s h -l help -d 'Print help'
 complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from r1cs" -s V -l version -d 'Print version'
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from verify" -l ptau -d 'The Phase 1 transcript the ceremony started from, prepared for Phase 2' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from verify" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from verify" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from verify" -l config -d 'Config file to read instead of the default one' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from verify" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from verify" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+json\t''"
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from verify" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from verify" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from verify" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from verify" -s q -l quiet -d 'Print only results and errors'
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from verify" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from verify" -s h -l help -d 'Print help'
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from verify" -s V -l version -d 'Print version'
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from import" -l ptau -d 'The Phase 1 transcript to verify it against (a *_final_*.ptau the network accepts)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from import" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from import" -l node -d 'TRON node URL, overriding the network\'s' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from import" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from import" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from import" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
 json\t''"
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from import" -l rehearsal -d 'On a tronpool devnet: accept a key short of that (unverified, another transcript, no beacon) as an INSECURE rehearsal key'
 complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from import" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
 complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from import" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
 complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from import" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'

@@ -16,8 +16,42 @@ pub struct Preset {
     /// A tronpool deployment published for everyone on this network. None exists yet: until
     /// one does, each operator deploys their own and records it in the config file.
     pub deployment: Option<PublishedDeployment>,
+    /// The Phase 1 transcripts a ceremony's key may start from here, by hash: `ceremony
+    /// import` refuses a key verified against any other `.ptau` (docs/ceremony.md).
+    pub accepted_ptau: &'static [AcceptedPtau],
     pub about: &'static str,
 }
+
+/// A public Phase 1 transcript, prepared for Phase 2, known by its file's BLAKE2b-512 hash.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AcceptedPtau {
+    pub file: &'static str,
+    /// Lowercase hexadecimal, as `b2sum` prints it.
+    pub blake2b: &'static str,
+}
+
+/// The Hermez ceremony's final transcripts (the Perpetual Powers of Tau, 54 contributions and
+/// a beacon), powers 13 to 16: the withdraw circuit's domain has 2^13 points. The hashes are
+/// the ones the snarkjs README (github.com/iden3/snarkjs, section "7. Prepare phase 2")
+/// publishes next to each file's download link.
+pub const HERMEZ_PTAU: &[AcceptedPtau] = &[
+    AcceptedPtau {
+        file: "powersOfTau28_hez_final_13.ptau",
+        blake2b: "58efc8bf2834d04768a3d7ffcd8e1e23d461561729beaac4e3e7a47829a1c9066d5320241e124a1a8e8aa6c75be0ba66f65bc8239a0542ed38e11276f6fdb4d9",
+    },
+    AcceptedPtau {
+        file: "powersOfTau28_hez_final_14.ptau",
+        blake2b: "eeefbcf7c3803b523c94112023c7ff89558f9b8e0cf5d6cdcba3ade60f168af4a181c9c21774b94fbae6c90411995f7d854d02ebd93fb66043dbb06f17a831c1",
+    },
+    AcceptedPtau {
+        file: "powersOfTau28_hez_final_15.ptau",
+        blake2b: "982372c867d229c236091f767e703253249a9b432c1710b4f326306bfa2428a17b06240359606cfe4d580b10a5a1f63fbed499527069c18ae17060472969ae6e",
+    },
+    AcceptedPtau {
+        file: "powersOfTau28_hez_final_16.ptau",
+        blake2b: "6a6277a2f74e1073601b4f9fed6e1e55226917efb0f0db8a07d98ab01df1ccf43eb0e8c3159432acd4960e2f29fe84a4198501fa54c8dad9e43297453efec125",
+    },
+];
 
 /// A deployment shipped with the binary, in the config file's form.
 #[derive(Debug, Clone, Copy)]
@@ -37,6 +71,7 @@ pub const PRESETS: [Preset; 4] = [
         usdt: None,
         chain_id: None,
         deployment: None,
+        accepted_ptau: HERMEZ_PTAU,
         about: "the local chain started by `tronpool devnet`",
     },
     Preset {
@@ -46,6 +81,7 @@ pub const PRESETS: [Preset; 4] = [
         usdt: Some("TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf"),
         chain_id: Some(0xcd86_90dc),
         deployment: None,
+        accepted_ptau: HERMEZ_PTAU,
         about: "TRON's Nile test network",
     },
     Preset {
@@ -56,6 +92,7 @@ pub const PRESETS: [Preset; 4] = [
         usdt: None,
         chain_id: Some(0x94a9_059e),
         deployment: None,
+        accepted_ptau: HERMEZ_PTAU,
         about: "TRON's Shasta test network",
     },
     Preset {
@@ -65,12 +102,19 @@ pub const PRESETS: [Preset; 4] = [
         usdt: Some("TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t"),
         chain_id: Some(0x2b66_53dc),
         deployment: None,
+        accepted_ptau: HERMEZ_PTAU,
         about: "TRON mainnet: real money",
     },
 ];
 
 pub fn preset(name: &str) -> Option<&'static Preset> {
     PRESETS.iter().find(|p| p.name == name)
+}
+
+/// The transcripts a key for `network` may start from: its preset's, or for a network the
+/// config file defines, the Hermez ones every preset accepts.
+pub fn accepted_ptau(network: &str) -> &'static [AcceptedPtau] {
+    preset(network).map_or(HERMEZ_PTAU, |p| p.accepted_ptau)
 }
 
 #[cfg(test)]
@@ -93,6 +137,18 @@ mod tests {
             }
         }
         assert!(preset(DEFAULT_NETWORK).is_some());
+        for p in PRESETS {
+            assert!(!p.accepted_ptau.is_empty(), "{}", p.name);
+            for t in p.accepted_ptau {
+                assert_eq!(t.blake2b.len(), 128, "{}", t.file);
+                assert!(
+                    t.blake2b
+                        .bytes()
+                        .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
+                );
+            }
+        }
+        assert_eq!(accepted_ptau("my-own-network"), HERMEZ_PTAU);
         // The chain ids wallets use for TIP-712: mainnet, Shasta, Nile.
         assert_eq!(preset("mainnet").unwrap().chain_id, Some(728_126_428));
         assert_eq!(preset("shasta").unwrap().chain_id, Some(2_494_104_990));

@@ -1,5 +1,5 @@
-//! `tronpool ceremony r1cs|import|keys`: the withdraw circuit out to a snarkjs Phase 2
-//! ceremony, and its keys back in (docs/ceremony.md walks through it).
+//! `tronpool ceremony r1cs|verify|import|keys`: the withdraw circuit out to a snarkjs Phase 2
+//! ceremony, and its keys verified and back in (docs/ceremony.md walks through it).
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -9,7 +9,11 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use crate::error::{Error, Result};
-use crate::service::ceremony::import_zkey;
+use crate::service::ceremony::{
+    ContributionRecord, ImportRequest, KeyRecord, import_zkey, read_record, record_path,
+    verify_zkey,
+};
+use crate::settings::Settings;
 
 use super::Context;
 use super::output::table;
@@ -24,12 +28,30 @@ pub enum CeremonyCommand {
         #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,
     },
-    /// Check a ceremony's .zkey against the withdraw circuit and keep it, named by its
-    /// verifying key, for withdrawals and `deploy`
+    /// Check that a .zkey derives from the withdraw circuit and a Phase 1 transcript through
+    /// the contributions it records, as `snarkjs zkey verify` does; exit 4 if it does not
+    Verify {
+        /// The .zkey to check
+        #[arg(value_name = "ZKEY")]
+        zkey: PathBuf,
+        /// The Phase 1 transcript the ceremony started from, prepared for Phase 2
+        #[arg(long, value_name = "FILE")]
+        ptau: PathBuf,
+    },
+    /// Verify a ceremony's .zkey and keep it, named by its verifying key, for withdrawals and
+    /// `deploy`. Off a devnet the key must verify against a transcript the network accepts
+    /// (--ptau) and end in a beacon
     Import {
         /// The final .zkey of the ceremony
         #[arg(value_name = "FILE")]
         zkey: PathBuf,
+        /// The Phase 1 transcript to verify it against (a *_final_*.ptau the network accepts)
+        #[arg(long, value_name = "FILE")]
+        ptau: Option<PathBuf>,
+        /// On a tronpool devnet: accept a key short of that (unverified, another transcript,
+        /// no beacon) as an INSECURE rehearsal key
+        #[arg(long)]
+        rehearsal: bool,
     },
     /// List the imported keys
     Keys,
@@ -45,10 +67,25 @@ struct R1cs {
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
+struct Verified {
+    ok: bool,
+    verifying_key_sha256: String,
+    ptau_blake2b: String,
+    ptau_power: u32,
+    circuit_hash: String,
+    contributions: Vec<ContributionRecord>,
+    beacon: bool,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
 struct Imported {
     verifying_key_sha256: String,
     path: PathBuf,
     already_imported: bool,
+    /// An INSECURE rehearsal key: usable on a tronpool devnet only.
+    insecure: bool,
+    record: KeyRecord,
 }
 
 #[derive(Serialize)]
@@ -56,32 +93,126 @@ struct Imported {
 struct KeyFile {
     verifying_key_sha256: String,
     path: PathBuf,
+    /// `verified`, `INSECURE rehearsal key`, or `unverified (imported by an older tronpool)`.
+    status: String,
+    insecure: bool,
+    record: Option<KeyRecord>,
+}
+
+/// Whether the configured network's node is a tronpool devnet, by what the node is, never
+/// by the network's name. The one place the CLI decides it.
+pub(super) async fn on_devnet(settings: &Settings) -> Result<bool> {
+    let node = settings.node_client()?;
+    crate::service::ceremony::node_is_devnet(&node).await
+}
+
+/// Contributions as snarkjs lists them, with the beacon's parameters.
+fn contributions_text(list: &[ContributionRecord]) -> String {
+    let mut out = String::new();
+    for c in list {
+        let name = c.name.as_deref().unwrap_or("");
+        out.push_str(&format!("contribution #{} {name}:\n", c.index));
+        if let Ok(bytes) = <[u8; 64]>::try_from(hex::decode(&c.hash).unwrap_or_default()) {
+            for line in zk::zkey_verify::format_hash(&bytes).lines() {
+                out.push_str(&format!("    {line}\n"));
+            }
+        }
+        if let (Some(hash), Some(exp)) = (&c.beacon_hash, c.beacon_iterations_exp) {
+            out.push_str(&format!("    beacon: {hash}, 2^{exp} SHA-256 rounds\n"));
+        }
+    }
+    out
 }
 
 impl CeremonyCommand {
-    pub fn run(self, ctx: &Context) -> Result<()> {
+    pub async fn run(self, ctx: &Context) -> Result<()> {
         match self {
             CeremonyCommand::R1cs { output } => r1cs(ctx, output),
-            CeremonyCommand::Import { zkey } => {
-                let keys_dir = ctx.settings()?.keys_dir();
-                let reading = spinner(ctx, "checking the zkey against the withdraw circuit");
-                let imported = import_zkey(&zkey, &keys_dir);
+            CeremonyCommand::Verify { zkey, ptau } => {
+                let checking = spinner(ctx, "verifying the zkey against the circuit and the ptau");
+                let verified = tokio::task::block_in_place(|| verify_zkey(&zkey, &ptau));
+                checking.finish_and_clear();
+                let verified = verified?;
+                let report = &verified.report;
+                let out = Verified {
+                    ok: true,
+                    verifying_key_sha256: verified.verifying_key_sha256.clone(),
+                    ptau_blake2b: verified.ptau_blake2b.clone(),
+                    ptau_power: report.ptau_power,
+                    circuit_hash: hex::encode(report.circuit_hash),
+                    contributions: crate::service::ceremony::contributions(report),
+                    beacon: report.ends_with_beacon(),
+                };
+                ctx.out.result(&out, || {
+                    format!(
+                        "ptau: 2^{} powers, blake2b {}\ncircuit hash:\n{}{}{}verifying key \
+                         {}\nok",
+                        out.ptau_power,
+                        out.ptau_blake2b,
+                        indent(&zk::zkey_verify::format_hash(&report.circuit_hash)),
+                        contributions_text(&out.contributions),
+                        if out.beacon {
+                            ""
+                        } else {
+                            "the last contribution is not a beacon\n"
+                        },
+                        out.verifying_key_sha256
+                    )
+                })
+            }
+            CeremonyCommand::Import {
+                zkey,
+                ptau,
+                rehearsal,
+            } => {
+                let settings = ctx.settings()?;
+                let network = settings.network.value.clone();
+                // Only --rehearsal depends on what the node is: the policy's other path holds
+                // on every network, so an import without it needs no node.
+                let devnet = if rehearsal {
+                    on_devnet(settings).await?
+                } else {
+                    false
+                };
+                let keys_dir = settings.keys_dir();
+                let request = ImportRequest {
+                    zkey: &zkey,
+                    ptau: ptau.as_deref(),
+                    rehearsal,
+                    on_devnet: devnet,
+                    network: &network,
+                    accepted: crate::network::accepted_ptau(&network),
+                };
+                let reading = spinner(ctx, "verifying the zkey against the circuit and the ptau");
+                let imported = tokio::task::block_in_place(|| import_zkey(&request, &keys_dir));
                 reading.finish_and_clear();
                 let imported = imported?;
+                let record = imported.record;
                 let out = Imported {
                     verifying_key_sha256: imported.keys.verifying_key_sha256(),
                     path: imported.path,
                     already_imported: imported.already,
+                    insecure: record.rehearsal,
+                    record,
                 };
+                if out.insecure {
+                    ctx.out.warn(format!(
+                        "an INSECURE rehearsal key ({}): usable on a tronpool devnet only, never \
+                         for money",
+                        out.record.insecure_because.join("; ")
+                    ));
+                }
                 ctx.out.result(&out, || {
                     format!(
-                        "{} keys with verifying key {}: {}",
+                        "{}{} keys with verifying key {} ({}): {}",
+                        contributions_text(&out.record.contributions),
                         if out.already_imported {
                             "already have the"
                         } else {
                             "imported the"
                         },
                         out.verifying_key_sha256,
+                        out.record.status(),
                         out.path.display()
                     )
                 })
@@ -95,9 +226,17 @@ impl CeremonyCommand {
                         if path.extension().is_some_and(|e| e == "zkey")
                             && let Some(stem) = path.file_stem()
                         {
+                            let record = read_record(&record_path(&path)).ok().flatten();
+                            let status = record.as_ref().map_or(
+                                "unverified (imported by an older tronpool)".to_owned(),
+                                |r| r.status().to_owned(),
+                            );
                             found.push(KeyFile {
                                 verifying_key_sha256: stem.to_string_lossy().into_owned(),
                                 path,
+                                insecure: record.as_ref().is_none_or(|r| r.rehearsal),
+                                status,
+                                record,
                             });
                         }
                     }
@@ -110,17 +249,27 @@ impl CeremonyCommand {
                             dir.display()
                         );
                     }
-                    let mut rows = vec![["verifying key".to_owned(), "file".to_owned()]];
-                    rows.extend(
-                        found.iter().map(|k| {
-                            [k.verifying_key_sha256.clone(), k.path.display().to_string()]
-                        }),
-                    );
+                    let mut rows = vec![[
+                        "verifying key".to_owned(),
+                        "status".to_owned(),
+                        "file".to_owned(),
+                    ]];
+                    rows.extend(found.iter().map(|k| {
+                        [
+                            k.verifying_key_sha256.clone(),
+                            k.status.clone(),
+                            k.path.display().to_string(),
+                        ]
+                    }));
                     table(&rows)
                 })
             }
         }
     }
+}
+
+fn indent(text: &str) -> String {
+    text.lines().map(|l| format!("    {l}\n")).collect()
 }
 
 fn r1cs(ctx: &Context, output: Option<PathBuf>) -> Result<()> {

@@ -9,7 +9,7 @@ use tron::{Address, TxId};
 use zk::keys::Keys;
 
 use crate::error::{Error, Result};
-use crate::service::ceremony::{import_zkey, zkey_path};
+use crate::service::ceremony::{ImportRequest, check_usable, import_zkey, zkey_path};
 use crate::service::chain::Chain;
 use crate::service::deploy::{self, Plan, Request, StepState};
 use crate::service::deploy_check::{self, Check};
@@ -31,6 +31,13 @@ pub struct DeployArgs {
     /// Not needed to resume: the record names its keys
     #[arg(long, value_name = "FILE")]
     zkey: Option<PathBuf>,
+    /// The Phase 1 transcript --zkey is verified against on import (see `ceremony import`)
+    #[arg(long, value_name = "FILE", requires = "zkey")]
+    ptau: Option<PathBuf>,
+    /// On a tronpool devnet: import --zkey as an INSECURE rehearsal key (see `ceremony
+    /// import`)
+    #[arg(long, requires = "zkey")]
+    rehearsal: bool,
     /// Check and price everything, then stop before signing
     #[arg(long)]
     dry_run: bool,
@@ -134,7 +141,7 @@ impl DeployArgs {
             ));
         }
         let existing = settings.deployment.value.clone();
-        let keys = self.keys(ctx, existing.as_ref())?;
+        let keys = self.keys(ctx, existing.as_ref()).await?;
         if self.check {
             return check(ctx, &network, existing, &keys, self.test_deposit).await;
         }
@@ -256,12 +263,31 @@ impl DeployArgs {
 
     /// The keys to deploy the verifier with: `--zkey` (imported on the way), else the ones
     /// the record being resumed pins.
-    fn keys(&self, ctx: &Context, existing: Option<&DeploymentRecord>) -> Result<Keys> {
+    async fn keys(&self, ctx: &Context, existing: Option<&DeploymentRecord>) -> Result<Keys> {
         let settings = ctx.settings()?;
+        let network = settings.network.value.as_str();
+        let devnet = super::ceremony::on_devnet(settings).await?;
         if let Some(path) = &self.zkey {
-            let loading = spinner(ctx, "reading the zkey");
-            let imported = import_zkey(path, &settings.keys_dir())?;
+            let loading = spinner(ctx, "verifying the zkey");
+            let request = ImportRequest {
+                zkey: path,
+                ptau: self.ptau.as_deref(),
+                rehearsal: self.rehearsal,
+                on_devnet: devnet,
+                network,
+                accepted: crate::network::accepted_ptau(network),
+            };
+            let imported =
+                tokio::task::block_in_place(|| import_zkey(&request, &settings.keys_dir()));
             loading.finish_and_clear();
+            let imported = imported?;
+            if imported.record.rehearsal {
+                ctx.out.warn(format!(
+                    "deploying with an INSECURE rehearsal key ({}): fine for a devnet, never \
+                     for money",
+                    imported.record.insecure_because.join("; ")
+                ));
+            }
             return Ok(imported.keys);
         }
         let Some(record) = existing else {
@@ -278,6 +304,7 @@ impl DeployArgs {
                 record.verifying_key_sha256
             )));
         }
+        check_usable(&path, network, devnet)?;
         Keys::read_zkey(&path).map_err(|e| Error::Failed(format!("the imported keys: {e}")))
     }
 }
@@ -327,6 +354,13 @@ async fn checked(
         std::time::Duration::ZERO,
     )
     .with_keys_dir(Some(settings.keys_dir()));
+    // The withdrawal check proves with the deployment's keys: a rehearsal key may do so only
+    // on a node that is a tronpool devnet, which the keys were already checked against.
+    let chain = if super::ceremony::on_devnet(settings).await? {
+        chain.assume_devnet()
+    } else {
+        chain
+    };
     let checking = spinner(ctx, "checking the deployment on chain");
     let checks = deploy_check::check_deployment(&chain, keys, settings.usdt.value).await;
     checking.finish_and_clear();

@@ -169,7 +169,7 @@ impl Command {
             Command::Key(cmd) => cmd.run(ctx),
             Command::Tx(cmd) => cmd.run(ctx).await,
             Command::Deploy(args) => args.run(ctx).await,
-            Command::Ceremony(cmd) => cmd.run(ctx),
+            Command::Ceremony(cmd) => cmd.run(ctx).await,
             Command::Serve(args) => args.run(ctx).await,
             Command::Devnet(args) => args.run(ctx).await,
             Command::Generate(args) => args.run(ctx),

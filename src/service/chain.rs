@@ -115,7 +115,7 @@ pub struct Chain {
     keys_dir: Option<PathBuf>,
     keys: OnceLock<KeysHandle>,
     /// The node proved to be a tronpool devnet ([`crate::service::devnet_identity`]), where
-    /// the development keys may be used.
+    /// the development keys and rehearsal ceremony keys may be used.
     devnet: bool,
     pool_states: BTreeMap<u64, Cached<PoolState>>,
     pool_sponsors: BTreeMap<u64, Cached<SponsorShare>>,
@@ -164,7 +164,7 @@ impl Chain {
     }
 
     /// Takes the node for a tronpool devnet without asking it: for a chain whose devnet the
-    /// caller started itself, in process (`serve` with no node configured, tests).
+    /// caller started itself, in process (tests), or already asked (`deploy`).
     pub fn assume_devnet(mut self) -> Self {
         self.devnet = true;
         self
@@ -174,8 +174,19 @@ impl Chain {
     /// the development keys, and refuses the deployment when it is not: nowhere else may they
     /// guard a pool, since anyone can forge their proofs and empty it (so a deposit into it is
     /// refused too, not only a withdrawal).
+    ///
+    /// For a ceremony key the node is asked only when the kept key is not a verified one (a
+    /// rehearsal key, or one imported before keys were verified): those may be used only on a
+    /// devnet (`ceremony::check_usable`).
     async fn prove_devnet(mut self) -> Result<Self> {
-        if self.deployment.verifying_key_sha256 != zk::keys::INSECURE_DEV_VK_SHA256 {
+        let pinned = &self.deployment.verifying_key_sha256;
+        if *pinned != zk::keys::INSECURE_DEV_VK_SHA256 {
+            self.devnet = crate::service::ceremony::devnet_for_keys(
+                &self.node,
+                self.keys_dir.as_deref(),
+                pinned,
+            )
+            .await?;
             return Ok(self);
         }
         self.devnet = crate::service::devnet_identity::is_tronpool_devnet(&self.node).await?;
@@ -242,6 +253,7 @@ impl Chain {
                 keys.verifying_key_sha256()
             )));
         }
+        crate::service::ceremony::check_usable(&path, network, self.devnet)?;
         Ok(KeysHandle::Ceremony(Arc::new(keys)))
     }
 

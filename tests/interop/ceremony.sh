@@ -4,9 +4,10 @@
 #
 #   bash tests/interop/ceremony.sh R1CS OUTDIR
 #
-# writes OUTDIR/withdraw.zkey and OUTDIR/verification_key.json. Phase 1 is a fresh power-13
-# powers of tau with one contribution (insecure: its entropy is thrown away; a real ceremony
-# starts from the public Perpetual Powers of Tau instead), then Phase 2: setup, two
+# writes OUTDIR/withdraw.zkey and OUTDIR/verification_key.json, and keeps the uncontributed
+# setup output as OUTDIR/withdraw_0000.zkey (tests show it is refused). Phase 1 is a fresh
+# power-13 powers of tau with one contribution (insecure: its entropy is thrown away; a real
+# ceremony starts from the public Perpetual Powers of Tau instead), then Phase 2: setup, two
 # contributions, a beacon, `zkey verify` and the verifying key export.
 #
 # Idempotent and cached: OUTDIR/withdraw.stamp records the r1cs's SHA-256, the snarkjs
@@ -56,6 +57,7 @@ zkey_want() {
 }
 
 if ptau_ok && [ -f "$OUT/withdraw.zkey" ] && [ -f "$OUT/verification_key.json" ] &&
+    [ -f "$OUT/withdraw_0000.zkey" ] &&
     [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$(zkey_want)" ]; then
     say "cached: $OUT/withdraw.zkey (r1cs, snarkjs $SNARKJS_VERSION and ptau unchanged)"
     exit 0
@@ -109,6 +111,7 @@ step "export the verifying key" zkey export verificationkey "$WORK/withdraw.zkey
 
 rm -f "$STAMP"
 mv "$WORK/withdraw.zkey" "$OUT/withdraw.zkey"
+mv "$WORK/withdraw_0000.zkey" "$OUT/withdraw_0000.zkey"
 mv "$WORK/verification_key.json" "$OUT/verification_key.json"
 zkey_want >"$STAMP"
 say "wrote $OUT/withdraw.zkey and $OUT/verification_key.json"

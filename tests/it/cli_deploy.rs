@@ -25,6 +25,50 @@ fn ceremony_dir() -> PathBuf {
         .join("ceremony")
 }
 
+/// A node that answers every request with `{}`: reachable, with no block 0, so no tronpool
+/// devnet. Returns its URL.
+fn not_a_devnet() -> String {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for mut stream in listener.incoming().flatten() {
+            // Read the whole request (headers, then the body its length announces), so that
+            // closing the socket does not reset it under the client.
+            let mut request = Vec::new();
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = stream.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                request.extend_from_slice(&buf[..n]);
+                let text = String::from_utf8_lossy(&request).to_lowercase();
+                if let Some(end) = text.find("\r\n\r\n") {
+                    let length = text[..end]
+                        .lines()
+                        .find_map(|l| l.strip_prefix("content-length:"))
+                        .and_then(|v| v.trim().parse::<usize>().ok())
+                        .unwrap_or(0);
+                    if request.len() >= end + 4 + length {
+                        break;
+                    }
+                }
+            }
+            let _ = stream.write_all(
+                b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\
+                  connection: close\r\n\r\n{}",
+            );
+        }
+    });
+    url
+}
+
+/// The test ceremony's Phase 1 transcript (power 13, not one a network accepts).
+fn ceremony_ptau() -> PathBuf {
+    ceremony_zkey();
+    ceremony_dir().join("pot13_final.ptau")
+}
+
 /// The circuit exported by `tronpool ceremony r1cs`, through snarkjs's ceremony (cached by
 /// tests/interop/ceremony.sh): the zkey.
 fn ceremony_zkey() -> &'static Path {
@@ -121,20 +165,87 @@ fn deploy_with_ceremony_keys_resume_and_withdraw() {
     let chain = Chain::start();
     let env = rehearsal(&chain);
 
-    // The zkey is checked and kept under its verifying key's hash.
-    let imported = ok(&mut env.cmd(), &["ceremony", "import", &zkey]);
+    let ptau = ceremony_ptau().to_str().unwrap().to_owned();
+
+    // The policy: a key that guards money is verified against a transcript the network
+    // accepts and ends in a beacon. Unverified, it is refused; against the test ceremony's own
+    // transcript (not one of the accepted ones) too.
+    let err = fails(&mut on(&env, &chain, 3), &["ceremony", "import", &zkey], 4);
+    assert!(
+        err.contains("no --ptau") && err.contains("--rehearsal"),
+        "{err}"
+    );
+    let err = fails(
+        &mut on(&env, &chain, 3),
+        &["ceremony", "import", &zkey, "--ptau", &ptau],
+        4,
+    );
+    assert!(
+        err.contains("not a transcript rehearsal accepts")
+            && err.contains("powersOfTau28_hez_final_14.ptau"),
+        "{err}"
+    );
+    // Off a devnet (the node is not one, whatever the network's name), --rehearsal is a
+    // usage error; and a network that is not a devnet refuses the unverified key.
+    let mut cmd = env.cmd();
+    cmd.args(["--network", "rehearsal", "--node", &not_a_devnet()]);
+    let err = fails(
+        &mut cmd,
+        &["ceremony", "import", &zkey, "--ptau", &ptau, "--rehearsal"],
+        2,
+    );
+    assert!(err.contains("not a tronpool devnet"), "{err}");
+    let mut cmd = env.cmd();
+    cmd.args(["--network", "mainnet"]);
+    let err = fails(&mut cmd, &["ceremony", "import", &zkey], 4);
+    assert!(
+        err.contains("refusing") && err.contains("no --ptau"),
+        "{err}"
+    );
+    let mut cmd = env.cmd();
+    cmd.args(["--network", "mainnet"]);
+    let err = fails(&mut cmd, &["ceremony", "import", &zkey, "--ptau", &ptau], 4);
+    assert!(err.contains("not a transcript mainnet accepts"), "{err}");
+
+    // This network's node is a tronpool devnet: --rehearsal takes the key, verified against
+    // the ptau, as an INSECURE rehearsal key, kept under its verifying key's hash.
+    let imported = ok(
+        &mut on(&env, &chain, 3),
+        &["ceremony", "import", &zkey, "--ptau", &ptau, "--rehearsal"],
+    );
     let vk = imported["verifyingKeySha256"].as_str().unwrap().to_owned();
     assert_eq!(imported["alreadyImported"], false);
+    assert_eq!(imported["insecure"], true);
+    let record = &imported["record"];
+    assert_eq!(record["rehearsal"], true);
+    assert_eq!(record["beacon"], true);
+    assert_eq!(record["ptauAccepted"], Value::Null);
+    assert_eq!(record["contributions"].as_array().unwrap().len(), 3);
+    assert_eq!(
+        record["contributions"][2]["name"], "tronpool test beacon",
+        "{record}"
+    );
     let kept = PathBuf::from(imported["path"].as_str().unwrap());
     assert_eq!(
         kept.file_name().unwrap().to_str().unwrap(),
         format!("{vk}.zkey")
     );
     assert_eq!(mode(&kept), 0o600);
-    let again = ok(&mut env.cmd(), &["ceremony", "import", &zkey]);
+    assert!(kept.with_extension("json").is_file(), "the record is kept");
+    let again = ok(
+        &mut on(&env, &chain, 3),
+        &["ceremony", "import", &zkey, "--rehearsal"],
+    );
     assert_eq!(again["alreadyImported"], true);
     let listed = ok(&mut env.cmd(), &["ceremony", "keys"]);
     assert_eq!(listed[0]["verifyingKeySha256"], vk.as_str());
+    assert_eq!(listed[0]["status"], "INSECURE rehearsal key");
+    assert_eq!(listed[0]["insecure"], true);
+    let text = env.cmd().args(["ceremony", "keys"]).output().unwrap();
+    assert!(
+        String::from_utf8_lossy(&text.stdout).contains("INSECURE rehearsal key"),
+        "{text:?}"
+    );
     // Something that is not a zkey for our circuit.
     let junk = env.write("junk.zkey", "zkey but not really");
     let err = fails(
@@ -158,6 +269,22 @@ fn deploy_with_ceremony_keys_resume_and_withdraw() {
         err.contains("nobody contributed to") && err.contains("δ equals its γ"),
         "{err}"
     );
+    // What `snarkjs groth16 setup` wrote (kept by the ceremony script): it verifies against
+    // the ptau, and is refused all the same, even as a rehearsal key.
+    let bare = ceremony_dir().join("withdraw_0000.zkey");
+    let err = fails(
+        &mut on(&env, &chain, 3),
+        &[
+            "ceremony",
+            "import",
+            bare.to_str().unwrap(),
+            "--ptau",
+            &ptau,
+            "--rehearsal",
+        ],
+        4,
+    );
+    assert!(err.contains("nobody contributed to"), "{err}");
 
     // A dry run prices every contract and changes nothing.
     let before = config(&env);
@@ -169,6 +296,7 @@ fn deploy_with_ceremony_keys_resume_and_withdraw() {
             "100,500",
             "--zkey",
             &zkey,
+            "--rehearsal",
             "--dry-run",
         ],
     );
@@ -204,7 +332,7 @@ fn deploy_with_ceremony_keys_resume_and_withdraw() {
             "--denominations",
             "100,500",
         ])
-        .args(["--zkey", &zkey])
+        .args(["--zkey", &zkey, "--rehearsal"])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null());
     let mut child = child.spawn().unwrap();
@@ -403,7 +531,10 @@ fn deploy_with_ceremony_keys_resume_and_withdraw() {
     // deposit.
     let fresh = rehearsal(&chain);
     std::fs::write(fresh.home().join("config.toml"), config(&env)).unwrap();
-    ok(&mut fresh.cmd(), &["ceremony", "import", &zkey]);
+    ok(
+        &mut on(&fresh, &chain, 5),
+        &["ceremony", "import", &zkey, "--rehearsal"],
+    );
     let skipped = ok(&mut on(&fresh, &chain, 5), &["deploy", "--check"]);
     let last = skipped["checks"]
         .as_array()
@@ -510,8 +641,15 @@ fn deploy_with_ceremony_keys_resume_and_withdraw() {
     let before = balance(&env, &chain, &recipient);
     let mut withdraw = on(&env, &chain, 6);
     withdraw.arg("--yes").write_stdin(note);
-    ok(&mut withdraw, &["withdraw", "-", "--to", &recipient]);
+    let out = withdraw
+        .args(["--json", "withdraw", "-", "--to", &recipient])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
     assert_eq!(balance(&env, &chain, &recipient), before + 100_000_000);
+    // The node is a devnet, so the rehearsal key may prove; loading it says it is insecure.
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("INSECURE rehearsal key"), "{said}");
 
     // A relayer for the network: `serve` loads the ceremony's keys at start and checks the
     // proof with them before paying the energy.
@@ -727,7 +865,7 @@ fn refusals() {
     );
     let err = fails(
         cmd.args(["--network", "nile", "--node", &chain.devnet.url()]),
-        &["deploy", "--zkey", &zkey, "--dry-run"],
+        &["deploy", "--zkey", &zkey, "--rehearsal", "--dry-run"],
         2,
     );
     assert!(err.contains("not nile"), "{err}");
@@ -740,11 +878,66 @@ fn refusals() {
     cmd.env("TRONPOOL_PRIVATE_KEY", "11".repeat(32));
     let err = fails(
         cmd.args(["--network", "rehearsal", "--yes"]),
-        &["deploy", "--zkey", &zkey],
+        &["deploy", "--zkey", &zkey, "--rehearsal"],
         4,
     );
     assert!(err.contains("holds 0 TRX"), "{err}");
     assert!(!config(&broke).contains("deployment"), "nothing recorded");
+}
+
+/// `ceremony verify`: what `snarkjs zkey verify` checks, natively, no node needed. The
+/// ceremony's key passes and lists its contributions; the uncontributed setup output is
+/// refused (exit 4); a ptau that is not one is a usage error.
+#[test]
+fn ceremony_verify_lists_the_contributions_or_refuses() {
+    let zkey = ceremony_zkey().to_str().unwrap().to_owned();
+    let ptau = ceremony_ptau().to_str().unwrap().to_owned();
+    let env = TestEnv::new();
+    let verified = ok(
+        &mut env.cmd(),
+        &["ceremony", "verify", &zkey, "--ptau", &ptau],
+    );
+    assert_eq!(verified["ok"], true);
+    assert_eq!(verified["ptauPower"], 13);
+    assert_eq!(verified["ptauBlake2b"].as_str().unwrap().len(), 128);
+    assert_eq!(verified["beacon"], true);
+    let contributions = verified["contributions"].as_array().unwrap();
+    assert_eq!(contributions.len(), 3);
+    assert_eq!(contributions[2]["beaconIterationsExp"], 10);
+
+    let out = env
+        .cmd()
+        .args(["ceremony", "verify", &zkey, "--ptau", &ptau])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("contribution #3 tronpool test beacon:")
+            && text.contains(verified["ptauBlake2b"].as_str().unwrap())
+            && text.trim_end().ends_with("ok"),
+        "{text}"
+    );
+
+    let bare = ceremony_dir().join("withdraw_0000.zkey");
+    let err = fails(
+        &mut env.cmd(),
+        &[
+            "ceremony",
+            "verify",
+            bare.to_str().unwrap(),
+            "--ptau",
+            &ptau,
+        ],
+        4,
+    );
+    assert!(err.contains("nobody contributed to"), "{err}");
+    let err = fails(
+        &mut env.cmd(),
+        &["ceremony", "verify", &zkey, "--ptau", &zkey],
+        2,
+    );
+    assert!(err.contains("not a ptau file"), "{err}");
 }
 
 fn rehearsal_config(chain: &Chain) -> String {
@@ -771,7 +964,7 @@ fn deploy_checks_the_networks_tvm_switches() {
     let env = rehearsal(&old);
     let err = fails(
         &mut on(&env, &old, 3),
-        &["deploy", "--zkey", &zkey, "--dry-run"],
+        &["deploy", "--zkey", &zkey, "--rehearsal", "--dry-run"],
         4,
     );
     assert!(
@@ -782,7 +975,7 @@ fn deploy_checks_the_networks_tvm_switches() {
     let env = rehearsal(&no_cancun);
     let plan = ok(
         &mut on(&env, &no_cancun, 3),
-        &["deploy", "--zkey", &zkey, "--dry-run"],
+        &["deploy", "--zkey", &zkey, "--rehearsal", "--dry-run"],
     );
     assert!(plan["energy"].as_i64().unwrap() > 0, "{plan}");
 }

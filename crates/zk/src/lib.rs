@@ -10,9 +10,11 @@ pub mod keys;
 pub mod note;
 pub mod poseidon;
 pub mod proof;
+pub mod ptau;
 pub mod qap;
 pub mod r1cs;
 pub mod tree;
 pub mod zkey;
+pub mod zkey_verify;
 
 pub use ark_bn254::Fr;

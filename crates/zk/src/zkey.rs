@@ -23,18 +23,18 @@ use rayon::prelude::*;
 use crate::keys::KeyError;
 use crate::r1cs::{self, R1cs};
 
-const G1_BYTES: usize = 64;
-const G2_BYTES: usize = 128;
+pub(crate) const G1_BYTES: usize = 64;
+pub(crate) const G2_BYTES: usize = 128;
 /// matrix, constraint, signal (u32 each) and the value.
 const COEFF_BYTES: usize = 12 + 32;
 const PROTOCOL_GROTH16: u32 = 1;
 
-struct Context<'a> {
-    what: &'a str,
+pub(crate) struct Context<'a> {
+    pub(crate) what: &'a str,
 }
 
 impl Context<'_> {
-    fn malformed(&self, reason: impl Into<String>) -> KeyError {
+    pub(crate) fn malformed(&self, reason: impl Into<String>) -> KeyError {
         KeyError::Malformed {
             what: self.what.to_owned(),
             reason: reason.into(),
@@ -42,7 +42,7 @@ impl Context<'_> {
     }
 }
 
-fn u32_at(b: &[u8], at: usize) -> u32 {
+pub(crate) fn u32_at(b: &[u8], at: usize) -> u32 {
     let mut w = [0u8; 4];
     w.copy_from_slice(&b[at..at + 4]);
     u32::from_le_bytes(w)
@@ -54,24 +54,35 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(w)
 }
 
-fn bigint_le(b: &[u8]) -> BigInt<4> {
+pub(crate) fn bigint_le(b: &[u8]) -> BigInt<4> {
     BigInt::new(std::array::from_fn(|i| u64_at(b, 8 * i)))
 }
 
-/// The sections 1 to 9, by id; later ids are skipped.
-fn split_sections<'a>(bytes: &'a [u8], cx: &Context<'_>) -> Result<[&'a [u8]; 9], KeyError> {
-    if !bytes.starts_with(b"zkey") {
-        return Err(cx.malformed("not a zkey file (it does not start with \"zkey\")"));
+/// An iden3 binary file's sections in file order, `(id, body)`, after checking its magic,
+/// version and framing.
+pub(crate) fn binfile_sections<'a>(
+    bytes: &'a [u8],
+    magic: &[u8; 4],
+    expected_version: u32,
+    cx: &Context<'_>,
+) -> Result<Vec<(u32, &'a [u8])>, KeyError> {
+    let kind = String::from_utf8_lossy(magic);
+    if !bytes.starts_with(magic) {
+        return Err(cx.malformed(format!(
+            "not a {kind} file (it does not start with \"{kind}\")"
+        )));
     }
     if bytes.len() < 12 {
         return Err(cx.malformed("truncated: the file header is cut off"));
     }
     let version = u32_at(bytes, 4);
-    if version != 1 {
-        return Err(cx.malformed(format!("zkey version {version}, expected 1")));
+    if version != expected_version {
+        return Err(cx.malformed(format!(
+            "{kind} version {version}, expected {expected_version}"
+        )));
     }
     let count = u32_at(bytes, 8);
-    let mut found: [Option<&[u8]>; 9] = [None; 9];
+    let mut out = Vec::new();
     let mut at = 12usize;
     for _ in 0..count {
         if bytes.len() - at < 12 {
@@ -89,22 +100,45 @@ fn split_sections<'a>(bytes: &'a [u8], cx: &Context<'_>) -> Result<[&'a [u8]; 9]
                     bytes.len() - at
                 ))
             })?;
-        let body = &bytes[at..at + len];
+        out.push((id, &bytes[at..at + len]));
         at += len;
+    }
+    if at != bytes.len() {
+        return Err(cx.malformed(format!("{} bytes after the last section", bytes.len() - at)));
+    }
+    Ok(out)
+}
+
+/// The sections 1 to 9, by id; later ids are skipped.
+fn split_sections<'a>(bytes: &'a [u8], cx: &Context<'_>) -> Result<[&'a [u8]; 9], KeyError> {
+    let mut found: [Option<&[u8]>; 9] = [None; 9];
+    for (id, body) in binfile_sections(bytes, b"zkey", 1, cx)? {
         if let Some(slot) = (id as usize).checked_sub(1).and_then(|i| found.get_mut(i)) {
             if slot.replace(body).is_some() {
                 return Err(cx.malformed(format!("section {id} appears twice")));
             }
         }
     }
-    if at != bytes.len() {
-        return Err(cx.malformed(format!("{} bytes after the last section", bytes.len() - at)));
-    }
     let mut out: [&[u8]; 9] = [&[]; 9];
     for (i, slot) in found.iter().enumerate() {
         out[i] = slot.ok_or_else(|| cx.malformed(format!("section {} is missing", i + 1)))?;
     }
     Ok(out)
+}
+
+/// The body of the one section `id` (a zkey's contributions are section 10), if any.
+pub(crate) fn section_of<'a>(
+    bytes: &'a [u8],
+    id: u32,
+    cx: &Context<'_>,
+) -> Result<Option<&'a [u8]>, KeyError> {
+    let mut found = None;
+    for (i, body) in binfile_sections(bytes, b"zkey", 1, cx)? {
+        if i == id && found.replace(body).is_some() {
+            return Err(cx.malformed(format!("section {id} appears twice")));
+        }
+    }
+    Ok(found)
 }
 
 fn expect_len(section: &[u8], id: u32, len: usize, cx: &Context<'_>) -> Result<(), KeyError> {
@@ -127,7 +161,11 @@ fn fq(b: &[u8], what: &dyn Fn() -> String, cx: &Context<'_>) -> Result<Fq, KeyEr
     Ok(Fq::new_unchecked(repr))
 }
 
-fn g1(b: &[u8], what: &dyn Fn() -> String, cx: &Context<'_>) -> Result<G1Affine, KeyError> {
+pub(crate) fn g1(
+    b: &[u8],
+    what: &dyn Fn() -> String,
+    cx: &Context<'_>,
+) -> Result<G1Affine, KeyError> {
     let (x, y) = (fq(&b[..32], what, cx)?, fq(&b[32..64], what, cx)?);
     if x.is_zero() && y.is_zero() {
         return Ok(G1Affine::zero());
@@ -141,7 +179,11 @@ fn g1(b: &[u8], what: &dyn Fn() -> String, cx: &Context<'_>) -> Result<G1Affine,
     }
 }
 
-fn g2(b: &[u8], what: &dyn Fn() -> String, cx: &Context<'_>) -> Result<G2Affine, KeyError> {
+pub(crate) fn g2(
+    b: &[u8],
+    what: &dyn Fn() -> String,
+    cx: &Context<'_>,
+) -> Result<G2Affine, KeyError> {
     let c = |i: usize| fq(&b[32 * i..32 * (i + 1)], what, cx);
     let (x, y) = (Fq2::new(c(0)?, c(1)?), Fq2::new(c(2)?, c(3)?));
     if x.is_zero() && y.is_zero() {
@@ -177,7 +219,7 @@ fn vk_g1(b: &[u8], name: &str, cx: &Context<'_>) -> Result<G1Affine, KeyError> {
     Ok(p)
 }
 
-fn g1_points(
+pub(crate) fn g1_points(
     section: &[u8],
     id: u32,
     name: &str,
@@ -192,7 +234,7 @@ fn g1_points(
         .collect()
 }
 
-fn g2_points(
+pub(crate) fn g2_points(
     section: &[u8],
     id: u32,
     name: &str,

@@ -30,6 +30,12 @@ pub struct Ceremony {
     pub dir: PathBuf,
     pub r1cs: PathBuf,
     pub zkey: PathBuf,
+    /// What `snarkjs groth16 setup` wrote, before any contribution.
+    pub uncontributed: PathBuf,
+    /// The Phase 1 transcript (power 13), prepared for Phase 2.
+    pub ptau: PathBuf,
+    /// What snarkjs printed, `zkey verify` included.
+    pub log: PathBuf,
     pub verification_key: PathBuf,
 }
 
@@ -71,6 +77,9 @@ pub fn ceremony() -> &'static Ceremony {
         );
         Ceremony {
             zkey: dir.join("withdraw.zkey"),
+            uncontributed: dir.join("withdraw_0000.zkey"),
+            ptau: dir.join("pot13_final.ptau"),
+            log: dir.join("ceremony.log"),
             verification_key: dir.join("verification_key.json"),
             r1cs,
             dir,
