@@ -1,6 +1,6 @@
 //! `tronpool serve`: the REST API and the relayer as a long-running daemon.
 
-use std::net::{IpAddr, SocketAddr};
+use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -42,9 +42,10 @@ pub struct ServeArgs {
     #[arg(long, env = "TRONPOOL_RELAYER_RATE_LIMIT", default_value_t = 5, value_name = "N",
           value_parser = clap::value_parser!(u32).range(1..))]
     relayer_rate_limit: u32,
-    /// A reverse proxy whose X-Forwarded-For names the client (repeatable)
-    #[arg(long = "trusted-proxy", value_name = "IP")]
-    trusted_proxies: Vec<IpAddr>,
+    /// A reverse proxy, by address or CIDR range, whose Forwarded or X-Forwarded-For names
+    /// the client (repeatable)
+    #[arg(long = "trusted-proxy", value_name = "IP|CIDR", value_parser = api::limits::parse_proxy)]
+    trusted_proxies: Vec<ipnet::IpNet>,
     /// An origin browsers may call the API from (repeatable; default: any)
     #[arg(long = "cors-origin", value_name = "ORIGIN")]
     cors_origins: Vec<String>,

@@ -160,6 +160,17 @@ impl JobStore {
         self.db.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// Whether the database takes writes now: a write transaction is begun (which takes the
+    /// write lock, and is refused on a read-only file) and rolled back, so nothing is written
+    /// and nothing is synced: a readiness probe may ask as often as it likes.
+    pub fn check_writable(&self) -> Result<()> {
+        let mut db = self.db();
+        let tx = db
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .map_err(db_error)?;
+        tx.rollback().map_err(db_error)
+    }
+
     /// Records a new job; a live job for the same note is a conflict.
     pub fn insert(&self, job: &Job) -> Result<()> {
         let result = self.db().execute(
