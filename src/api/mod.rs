@@ -243,27 +243,31 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/health", get(health::health))
         .route("/livez", get(health::livez))
         .route("/readyz", get(health::readyz));
-    general
+    let routes = general
         .merge(relayer_status)
         .merge(relayer_withdraw)
         .merge(probes)
         .fallback(errors::not_found)
         .method_not_allowed_fallback(errors::method_not_allowed)
         // Innermost first: the body limit and the timeout apply to handlers; the rate
-        // limiters' headers get their names; oversized paths and queries are refused before
-        // routing; CORS answers preflights before they count; panics become the envelope;
-        // the log sees the final status inside the request's span; every answer carries the
-        // request's id, made here unless a proxy sent one.
+        // limiters' headers get their names.
         .layer(DefaultBodyLimit::max(app.config.body_limit))
         .layer(middleware::from_fn_with_state(app.clone(), deadline))
         .layer(middleware::map_response(limits::rename_headers))
+        .with_state(app);
+    // The routes sit behind a router of their own, so what wraps them runs before any routing
+    // (a route's parameters are percent-decoded as it is matched): oversized paths and queries
+    // are refused first; CORS answers preflights before they count; panics become the
+    // envelope; the log sees the final status inside the request's span; every answer
+    // carries the request's id, made here unless a proxy sent one.
+    Router::new()
+        .fallback_service(routes)
         .layer(middleware::from_fn(cheap_checks))
         .layer(cors)
         .layer(CatchPanicLayer::custom(errors::panicked))
         .layer(middleware::from_fn(access_log))
         .layer(PropagateRequestIdLayer::x_request_id())
         .layer(SetRequestIdLayer::x_request_id(MakeRequestUuid))
-        .with_state(app)
 }
 
 /// Refuses, by length alone, a path or query longer than any endpoint's: 400 in the

@@ -783,6 +783,49 @@ async fn a_node_that_goes_away_is_502_and_health_503() {
     assert_eq!(status, 200, "alive without its node");
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn readiness_checks_the_relayer_too() {
+    let served = Served::with_relayer(ApiConfig::default(), RelayerConfig::default()).await;
+    // The watcher makes its first pass as the server starts.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let data = served.ok("/readyz", None).await;
+    let names: Vec<_> = data["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["name"].as_str().unwrap().to_owned(),
+                c["ok"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    let expected = ["node", "database", "relayer_watcher", "relayer_balance"];
+    assert_eq!(
+        names,
+        expected.map(|n| (n.to_owned(), true)).to_vec(),
+        "{data}"
+    );
+    let health = served.ok("/api/health", None).await;
+    assert_eq!(health["ready"], true);
+    assert_eq!(health["checks"], data["checks"], "the same facts");
+    server_stops(served).await;
+
+    // A relayer that cannot pay is not ready.
+    let poor = RelayerConfig {
+        min_balance: i64::MAX,
+        ..RelayerConfig::default()
+    };
+    let served = Served::with_relayer(ApiConfig::default(), poor).await;
+    let (status, _, value) = get_with(&served, "/readyz", &[]).await;
+    assert_eq!(status, 503, "{value}");
+    assert!(
+        value["error"].as_str().unwrap().contains("relayer_balance"),
+        "{value}"
+    );
+    server_stops(served).await;
+}
+
 fn interop_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/interop")
 }
