@@ -55,6 +55,8 @@ pub struct ApiConfig {
     pub body_limit: usize,
     /// Longest a request may take before it is answered 504.
     pub request_timeout: Duration,
+    /// Most requests in flight at once; past it a request is answered 503 at once.
+    pub max_in_flight: usize,
 }
 
 impl Default for ApiConfig {
@@ -66,6 +68,7 @@ impl Default for ApiConfig {
             cors_origins: Vec::new(),
             body_limit: 64 * 1024,
             request_timeout: Duration::from_secs(30),
+            max_in_flight: 512,
         }
     }
 }
@@ -81,6 +84,8 @@ pub struct App {
     pub limits: RateLimits,
     /// The readiness report, computed at most once a second (the probes are not limited).
     readiness: Cached<Readiness>,
+    /// One permit per request in flight (see [`shed_load`]).
+    in_flight: Arc<tokio::sync::Semaphore>,
 }
 
 impl App {
@@ -92,6 +97,11 @@ impl App {
                 &config.trusted_proxies,
             ),
             readiness: Cached::new(Duration::from_secs(1)),
+            in_flight: Arc::new(tokio::sync::Semaphore::new(
+                config
+                    .max_in_flight
+                    .clamp(1, tokio::sync::Semaphore::MAX_PERMITS),
+            )),
             chain: Arc::new(chain),
             relayer: None,
             pricing,
@@ -254,7 +264,7 @@ pub fn router(app: Arc<App>) -> Router {
         .layer(DefaultBodyLimit::max(app.config.body_limit))
         .layer(middleware::from_fn_with_state(app.clone(), deadline))
         .layer(middleware::map_response(limits::rename_headers))
-        .with_state(app);
+        .with_state(app.clone());
     // The routes sit behind a router of their own, so what wraps them runs before any routing
     // (a route's parameters are percent-decoded as it is matched): oversized paths and queries
     // are refused first; CORS answers preflights before they count; panics become the
@@ -263,11 +273,44 @@ pub fn router(app: Arc<App>) -> Router {
     Router::new()
         .fallback_service(routes)
         .layer(middleware::from_fn(cheap_checks))
+        .layer(middleware::from_fn_with_state(app, shed_load))
         .layer(cors)
         .layer(CatchPanicLayer::custom(errors::panicked))
         .layer(middleware::from_fn(access_log))
         .layer(PropagateRequestIdLayer::x_request_id())
         .layer(SetRequestIdLayer::x_request_id(MakeRequestUuid))
+}
+
+/// Caps the requests in flight at `max_in_flight`: past it a request is answered 503 (in the
+/// envelope, `retry-after: 1`) at once instead of queueing behind the others, so a flood
+/// (or a hung node holding every request) cannot pile up work and memory without bound.
+/// `/livez` is never shed: an overloaded server is alive, and must not be restarted for it.
+async fn shed_load(State(app): State<Arc<App>>, req: Request, next: Next) -> Response {
+    if req.uri().path() == "/livez" {
+        return next.run(req).await;
+    }
+    let Ok(permit) = app.in_flight.clone().try_acquire_owned() else {
+        tracing::warn!(
+            max_in_flight = app.config.max_in_flight,
+            "overloaded: a request was shed"
+        );
+        let mut response = ApiError {
+            status: StatusCode::SERVICE_UNAVAILABLE,
+            message: format!(
+                "the server is busy ({} requests in flight); retry in a second",
+                app.config.max_in_flight
+            ),
+            kind: crate::error::Kind::Unavailable,
+        }
+        .into_response();
+        response
+            .headers_mut()
+            .insert("retry-after", HeaderValue::from(1u32));
+        return response;
+    };
+    let response = next.run(req).await;
+    drop(permit);
+    response
 }
 
 /// Refuses, by length alone, a path or query longer than any endpoint's: 400 in the

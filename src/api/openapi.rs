@@ -119,7 +119,9 @@ fn build() -> Value {
                 ratelimit-limit, ratelimit-remaining and ratelimit-reset (seconds until the \
                 whole budget is back) headers, and retry-after on a 429. Every answer carries \
                 an x-request-id header, the id the server's log names the request by. A path \
-                longer than 256 bytes or a query longer than 256 bytes is answered 400."
+                longer than 256 bytes or a query longer than 256 bytes is answered 400. Past the \
+                server's cap on requests in flight any endpoint but /livez answers 503 with \
+                retry-after."
         },
         "paths": {
             "/api/pools": { "get": { "summary": "Every pool",

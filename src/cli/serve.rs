@@ -52,6 +52,10 @@ pub struct ServeArgs {
     /// Largest request body in bytes
     #[arg(long, default_value_t = 64 * 1024, value_name = "BYTES")]
     body_limit: usize,
+    /// Most requests in flight at once; past it a request is answered 503 at once
+    #[arg(long, default_value_t = 512, value_name = "N",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    max_in_flight: u64,
     /// Longest a request may take before it is answered 504
     #[arg(long, default_value = "30s", value_name = "DURATION", value_parser = humantime::parse_duration)]
     request_timeout: Duration,
@@ -205,6 +209,7 @@ impl ServeArgs {
             cors_origins,
             body_limit: self.body_limit,
             request_timeout: self.request_timeout,
+            max_in_flight: usize::try_from(self.max_in_flight).unwrap_or(usize::MAX),
         };
         let mut app = App::new(chain, pricing, config);
         if let Some(relayer) = relayer {

@@ -1042,6 +1042,54 @@ async fn shutdown_finishes_the_requests_in_flight() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn past_the_in_flight_cap_requests_are_shed_503() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let devnet = devnet::spawn(DevnetConfig::ephemeral()).await.unwrap();
+    let node = slow_node(Duration::from_millis(1500)).await;
+    let client = NodeClient::new(NodeConfig::new(format!("http://{node}").parse().unwrap()));
+    let chain = Chain::new(
+        "devnet".into(),
+        client.unwrap(),
+        devnet.deployment().clone(),
+        Duration::ZERO,
+    );
+    let config = ApiConfig {
+        max_in_flight: 1,
+        ..ApiConfig::default()
+    };
+    let app = Arc::new(App::new(chain, devnet_pricing(&devnet), config));
+    let server = api::spawn("127.0.0.1:0".parse().unwrap(), app)
+        .await
+        .unwrap();
+    let url = server.url();
+    let held = tokio::spawn({
+        let url = url.clone();
+        async move {
+            reqwest::get(format!("{url}/api/health"))
+                .await
+                .unwrap()
+                .status()
+        }
+    });
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let response = reqwest::get(format!("{url}/api/openapi.json"))
+        .await
+        .unwrap();
+    assert_eq!(response.headers()["retry-after"], "1");
+    let (status, value) = envelope(response).await;
+    assert_eq!(status, 503, "{value}");
+    assert_eq!(value["kind"], "unavailable");
+    let live = reqwest::get(format!("{url}/livez")).await.unwrap();
+    assert_eq!(live.status(), 200, "liveness is never shed");
+    assert_eq!(held.await.unwrap(), 200);
+    let after = reqwest::get(format!("{url}/api/openapi.json"))
+        .await
+        .unwrap();
+    assert_eq!(after.status(), 200, "the permit came back");
+    server.shutdown().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_request_past_its_timeout_is_504_and_browsers_get_cors() {
     let _ = rustls::crypto::ring::default_provider().install_default();
     let devnet = devnet::spawn(DevnetConfig::ephemeral()).await.unwrap();
