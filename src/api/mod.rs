@@ -19,7 +19,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::Router;
-use axum::extract::{DefaultBodyLimit, Request, State};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Request, State};
 use axum::http::{HeaderName, HeaderValue, Method, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -57,6 +57,9 @@ pub struct ApiConfig {
     pub request_timeout: Duration,
     /// Most requests in flight at once; past it a request is answered 503 at once.
     pub max_in_flight: usize,
+    /// How long a connection may take to send a request's headers, and how long a kept-alive
+    /// connection may sit idle before its next request: past it, it is closed.
+    pub header_read_timeout: Duration,
 }
 
 impl Default for ApiConfig {
@@ -69,6 +72,7 @@ impl Default for ApiConfig {
             body_limit: 64 * 1024,
             request_timeout: Duration::from_secs(30),
             max_in_flight: 512,
+            header_read_timeout: Duration::from_secs(10),
         }
     }
 }
@@ -458,16 +462,78 @@ pub async fn serve(
         .collect();
     // The rate limiters forget the clients whose budgets are full again.
     background.push(tokio::spawn(app.limits.clone().sweep_forever()));
-    let served = axum::serve(
-        listener,
-        router(app).into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(shutdown)
-    .await;
+    let header_read_timeout = app.config.header_read_timeout;
+    let served = accept(listener, router(app), header_read_timeout, shutdown).await;
     for task in background {
         task.abort();
     }
     served
+}
+
+/// Accepts connections until `shutdown`, each served by hyper's HTTP/1 with a header-read
+/// timeout (a client that trickles its headers, or holds a kept-alive connection idle, is cut
+/// off, so connections cannot be held hostage); then stops accepting and lets every
+/// connection finish the request it is serving.
+async fn accept(
+    listener: tokio::net::TcpListener,
+    router: Router,
+    header_read_timeout: Duration,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    use tower::ServiceExt;
+
+    let (stop, stopped) = tokio::sync::watch::channel(());
+    let mut connections = tokio::task::JoinSet::new();
+    tokio::pin!(shutdown);
+    loop {
+        tokio::select! {
+            () = &mut shutdown => break,
+            accepted = listener.accept() => {
+                let (stream, peer) = match accepted {
+                    Ok(accepted) => accepted,
+                    Err(e) => {
+                        // Out of file descriptors, a reset before accept: wait, go on.
+                        tracing::warn!(error = %e, "accepting a connection");
+                        tokio::time::sleep(Duration::from_millis(50)).await;
+                        continue;
+                    }
+                };
+                let router = router.clone();
+                let mut stopped = stopped.clone();
+                connections.spawn(async move {
+                    let service = hyper::service::service_fn(
+                        move |mut req: hyper::Request<hyper::body::Incoming>| {
+                            req.extensions_mut().insert(ConnectInfo(peer));
+                            router.clone().oneshot(req)
+                        },
+                    );
+                    let mut builder = hyper::server::conn::http1::Builder::new();
+                    builder
+                        .timer(TokioTimer::new())
+                        .header_read_timeout(header_read_timeout)
+                        .keep_alive(true);
+                    let connection = builder.serve_connection(TokioIo::new(stream), service);
+                    tokio::pin!(connection);
+                    let served = tokio::select! {
+                        served = connection.as_mut() => served,
+                        _ = stopped.changed() => {
+                            connection.as_mut().graceful_shutdown();
+                            connection.await
+                        }
+                    };
+                    if let Err(e) = served {
+                        tracing::debug!(%peer, error = %e, "a connection ended");
+                    }
+                });
+            }
+            Some(_) = connections.join_next(), if !connections.is_empty() => {}
+        }
+    }
+    drop(listener);
+    let _ = stop.send(());
+    while connections.join_next().await.is_some() {}
+    Ok(())
 }
 
 /// Binds `addr` and serves in the background.

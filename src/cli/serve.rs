@@ -56,6 +56,10 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 512, value_name = "N",
           value_parser = clap::value_parser!(u64).range(1..))]
     max_in_flight: u64,
+    /// Longest a connection may take to send a request's headers, or sit idle between
+    /// requests, before it is closed
+    #[arg(long, default_value = "10s", value_name = "DURATION", value_parser = humantime::parse_duration)]
+    header_read_timeout: Duration,
     /// Longest a request may take before it is answered 504
     #[arg(long, default_value = "30s", value_name = "DURATION", value_parser = humantime::parse_duration)]
     request_timeout: Duration,
@@ -210,6 +214,7 @@ impl ServeArgs {
             body_limit: self.body_limit,
             request_timeout: self.request_timeout,
             max_in_flight: usize::try_from(self.max_in_flight).unwrap_or(usize::MAX),
+            header_read_timeout: self.header_read_timeout,
         };
         let mut app = App::new(chain, pricing, config);
         if let Some(relayer) = relayer {

@@ -1042,6 +1042,46 @@ async fn shutdown_finishes_the_requests_in_flight() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slow_headers_and_idle_connections_are_cut_off() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let config = ApiConfig {
+        header_read_timeout: Duration::from_millis(300),
+        ..ApiConfig::default()
+    };
+    let served = Served::start(config, Duration::from_secs(3)).await;
+    let addr = served.server.addr();
+    // Closed: the read ends (0 bytes, or a reset) well before the 5 s we give it.
+    async fn closed(mut stream: tokio::net::TcpStream) -> Vec<u8> {
+        let mut seen = Vec::new();
+        let read = tokio::time::timeout(Duration::from_secs(5), stream.read_to_end(&mut seen));
+        let _ = read.await.expect("the server closed the connection");
+        seen
+    }
+    // Headers that never end.
+    let mut slow = tokio::net::TcpStream::connect(addr).await.unwrap();
+    slow.write_all(b"GET /livez HTTP/1.1\r\nHost: x\r\n")
+        .await
+        .unwrap();
+    closed(slow).await;
+    // A connection that never sends anything.
+    closed(tokio::net::TcpStream::connect(addr).await.unwrap()).await;
+    // A kept-alive connection answered once and then left idle.
+    let mut idle = tokio::net::TcpStream::connect(addr).await.unwrap();
+    idle.write_all(b"GET /livez HTTP/1.1\r\nHost: x\r\n\r\n")
+        .await
+        .unwrap();
+    let seen = closed(idle).await;
+    assert!(
+        seen.starts_with(b"HTTP/1.1 200"),
+        "{}",
+        String::from_utf8_lossy(&seen)
+    );
+    // Requests that keep coming are served as before.
+    served.ok("/livez", None).await;
+    server_stops(served).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn past_the_in_flight_cap_requests_are_shed_503() {
     let _ = rustls::crypto::ring::default_provider().install_default();
     let devnet = devnet::spawn(DevnetConfig::ephemeral()).await.unwrap();
