@@ -38,7 +38,8 @@ pub struct ServeArgs {
     #[arg(long, env = "TRONPOOL_RATE_LIMIT", default_value_t = 120, value_name = "N",
           value_parser = clap::value_parser!(u32).range(1..))]
     rate_limit: u32,
-    /// Requests per client per minute on /api/relayer/*
+    /// Requests per client per minute on /api/relayer/status, and as many on
+    /// /api/relayer/withdraw (each its own budget)
     #[arg(long, env = "TRONPOOL_RELAYER_RATE_LIMIT", default_value_t = 5, value_name = "N",
           value_parser = clap::value_parser!(u32).range(1..))]
     relayer_rate_limit: u32,
