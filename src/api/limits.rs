@@ -213,14 +213,17 @@ fn parse_hop(hop: &str) -> Option<IpAddr> {
 pub struct Limit {
     pub budget: Arc<Budget>,
     pub per_minute: u32,
+    /// Its name in the metrics.
+    pub name: &'static str,
 }
 
 impl Limit {
-    fn new(per_minute: u32, extractor: &ClientKeyExtractor) -> Self {
+    fn new(name: &'static str, per_minute: u32, extractor: &ClientKeyExtractor) -> Self {
         let per_minute = per_minute.max(1);
         Limit {
             budget: Arc::new(budget(per_minute, extractor)),
             per_minute,
+            name,
         }
     }
 }
@@ -237,9 +240,9 @@ impl RateLimits {
     pub fn new(general: u32, relayer: u32, trusted: &[IpNet]) -> Self {
         let extractor = ClientKeyExtractor::new(trusted);
         RateLimits {
-            general: Limit::new(general, &extractor),
-            relayer_status: Limit::new(relayer, &extractor),
-            relayer_withdraw: Limit::new(relayer, &extractor),
+            general: Limit::new("general", general, &extractor),
+            relayer_status: Limit::new("relayer_status", relayer, &extractor),
+            relayer_withdraw: Limit::new("relayer_withdraw", relayer, &extractor),
         }
     }
 
@@ -289,13 +292,14 @@ fn budget(limit: u32, extractor: &ClientKeyExtractor) -> Budget {
 /// The layer for `limit`: past it, 429 in the envelope with `retry-after` and the
 /// `ratelimit-*` headers.
 pub fn layer(limit: &Limit) -> BudgetLayer {
-    let per_minute = limit.per_minute;
-    GovernorLayer::new(limit.budget.clone()).error_handler(move |e| limited(e, per_minute))
+    let (per_minute, name) = (limit.per_minute, limit.name);
+    GovernorLayer::new(limit.budget.clone()).error_handler(move |e| limited(e, per_minute, name))
 }
 
-fn limited(error: GovernorError, limit: u32) -> Response<Body> {
+fn limited(error: GovernorError, limit: u32, name: &'static str) -> Response<Body> {
     match error {
         GovernorError::TooManyRequests { wait_time, .. } => {
+            super::metrics::rate_limited(name);
             // governor's wait is truncated to whole seconds: the true wait is below one more.
             let retry = wait_time + 1;
             tracing::info!(retry_after = retry, "rate limited");

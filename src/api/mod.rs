@@ -7,6 +7,7 @@
 pub mod errors;
 pub mod health;
 pub mod limits;
+pub mod metrics;
 pub mod openapi;
 pub mod pools;
 pub mod relayer;
@@ -188,6 +189,7 @@ pub const ENDPOINTS: &[(&str, &str, &str)] = &[
     ("GET", "/api/health", "Server and node health"),
     ("GET", "/livez", "Liveness: the process answers"),
     ("GET", "/readyz", "Readiness: every check, 200 or 503"),
+    ("GET", "/metrics", "Counters in Prometheus' text format"),
     (
         "GET",
         "/api/relayer/status",
@@ -223,6 +225,7 @@ pub const MAX_QUERY_LEN: usize = 256;
 
 /// The whole API with its layers.
 pub fn router(app: Arc<App>) -> Router {
+    metrics::install();
     let cors = cors(&app.config.cors_origins);
     let budgets = &app.limits;
     // Each budget is a layer on its own routes: the general one on most, one per relayer
@@ -256,7 +259,8 @@ pub fn router(app: Arc<App>) -> Router {
     let probes = Router::new()
         .route("/api/health", get(health::health))
         .route("/livez", get(health::livez))
-        .route("/readyz", get(health::readyz));
+        .route("/readyz", get(health::readyz))
+        .route("/metrics", get(metrics::render));
     let routes = general
         .merge(relayer_status)
         .merge(relayer_withdraw)
@@ -268,6 +272,7 @@ pub fn router(app: Arc<App>) -> Router {
         .layer(DefaultBodyLimit::max(app.config.body_limit))
         .layer(middleware::from_fn_with_state(app.clone(), deadline))
         .layer(middleware::map_response(limits::rename_headers))
+        .layer(middleware::from_fn(metrics::record))
         .with_state(app.clone());
     // The routes sit behind a router of their own, so what wraps them runs before any routing
     // (a route's parameters are percent-decoded as it is matched): oversized paths and queries

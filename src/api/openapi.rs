@@ -172,6 +172,13 @@ fn build() -> Value {
                 "description": "Never rate limited.",
                 "responses": { "200": ok(json!({ "type": "object", "properties": {
                     "status": { "const": "alive" } } })) } } },
+            "/metrics": { "get": {
+                "summary": "Counters in Prometheus' text format: requests by route and status, \
+                    their latency (histogram), rate-limit rejections by budget, the relayer's \
+                    jobs by state",
+                "description": "Never rate limited.",
+                "responses": { "200": { "description": "Prometheus text format 0.0.4",
+                    "content": { "text/plain": { "schema": { "type": "string" } } } } } } },
             "/readyz": { "get": {
                 "summary": "Readiness: the node reachable with a fresh head block, the \
                     database writable, the relayer's watcher alive and its balance above its \

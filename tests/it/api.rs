@@ -1042,6 +1042,42 @@ async fn shutdown_finishes_the_requests_in_flight() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn metrics_count_requests_by_route_and_rate_limits() {
+    let config = ApiConfig {
+        rate_limit: 2,
+        ..ApiConfig::default()
+    };
+    let served = Served::start(config, Duration::from_secs(3)).await;
+    served.ok("/api/pools/100", None).await;
+    assert_eq!(get_with(&served, "/api/openapi.json", &[]).await.0, 200);
+    assert_eq!(get_with(&served, "/api/openapi.json", &[]).await.0, 429);
+    let response = served
+        .http
+        .get(served.url("/metrics"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    assert!(
+        response.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/plain")
+    );
+    let text = response.text().await.unwrap();
+    for expected in [
+        "tronpool_http_requests_total{route=\"/api/pools/{denom}\",status=\"200\"}",
+        "tronpool_http_requests_total{route=\"/api/openapi.json\",status=\"429\"}",
+        "tronpool_rate_limited_total{budget=\"general\"}",
+        "tronpool_http_request_duration_seconds_bucket{route=\"/api/pools/{denom}\",le=\"0.005\"}",
+    ] {
+        assert!(text.contains(expected), "{expected} in:\n{text}");
+    }
+    assert!(!text.contains("/api/pools/100"), "routes, never raw paths");
+    server_stops(served).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn slow_headers_and_idle_connections_are_cut_off() {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let config = ApiConfig {
