@@ -1,6 +1,8 @@
 //! The REST API under load: `GET /api/pools/100` and `GET /api/health` against a devnet, with
 //! the rate limits raised out of the way, from a load generator in the same process (so it
-//! shares the two cores with the server, like a load generator on the same machine).
+//! shares the two cores with the server, like a load generator on the same machine); and
+//! `GET /api/balance/{60,000-character address}`, refused 400 by its length alone
+//! (`long_address`: what an attacker's oversized input costs the server).
 //!
 //! Two measurements per endpoint:
 //! - criterion (`api/pool_100`, `api/health`): one iteration is one request, spread over
@@ -20,6 +22,7 @@ use std::time::{Duration, Instant};
 use criterion::{Criterion, criterion_group, criterion_main};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
+use tower::ServiceExt;
 use tron::client::{NodeClient, NodeConfig};
 use tronpool::api::{self, ApiConfig, App, ServerHandle};
 use tronpool::service::chain::Chain;
@@ -28,27 +31,41 @@ use tronpool::service::relayer_fees::Pricing;
 
 const CONNECTIONS: usize = 32;
 const LOAD_SECONDS: u64 = 5;
-const ENDPOINTS: [(&str, &str); 2] = [("pool_100", "/api/pools/100"), ("health", "/api/health")];
+/// Name, path, and the status line every answer must have.
+fn endpoints() -> Vec<(&'static str, String, &'static str)> {
+    vec![
+        ("pool_100", "/api/pools/100".into(), "HTTP/1.1 200"),
+        ("health", "/api/health".into(), "HTTP/1.1 200"),
+        (
+            "long_address",
+            format!("/api/balance/{}", "T".repeat(60_000)),
+            "HTTP/1.1 400",
+        ),
+    ]
+}
 
 /// One keep-alive HTTP/1.1 connection that sends GETs and reads whole answers.
 struct Connection {
     stream: BufReader<TcpStream>,
     request: Vec<u8>,
     body: Vec<u8>,
+    expect: &'static str,
 }
 
 impl Connection {
-    async fn open(addr: SocketAddr, path: &str) -> Connection {
+    async fn open(addr: SocketAddr, path: &str, expect: &'static str) -> Connection {
         let stream = TcpStream::connect(addr).await.expect("connect");
         stream.set_nodelay(true).expect("nodelay");
         Connection {
             stream: BufReader::new(stream),
             request: format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\n\r\n").into_bytes(),
             body: Vec::new(),
+            expect,
         }
     }
 
-    /// One request; panics unless the answer is 200 (a benchmark of errors measures nothing).
+    /// One request; panics unless the answer has the expected status (a benchmark of
+    /// unexpected errors measures nothing).
     async fn get(&mut self) {
         self.stream
             .get_mut()
@@ -62,7 +79,7 @@ impl Connection {
             line.clear();
             self.stream.read_line(&mut line).await.expect("headers");
             if first {
-                assert!(line.starts_with("HTTP/1.1 200"), "{line}");
+                assert!(line.starts_with(self.expect), "{line}");
                 first = false;
             }
             if line == "\r\n" {
@@ -85,6 +102,7 @@ impl Connection {
 
 struct Bench {
     server: ServerHandle,
+    app: Arc<App>,
     _devnet: devnet::DevnetHandle,
 }
 
@@ -106,19 +124,20 @@ impl Bench {
         // The pools quote the relayer's fee from the devnet's pair, as `serve` does.
         let pricing = Pricing::with_source(devnet.deployment().price_pair.map(PriceSource::Pair));
         let app = Arc::new(App::new(chain, pricing, config));
-        let server = api::spawn("127.0.0.1:0".parse().expect("addr"), app)
+        let server = api::spawn("127.0.0.1:0".parse().expect("addr"), app.clone())
             .await
             .expect("server");
         Bench {
             server,
+            app,
             _devnet: devnet,
         }
     }
 
-    async fn connections(&self, path: &str) -> Vec<Connection> {
+    async fn connections(&self, path: &str, expect: &'static str) -> Vec<Connection> {
         let mut out = Vec::new();
         for _ in 0..CONNECTIONS {
-            let mut c = Connection::open(self.server.addr(), path).await;
+            let mut c = Connection::open(self.server.addr(), path, expect).await;
             c.get().await; // warm: the cache holds the pool, the connection is up
             out.push(c);
         }
@@ -187,8 +206,8 @@ fn api(c: &mut Criterion) {
     let mut group = c.benchmark_group("api");
     group.sample_size(20);
     group.measurement_time(Duration::from_secs(8));
-    for (name, path) in ENDPOINTS {
-        let mut pool = Some(runtime.block_on(bench.connections(path)));
+    for (name, path, expect) in endpoints() {
+        let mut pool = Some(runtime.block_on(bench.connections(&path, expect)));
         group.bench_function(name, |b| {
             b.iter_custom(|iters| {
                 let connections = pool.take().expect("connections");
@@ -203,10 +222,36 @@ fn api(c: &mut Criterion) {
             })
         });
     }
+    // The same oversized address without the socket: what refusing it costs the server
+    // itself (every layer, routing, the length check), not moving 60 KB over loopback.
+    let router = api::router(bench.app.clone());
+    let long = format!("/api/balance/{}", "T".repeat(60_000));
+    // Beside it, the cheapest request there is (an unknown path, 404) through the same
+    // layers: the difference is what the 60 KB costs.
+    for (name, path, expected) in [
+        ("long_address_in_process", long.as_str(), 400),
+        ("unknown_path_in_process", "/api/nowhere", 404),
+    ] {
+        group.bench_function(name, |b| {
+            b.iter_custom(|iters| {
+                runtime.block_on(async {
+                    let started = Instant::now();
+                    for _ in 0..iters {
+                        let request = axum::http::Request::get(path)
+                            .body(axum::body::Body::empty())
+                            .unwrap();
+                        let response = router.clone().oneshot(request).await.unwrap();
+                        assert_eq!(response.status(), expected);
+                    }
+                    started.elapsed()
+                })
+            })
+        });
+    }
     group.finish();
 
-    for (name, path) in ENDPOINTS {
-        let connections = runtime.block_on(bench.connections(path));
+    for (name, path, expect) in endpoints() {
+        let connections = runtime.block_on(bench.connections(&path, expect));
         let (mut times, elapsed) = runtime.block_on(load(connections, LOAD_SECONDS));
         times.sort();
         let line = serde_json::json!({

@@ -666,10 +666,12 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_s
 complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from keys" -s V -l version -d 'Print version'
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l listen -d 'Address and port to listen on (port 0 picks a free one)' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l rate-limit -d 'Requests per client per minute on the general endpoints' -r
-complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l relayer-rate-limit -d 'Requests per client per minute on /api/relayer/*' -r
-complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l trusted-proxy -d 'A reverse proxy whose X-Forwarded-For names the client (repeatable)' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l relayer-rate-limit -d 'Requests per client per minute on /api/relayer/status, and as many on /api/relayer/withdraw (each its own budget)' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l trusted-proxy -d 'A reverse proxy, by address or CIDR range, whose Forwarded or X-Forwarded-For names the client (repeatable)' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l cors-origin -d 'An origin browsers may call the API from (repeatable; default: any)' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l body-limit -d 'Largest request body in bytes' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l max-in-flight -d 'Most requests in flight at once; past it a request is answered 503 at once' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l header-read-timeout -d 'Longest a connection may take to send a request\'s headers, or sit idle between requests, before it is closed' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l request-timeout -d 'Longest a request may take before it is answered 504' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l cache-ttl -d 'How long pool reads are cached (about a block)' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l relayer-fee -d 'The least relayer fee for a pool, in USDT, whatever the prices (repeatable)' -r

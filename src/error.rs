@@ -212,6 +212,39 @@ impl Error {
     }
 }
 
+impl Error {
+    /// The message a remote caller (an API client) may see: the same words for the caller's
+    /// own mistakes and the chain's refusals, but never a node's URL (it may carry a
+    /// provider's token or credentials), a local path, or an internal failure's detail.
+    /// Those go to the server's log, with the request id the response carries.
+    pub fn public_message(&self) -> String {
+        match self.root() {
+            Error::Node(e) => public_node_message(e),
+            Error::Io { .. } => "internal error: a local file could not be read or written".into(),
+            Error::Failed(_) | Error::Config(_) => {
+                "internal error (the server logged the details)".into()
+            }
+            Error::Unavailable(_) => "a service this server depends on is unavailable".into(),
+            other => other.to_string(),
+        }
+    }
+}
+
+/// A node failure without the node's URL, or the body of whatever answered in its place.
+pub fn public_node_message(e: &NodeError) -> String {
+    match e {
+        NodeError::Unreachable { .. } => "the TRON node could not be reached".into(),
+        NodeError::Timeout { endpoint, .. } => {
+            format!("the TRON node did not answer {endpoint} in time")
+        }
+        NodeError::Http {
+            endpoint, status, ..
+        } => format!("the TRON node answered HTTP {status} to {endpoint}"),
+        NodeError::Decode { endpoint, .. } => format!("unexpected answer from {endpoint}"),
+        other => other.to_string(),
+    }
+}
+
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 #[cfg(test)]
@@ -251,6 +284,32 @@ mod tests {
         assert_eq!((pool.exit_code(), pool.http_status()), (2, 404));
         let shared = Error::Shared(std::sync::Arc::new(timeout));
         assert_eq!((shared.exit_code(), shared.http_status()), (3, 504));
+    }
+
+    #[test]
+    fn public_messages_name_no_node_and_no_path() {
+        let secret = "https://user:token@node.example/jsonrpc";
+        let unreachable = Error::Node(NodeError::Unreachable {
+            url: secret.into(),
+            reason: format!("error sending request for url ({secret})"),
+        });
+        let io = Error::io(
+            "/home/op/.tronpool/secret",
+            std::io::ErrorKind::Other.into(),
+        );
+        let shared = Error::Shared(std::sync::Arc::new(Error::Node(NodeError::Timeout {
+            url: secret.into(),
+            endpoint: "wallet/getnowblock".into(),
+            after_ms: 5000,
+        })));
+        for e in [unreachable, io, shared] {
+            let public = e.public_message();
+            assert!(
+                !public.contains("token") && !public.contains("/home"),
+                "{public}"
+            );
+        }
+        assert_eq!(Error::usage("bad").public_message(), "bad");
     }
 
     #[test]

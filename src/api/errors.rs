@@ -3,9 +3,10 @@
 //! route, timeouts, panics) here.
 
 use axum::Json;
-use axum::extract::rejection::JsonRejection;
-use axum::extract::{FromRequest, Request};
+use axum::extract::rejection::{JsonRejection, PathRejection};
+use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::StatusCode;
+use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
 use serde::de::DeserializeOwned;
 
@@ -32,15 +33,20 @@ impl ApiError {
 }
 
 impl From<Error> for ApiError {
+    /// The client gets [`Error::public_message`]; the whole error goes to the log, inside the
+    /// request's span, so its line carries the request id the response's `x-request-id` has.
     fn from(e: Error) -> Self {
         let status =
             StatusCode::from_u16(e.http_status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        let message = e.public_message();
         if status.is_server_error() {
             tracing::warn!(status = status.as_u16(), error = %e, "request failed");
+        } else if message != e.to_string() {
+            tracing::info!(status = status.as_u16(), error = %e, "request refused");
         }
         ApiError {
             status,
-            message: e.to_string(),
+            message,
             kind: e.kind(),
         }
     }
@@ -67,6 +73,34 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Body<T> {
             Ok(Json(value)) => Ok(Body(value)),
             Err(rejection) => Err(rejection_error(rejection)),
         }
+    }
+}
+
+/// Path segments whose every rejection (bad percent-encoding, not UTF-8) is the envelope's
+/// 400, never axum's plain text.
+pub struct Segments<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned + Send> FromRequestParts<S> for Segments<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        match axum::extract::Path::<T>::from_request_parts(parts, state).await {
+            Ok(axum::extract::Path(value)) => Ok(Segments(value)),
+            Err(rejection) => Err(path_error(rejection)),
+        }
+    }
+}
+
+fn path_error(rejection: PathRejection) -> ApiError {
+    let status = rejection.status();
+    tracing::info!(error = %rejection.body_text(), "path rejected");
+    if status.is_server_error() {
+        ApiError::new(status, "internal error: the route's parameters")
+    } else {
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "a path segment is not valid percent-encoded UTF-8",
+        )
     }
 }
 

@@ -1,4 +1,8 @@
-//! `/api/health`: 200 while the node answers, 503 (with the same report) when it does not.
+//! The probes, never rate limited: `/livez` (the process answers: always 200), `/readyz`
+//! (every readiness check passed: 200, else 503, both listing the checks) and the spec's
+//! `/api/health` (200 while the node answers, 503 with the same report when it does not; it
+//! lists the same checks). Readiness is computed at most once a second however often it is
+//! asked, so probes cannot load the node or the database.
 
 use std::sync::Arc;
 
@@ -10,19 +14,64 @@ use serde_json::json;
 
 use super::App;
 use crate::envelope;
+use crate::error::Kind;
+use crate::service::health::Readiness;
 
 pub async fn health(State(app): State<Arc<App>>) -> Response {
-    let health = app.chain.health().await;
+    let (health, readiness) = tokio::join!(app.chain.health(), readiness(&app));
+    let mut data = json!(health);
+    data["ready"] = json!(readiness.ready);
+    data["checks"] = json!(readiness.checks);
     if health.is_ok() {
-        return Json(envelope::ok(&health)).into_response();
+        return Json(envelope::ok(&data)).into_response();
     }
     // A load balancer reads the status; a person reads why. The report rides along with the
     // error so both are in one answer.
     let why = health.node.error.clone().unwrap_or_default();
     let mut body = envelope::error(
         &format!("the node is unreachable: {why}"),
-        crate::error::Kind::Unavailable,
+        Kind::Unavailable,
     );
-    body["data"] = json!(health);
+    body["data"] = data;
     (StatusCode::SERVICE_UNAVAILABLE, Json(body)).into_response()
+}
+
+/// `GET /livez`: the process is alive and serving.
+pub async fn livez() -> Json<serde_json::Value> {
+    Json(envelope::ok(&json!({ "status": "alive" })))
+}
+
+/// `GET /readyz`: 200 when every check passed, 503 naming the ones that did not.
+pub async fn readyz(State(app): State<Arc<App>>) -> Response {
+    let readiness = readiness(&app).await;
+    if readiness.ready {
+        return Json(envelope::ok(&*readiness)).into_response();
+    }
+    let failed: Vec<_> = readiness
+        .checks
+        .iter()
+        .filter(|c| !c.ok)
+        .map(|c| format!("{}: {}", c.name, c.detail))
+        .collect();
+    let mut body = envelope::error(
+        &format!("not ready: {}", failed.join("; ")),
+        Kind::Unavailable,
+    );
+    body["data"] = json!(*readiness);
+    (StatusCode::SERVICE_UNAVAILABLE, Json(body)).into_response()
+}
+
+async fn readiness(app: &App) -> Arc<Readiness> {
+    let computed = app
+        .readiness
+        .get(|| async { Ok(app.chain.readiness(app.relayer.as_deref()).await) })
+        .await;
+    // The computation itself never fails; a cache error would be a bug, reported as not ready.
+    computed.unwrap_or_else(|e| {
+        tracing::error!(error = %e, "readiness");
+        Arc::new(Readiness {
+            ready: false,
+            checks: Vec::new(),
+        })
+    })
 }

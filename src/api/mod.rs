@@ -1,11 +1,13 @@
 //! `serve`: the REST API over the service layer. Each resource has its module and every
 //! handler is a thin call into `crate::service`; this module assembles the router with the
-//! layers every request goes through (logging, panics, CORS, rate limits, timeout, body
-//! limit) and runs it until a shutdown signal, finishing the requests in flight.
+//! layers every request goes through (request id, logging, panics, CORS, cheap length checks,
+//! rate limits, timeout, body limit) and runs it until a shutdown signal, finishing the
+//! requests in flight.
 
 pub mod errors;
 pub mod health;
 pub mod limits;
+pub mod metrics;
 pub mod openapi;
 pub mod pools;
 pub mod relayer;
@@ -13,26 +15,30 @@ pub mod tx;
 pub mod wallet;
 
 use std::future::Future;
-use std::net::{IpAddr, SocketAddr};
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::Router;
-use axum::extract::{DefaultBodyLimit, Request, State};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Request, State};
 use axum::http::{HeaderName, HeaderValue, Method, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+use ipnet::IpNet;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::cors::{AllowOrigin, CorsLayer};
+use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 
 use crate::error::{Error, Result};
+use crate::service::cache::Cached;
 use crate::service::chain::Chain;
+use crate::service::health::Readiness;
 use crate::service::inputs;
 use crate::service::relayer::Relayer;
 use crate::service::relayer_fees::Pricing;
 use errors::ApiError;
-use limits::RateLimiter;
+use limits::RateLimits;
 
 /// How the server behaves; every field has a flag on `tronpool serve`.
 #[derive(Debug, Clone)]
@@ -41,14 +47,20 @@ pub struct ApiConfig {
     pub rate_limit: u32,
     /// Requests per client per minute on `/api/relayer/*`.
     pub relayer_rate_limit: u32,
-    /// Reverse proxies whose `X-Forwarded-For` names the client.
-    pub trusted_proxies: Vec<IpAddr>,
+    /// Reverse proxies (addresses or CIDR ranges) whose `Forwarded`/`X-Forwarded-For` names
+    /// the client.
+    pub trusted_proxies: Vec<IpNet>,
     /// Origins a browser may call from; empty means any.
     pub cors_origins: Vec<HeaderValue>,
     /// Largest request body, in bytes.
     pub body_limit: usize,
     /// Longest a request may take before it is answered 504.
     pub request_timeout: Duration,
+    /// Most requests in flight at once; past it a request is answered 503 at once.
+    pub max_in_flight: usize,
+    /// How long a connection may take to send a request's headers, and how long a kept-alive
+    /// connection may sit idle before its next request: past it, it is closed.
+    pub header_read_timeout: Duration,
 }
 
 impl Default for ApiConfig {
@@ -60,6 +72,8 @@ impl Default for ApiConfig {
             cors_origins: Vec::new(),
             body_limit: 64 * 1024,
             request_timeout: Duration::from_secs(30),
+            max_in_flight: 512,
+            header_read_timeout: Duration::from_secs(10),
         }
     }
 }
@@ -72,15 +86,27 @@ pub struct App {
     /// `None`: relaying is off (503 on withdraw, `enabled: false` in the status).
     pub relayer: Option<Arc<Relayer>>,
     pub config: ApiConfig,
-    general_limit: RateLimiter,
-    relayer_limit: RateLimiter,
+    pub limits: RateLimits,
+    /// The readiness report, computed at most once a second (the probes are not limited).
+    readiness: Cached<Readiness>,
+    /// One permit per request in flight (see [`shed_load`]).
+    in_flight: Arc<tokio::sync::Semaphore>,
 }
 
 impl App {
     pub fn new(chain: Chain, pricing: Pricing, config: ApiConfig) -> Self {
         App {
-            general_limit: RateLimiter::new(config.rate_limit),
-            relayer_limit: RateLimiter::new(config.relayer_rate_limit),
+            limits: RateLimits::new(
+                config.rate_limit,
+                config.relayer_rate_limit,
+                &config.trusted_proxies,
+            ),
+            readiness: Cached::new(Duration::from_secs(1)),
+            in_flight: Arc::new(tokio::sync::Semaphore::new(
+                config
+                    .max_in_flight
+                    .clamp(1, tokio::sync::Semaphore::MAX_PERMITS),
+            )),
             chain: Arc::new(chain),
             relayer: None,
             pricing,
@@ -103,11 +129,16 @@ impl App {
             .ok()
     }
 
-    /// A denomination from a path segment, or 404 naming the pools there are.
+    /// A denomination from a path segment: 400 when it is not a whole number of USDT, 404
+    /// (naming the pools there are) when no pool has it.
     pub fn denomination(&self, text: &str) -> Result<u64> {
-        inputs::denomination(text)
-            .filter(|d| self.chain.deployment.pool(*d).is_some())
-            .ok_or_else(|| self.chain.unknown_pool(text))
+        let denomination = inputs::denomination(text).ok_or_else(|| {
+            Error::usage("denomination must be a pool's size in whole USDT, like 100")
+        })?;
+        if self.chain.deployment.pool(denomination).is_none() {
+            return Err(self.chain.unknown_pool(text));
+        }
+        Ok(denomination)
     }
 
     /// A denomination from a body field: `100` or `"100"`.
@@ -156,6 +187,9 @@ pub const ENDPOINTS: &[(&str, &str, &str)] = &[
     ("POST", "/api/tx/deposit", "Unsigned deposit"),
     ("POST", "/api/tx/withdraw", "Unsigned withdrawal"),
     ("GET", "/api/health", "Server and node health"),
+    ("GET", "/livez", "Liveness: the process answers"),
+    ("GET", "/readyz", "Readiness: every check, 200 or 503"),
+    ("GET", "/metrics", "Counters in Prometheus' text format"),
     (
         "GET",
         "/api/relayer/status",
@@ -183,10 +217,20 @@ pub const ENDPOINTS: &[(&str, &str, &str)] = &[
     ),
 ];
 
+/// The longest request path any endpoint has (`/api/relayer/jobs/nullifier/0x` and 64 hex
+/// digits is 94 bytes), with room to spare; longer paths are refused before routing.
+pub const MAX_PATH_LEN: usize = 256;
+/// No endpoint takes a query; a short one (a cache buster) is ignored, a long one refused.
+pub const MAX_QUERY_LEN: usize = 256;
+
 /// The whole API with its layers.
 pub fn router(app: Arc<App>) -> Router {
+    metrics::install();
     let cors = cors(&app.config.cors_origins);
-    Router::new()
+    let budgets = &app.limits;
+    // Each budget is a layer on its own routes: the general one on most, one per relayer
+    // endpoint, none on the probes.
+    let general = Router::new()
         .route("/api/pools", get(pools::list))
         .route("/api/pools/{denom}", get(pools::show))
         .route("/api/pools/{denom}/root", get(pools::root))
@@ -197,30 +241,111 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/tx/approve", post(tx::approve))
         .route("/api/tx/deposit", post(tx::deposit))
         .route("/api/tx/withdraw", post(tx::withdraw))
-        .route("/api/health", get(health::health))
-        .route("/api/relayer/status", get(relayer::status))
-        .route("/api/relayer/withdraw", post(relayer::withdraw))
+        // Following a job is a cheap read a client repeats (every second): it counts against
+        // the general budget, so polling cannot use up the relayer's.
         .route("/api/relayer/jobs/{txid}", get(relayer::job))
         .route(
             "/api/relayer/jobs/nullifier/{nullifierHash}",
             get(relayer::job_for_note),
         )
         .route("/api/openapi.json", get(openapi::document))
+        .route_layer(limits::layer(&budgets.general));
+    let relayer_status = Router::new()
+        .route("/api/relayer/status", get(relayer::status))
+        .route_layer(limits::layer(&budgets.relayer_status));
+    let relayer_withdraw = Router::new()
+        .route("/api/relayer/withdraw", post(relayer::withdraw))
+        .route_layer(limits::layer(&budgets.relayer_withdraw));
+    let probes = Router::new()
+        .route("/api/health", get(health::health))
+        .route("/livez", get(health::livez))
+        .route("/readyz", get(health::readyz))
+        .route("/metrics", get(metrics::render));
+    let routes = general
+        .merge(relayer_status)
+        .merge(relayer_withdraw)
+        .merge(probes)
         .fallback(errors::not_found)
         .method_not_allowed_fallback(errors::method_not_allowed)
-        // Innermost first: the body limit and the timeout apply to handlers, the rate limit
-        // to everything routed, CORS answers preflights before they count, panics become
-        // the envelope, and the log sees the final status.
+        // Innermost first: the body limit and the timeout apply to handlers; the rate
+        // limiters' headers get their names.
         .layer(DefaultBodyLimit::max(app.config.body_limit))
         .layer(middleware::from_fn_with_state(app.clone(), deadline))
-        .layer(middleware::from_fn_with_state(
-            app.clone(),
-            limits::rate_limit,
-        ))
+        .layer(middleware::map_response(limits::rename_headers))
+        .layer(middleware::from_fn(metrics::record))
+        .with_state(app.clone());
+    // The routes sit behind a router of their own, so what wraps them runs before any routing
+    // (a route's parameters are percent-decoded as it is matched): oversized paths and queries
+    // are refused first; CORS answers preflights before they count; panics become the
+    // envelope; the log sees the final status inside the request's span; every answer
+    // carries the request's id, made here unless a proxy sent one.
+    Router::new()
+        .fallback_service(routes)
+        .layer(middleware::from_fn(cheap_checks))
+        .layer(middleware::from_fn_with_state(app, shed_load))
         .layer(cors)
         .layer(CatchPanicLayer::custom(errors::panicked))
         .layer(middleware::from_fn(access_log))
-        .with_state(app)
+        .layer(PropagateRequestIdLayer::x_request_id())
+        .layer(SetRequestIdLayer::x_request_id(MakeRequestUuid))
+}
+
+/// Caps the requests in flight at `max_in_flight`: past it a request is answered 503 (in the
+/// envelope, `retry-after: 1`) at once instead of queueing behind the others, so a flood
+/// (or a hung node holding every request) cannot pile up work and memory without bound.
+/// `/livez` is never shed: an overloaded server is alive, and must not be restarted for it.
+async fn shed_load(State(app): State<Arc<App>>, req: Request, next: Next) -> Response {
+    if req.uri().path() == "/livez" {
+        return next.run(req).await;
+    }
+    let Ok(permit) = app.in_flight.clone().try_acquire_owned() else {
+        tracing::warn!(
+            max_in_flight = app.config.max_in_flight,
+            "overloaded: a request was shed"
+        );
+        let mut response = ApiError {
+            status: StatusCode::SERVICE_UNAVAILABLE,
+            message: format!(
+                "the server is busy ({} requests in flight); retry in a second",
+                app.config.max_in_flight
+            ),
+            kind: crate::error::Kind::Unavailable,
+        }
+        .into_response();
+        response
+            .headers_mut()
+            .insert("retry-after", HeaderValue::from(1u32));
+        return response;
+    };
+    let response = next.run(req).await;
+    drop(permit);
+    response
+}
+
+/// Refuses, by length alone, a path or query longer than any endpoint's: 400 in the
+/// envelope in microseconds, before routing, rate limiting or any decoding.
+async fn cheap_checks(req: Request, next: Next) -> Response {
+    let uri = req.uri();
+    if uri.path().len() > MAX_PATH_LEN {
+        return ApiError::new(
+            StatusCode::BAD_REQUEST,
+            format!(
+                "the request path is {} bytes, longer than any endpoint's ({MAX_PATH_LEN} at most)",
+                uri.path().len()
+            ),
+        )
+        .into_response();
+    }
+    if uri.query().is_some_and(|q| q.len() > MAX_QUERY_LEN) {
+        return ApiError::new(
+            StatusCode::BAD_REQUEST,
+            format!(
+                "the query string is longer than {MAX_QUERY_LEN} bytes (no endpoint takes one)"
+            ),
+        )
+        .into_response();
+    }
+    next.run(req).await
 }
 
 fn cors(origins: &[HeaderValue]) -> CorsLayer {
@@ -238,6 +363,7 @@ fn cors(origins: &[HeaderValue]) -> CorsLayer {
             HeaderName::from_static("ratelimit-remaining"),
             HeaderName::from_static("ratelimit-reset"),
             HeaderName::from_static("retry-after"),
+            HeaderName::from_static("x-request-id"),
         ])
         .max_age(Duration::from_secs(600))
 }
@@ -262,20 +388,33 @@ async fn deadline(State(app): State<Arc<App>>, mut req: Request, next: Next) -> 
     }
 }
 
-/// One line per request: method, path, status, time. Bodies are never logged.
+/// One line per request: request id, method, path, status, time. Bodies are never logged.
+/// The request runs inside a span with its id, so whatever it logs (the whole error behind a
+/// terse answer) can be found from the `x-request-id` the client got.
 async fn access_log(req: Request, next: Next) -> Response {
+    use tracing::Instrument;
     let started = Instant::now();
     let method = req.method().clone();
-    let path = req.uri().path().to_owned();
-    let response = next.run(req).await;
-    tracing::info!(
-        target: "tronpool::api",
-        method = %method,
-        path = %path,
-        status = response.status().as_u16(),
-        ms = started.elapsed().as_secs_f64() * 1000.0,
-        "request"
-    );
+    // Logged cut short: a path is refused past MAX_PATH_LEN, but the log line comes first.
+    let path: String = req.uri().path().chars().take(MAX_PATH_LEN).collect();
+    let id = req
+        .headers()
+        .get("x-request-id")
+        .and_then(|v| v.to_str().ok())
+        .map(|v| v.chars().take(64).collect::<String>())
+        .unwrap_or_default();
+    let span = tracing::info_span!("request", request_id = %id);
+    let response = next.run(req).instrument(span.clone()).await;
+    span.in_scope(|| {
+        tracing::info!(
+            target: "tronpool::api",
+            method = %method,
+            path = %path,
+            status = response.status().as_u16(),
+            ms = started.elapsed().as_secs_f64() * 1000.0,
+            "request"
+        )
+    });
     response
 }
 
@@ -314,7 +453,7 @@ pub async fn serve(
     app: Arc<App>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let background: Vec<_> = app
+    let mut background: Vec<_> = app
         .relayer
         .clone()
         .map(|relayer| {
@@ -326,16 +465,80 @@ pub async fn serve(
         .into_iter()
         .flatten()
         .collect();
-    let served = axum::serve(
-        listener,
-        router(app).into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(shutdown)
-    .await;
+    // The rate limiters forget the clients whose budgets are full again.
+    background.push(tokio::spawn(app.limits.clone().sweep_forever()));
+    let header_read_timeout = app.config.header_read_timeout;
+    let served = accept(listener, router(app), header_read_timeout, shutdown).await;
     for task in background {
         task.abort();
     }
     served
+}
+
+/// Accepts connections until `shutdown`, each served by hyper's HTTP/1 with a header-read
+/// timeout (a client that trickles its headers, or holds a kept-alive connection idle, is cut
+/// off, so connections cannot be held hostage); then stops accepting and lets every
+/// connection finish the request it is serving.
+async fn accept(
+    listener: tokio::net::TcpListener,
+    router: Router,
+    header_read_timeout: Duration,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    use tower::ServiceExt;
+
+    let (stop, stopped) = tokio::sync::watch::channel(());
+    let mut connections = tokio::task::JoinSet::new();
+    tokio::pin!(shutdown);
+    loop {
+        tokio::select! {
+            () = &mut shutdown => break,
+            accepted = listener.accept() => {
+                let (stream, peer) = match accepted {
+                    Ok(accepted) => accepted,
+                    Err(e) => {
+                        // Out of file descriptors, a reset before accept: wait, go on.
+                        tracing::warn!(error = %e, "accepting a connection");
+                        tokio::time::sleep(Duration::from_millis(50)).await;
+                        continue;
+                    }
+                };
+                let router = router.clone();
+                let mut stopped = stopped.clone();
+                connections.spawn(async move {
+                    let service = hyper::service::service_fn(
+                        move |mut req: hyper::Request<hyper::body::Incoming>| {
+                            req.extensions_mut().insert(ConnectInfo(peer));
+                            router.clone().oneshot(req)
+                        },
+                    );
+                    let mut builder = hyper::server::conn::http1::Builder::new();
+                    builder
+                        .timer(TokioTimer::new())
+                        .header_read_timeout(header_read_timeout)
+                        .keep_alive(true);
+                    let connection = builder.serve_connection(TokioIo::new(stream), service);
+                    tokio::pin!(connection);
+                    let served = tokio::select! {
+                        served = connection.as_mut() => served,
+                        _ = stopped.changed() => {
+                            connection.as_mut().graceful_shutdown();
+                            connection.await
+                        }
+                    };
+                    if let Err(e) = served {
+                        tracing::debug!(%peer, error = %e, "a connection ended");
+                    }
+                });
+            }
+            Some(_) = connections.join_next(), if !connections.is_empty() => {}
+        }
+    }
+    drop(listener);
+    let _ = stop.send(());
+    while connections.join_next().await.is_some() {}
+    Ok(())
 }
 
 /// Binds `addr` and serves in the background.

@@ -116,7 +116,12 @@ fn build() -> Value {
             "description": "A privacy pool for TRC-20 USDT on TRON. Every answer is \
                 {ok: true, data} or {ok: false, error}. Amounts are a number in whole units \
                 plus a …Raw decimal string in base units. Rate limits per client: see the \
-                ratelimit-limit, ratelimit-remaining and ratelimit-reset headers."
+                ratelimit-limit, ratelimit-remaining and ratelimit-reset (seconds until the \
+                whole budget is back) headers, and retry-after on a 429. Every answer carries \
+                an x-request-id header, the id the server's log names the request by. A path \
+                longer than 256 bytes or a query longer than 256 bytes is answered 400. Past the \
+                server's cap on requests in flight any endpoint but /livez answers 503 with \
+                retry-after."
         },
         "paths": {
             "/api/pools": { "get": { "summary": "Every pool",
@@ -155,11 +160,34 @@ fn build() -> Value {
                     the proof off-chain and simulates the call before answering.",
                 "requestBody": body("WithdrawRequest"),
                 "responses": responses(schema_ref("Unsigned"), &builder_errors) } },
-            "/api/health": { "get": { "summary": "Server and node health",
+            "/api/health": { "get": { "summary": "Server and node health, with the readiness checks",
+                "description": "Never rate limited.",
                 "responses": {
                     "200": ok(schema_ref("Health")),
                     "503": { "description": "The node is unreachable: {ok: false, error, \
                         data: Health}",
+                        "content": { "application/json": { "schema": schema_ref("Error") } } }
+                } } },
+            "/livez": { "get": { "summary": "Liveness: the process answers (always 200)",
+                "description": "Never rate limited.",
+                "responses": { "200": ok(json!({ "type": "object", "properties": {
+                    "status": { "const": "alive" } } })) } } },
+            "/metrics": { "get": {
+                "summary": "Counters in Prometheus' text format: requests by route and status, \
+                    their latency (histogram), rate-limit rejections by budget, the relayer's \
+                    jobs by state",
+                "description": "Never rate limited.",
+                "responses": { "200": { "description": "Prometheus text format 0.0.4",
+                    "content": { "text/plain": { "schema": { "type": "string" } } } } } } },
+            "/readyz": { "get": {
+                "summary": "Readiness: the node reachable with a fresh head block, the \
+                    database writable, the relayer's watcher alive and its balance above its \
+                    minimum",
+                "description": "Never rate limited; computed at most once a second. 503 lists \
+                    every check as data, the failed ones in error.",
+                "responses": {
+                    "200": ok(schema_ref("Readiness")),
+                    "503": { "description": "Not ready: {ok: false, error, data: Readiness}",
                         "content": { "application/json": { "schema": schema_ref("Error") } } }
                 } } },
             "/api/relayer/status": { "get": {
@@ -329,7 +357,15 @@ fn schemas(
                 "energyUsed": { "type": ["integer", "null"] },
                 "feeSun": { "type": ["integer", "null"] },
                 "attempts": { "type": "integer" } } },
+            "Readiness": { "type": "object", "properties": {
+                "ready": { "type": "boolean" },
+                "checks": { "type": "array", "items": schema_ref("Check") } } },
+            "Check": { "type": "object", "required": ["name", "ok", "detail"], "properties": {
+                "name": { "enum": ["node", "database", "relayer_watcher", "relayer_balance"] },
+                "ok": { "type": "boolean" }, "detail": { "type": "string" } } },
             "Health": { "type": "object", "properties": {
+                "ready": { "type": "boolean" },
+                "checks": { "type": "array", "items": schema_ref("Check") },
                 "status": { "enum": ["ok", "unavailable"] }, "version": { "type": "string" },
                 "network": { "type": "string" },
                 "node": { "type": "object", "properties": {

@@ -3,12 +3,12 @@
 use std::sync::Arc;
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::App;
-use super::errors::{ApiResult, Body};
+use super::errors::{ApiResult, Body, Segments};
 use crate::envelope;
 use crate::service::inputs;
 
@@ -33,7 +33,7 @@ pub async fn list(State(app): State<Arc<App>>) -> ApiResult<Json<Value>> {
 
 pub async fn show(
     State(app): State<Arc<App>>,
-    Path(denom): Path<String>,
+    Segments(denom): Segments<String>,
 ) -> ApiResult<Json<Value>> {
     let denomination = app.denomination(&denom)?;
     let terms = app.fee_terms().await;
@@ -43,7 +43,7 @@ pub async fn show(
 
 pub async fn root(
     State(app): State<Arc<App>>,
-    Path(denom): Path<String>,
+    Segments(denom): Segments<String>,
 ) -> ApiResult<Json<Value>> {
     let denomination = app.denomination(&denom)?;
     Ok(Json(envelope::ok(&app.chain.root(denomination).await?)))
@@ -51,7 +51,7 @@ pub async fn root(
 
 pub async fn check_spent(
     State(app): State<Arc<App>>,
-    Path(denom): Path<String>,
+    Segments(denom): Segments<String>,
     Body(body): Body<CheckSpent>,
 ) -> ApiResult<Json<Value>> {
     let denomination = app.denomination(&denom)?;
@@ -62,7 +62,7 @@ pub async fn check_spent(
 
 pub async fn can_withdraw(
     State(app): State<Arc<App>>,
-    Path(denom): Path<String>,
+    Segments(denom): Segments<String>,
     Body(body): Body<CanWithdraw>,
 ) -> ApiResult<Json<Value>> {
     let denomination = app.denomination(&denom)?;

@@ -4,12 +4,12 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::{Extension, Json};
 use serde_json::Value;
 
-use super::errors::{ApiResult, Body};
+use super::errors::{ApiResult, Body, Segments};
 use super::{App, Deadline};
 use crate::envelope;
 use crate::error::{Error, Result};
@@ -74,7 +74,10 @@ pub async fn withdraw(
 }
 
 /// `GET /api/relayer/jobs/{txid}`.
-pub async fn job(State(app): State<Arc<App>>, Path(txid): Path<String>) -> ApiResult<Json<Value>> {
+pub async fn job(
+    State(app): State<Arc<App>>,
+    Segments(txid): Segments<String>,
+) -> ApiResult<Json<Value>> {
     let txid = inputs::txid(&txid)?;
     let job = relayer(&app)?.job(&txid)?;
     Ok(Json(envelope::ok(&job)))
@@ -83,7 +86,7 @@ pub async fn job(State(app): State<Arc<App>>, Path(txid): Path<String>) -> ApiRe
 /// `GET /api/relayer/jobs/nullifier/{nullifierHash}`.
 pub async fn job_for_note(
     State(app): State<Arc<App>>,
-    Path(nullifier_hash): Path<String>,
+    Segments(nullifier_hash): Segments<String>,
 ) -> ApiResult<Json<Value>> {
     let nullifier_hash = inputs::word(&nullifier_hash, "nullifierHash")?;
     let job = relayer(&app)?.job_for_note(&nullifier_hash)?;

@@ -3,17 +3,17 @@
 use std::sync::Arc;
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use serde_json::Value;
 
 use super::App;
-use super::errors::ApiResult;
+use super::errors::{ApiResult, Segments};
 use crate::envelope;
 use crate::service::inputs;
 
 pub async fn balance(
     State(app): State<Arc<App>>,
-    Path(address): Path<String>,
+    Segments(address): Segments<String>,
 ) -> ApiResult<Json<Value>> {
     let address = inputs::address(&address, "address")?;
     Ok(Json(envelope::ok(&app.chain.balance(address).await?)))
@@ -21,7 +21,7 @@ pub async fn balance(
 
 pub async fn allowance(
     State(app): State<Arc<App>>,
-    Path((address, denom)): Path<(String, String)>,
+    Segments((address, denom)): Segments<(String, String)>,
 ) -> ApiResult<Json<Value>> {
     let address = inputs::address(&address, "address")?;
     let denomination = app.denomination(&denom)?;

@@ -1,6 +1,6 @@
 //! `tronpool serve`: the REST API and the relayer as a long-running daemon.
 
-use std::net::{IpAddr, SocketAddr};
+use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -38,19 +38,29 @@ pub struct ServeArgs {
     #[arg(long, env = "TRONPOOL_RATE_LIMIT", default_value_t = 120, value_name = "N",
           value_parser = clap::value_parser!(u32).range(1..))]
     rate_limit: u32,
-    /// Requests per client per minute on /api/relayer/*
+    /// Requests per client per minute on /api/relayer/status, and as many on
+    /// /api/relayer/withdraw (each its own budget)
     #[arg(long, env = "TRONPOOL_RELAYER_RATE_LIMIT", default_value_t = 5, value_name = "N",
           value_parser = clap::value_parser!(u32).range(1..))]
     relayer_rate_limit: u32,
-    /// A reverse proxy whose X-Forwarded-For names the client (repeatable)
-    #[arg(long = "trusted-proxy", value_name = "IP")]
-    trusted_proxies: Vec<IpAddr>,
+    /// A reverse proxy, by address or CIDR range, whose Forwarded or X-Forwarded-For names
+    /// the client (repeatable)
+    #[arg(long = "trusted-proxy", value_name = "IP|CIDR", value_parser = api::limits::parse_proxy)]
+    trusted_proxies: Vec<ipnet::IpNet>,
     /// An origin browsers may call the API from (repeatable; default: any)
     #[arg(long = "cors-origin", value_name = "ORIGIN")]
     cors_origins: Vec<String>,
     /// Largest request body in bytes
     #[arg(long, default_value_t = 64 * 1024, value_name = "BYTES")]
     body_limit: usize,
+    /// Most requests in flight at once; past it a request is answered 503 at once
+    #[arg(long, default_value_t = 512, value_name = "N",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    max_in_flight: u64,
+    /// Longest a connection may take to send a request's headers, or sit idle between
+    /// requests, before it is closed
+    #[arg(long, default_value = "10s", value_name = "DURATION", value_parser = humantime::parse_duration)]
+    header_read_timeout: Duration,
     /// Longest a request may take before it is answered 504
     #[arg(long, default_value = "30s", value_name = "DURATION", value_parser = humantime::parse_duration)]
     request_timeout: Duration,
@@ -204,6 +214,8 @@ impl ServeArgs {
             cors_origins,
             body_limit: self.body_limit,
             request_timeout: self.request_timeout,
+            max_in_flight: usize::try_from(self.max_in_flight).unwrap_or(usize::MAX),
+            header_read_timeout: self.header_read_timeout,
         };
         let mut app = App::new(chain, pricing, config);
         if let Some(relayer) = relayer {

@@ -11,10 +11,20 @@ use crate::error::{Error, Result};
 pub const USDT_DECIMALS: u32 = 6;
 pub const USDT_UNIT: u64 = 1_000_000;
 
-/// A base58 (`T…`) or hex (`41…`) address.
+/// The longest an address can be: `0x41` and 40 hex digits (base58 is 34).
+pub const MAX_ADDRESS_LEN: usize = 44;
+
+/// A base58 (`T…`) or hex (`41…`) address. Anything longer than an address can be is refused
+/// by its length alone, before any decoding.
 pub fn address(text: &str, field: &str) -> Result<Address> {
-    text.trim()
-        .parse()
+    let text = text.trim();
+    if text.len() > MAX_ADDRESS_LEN {
+        return Err(Error::usage(format!(
+            "{field}: not a TRON address: {} characters, more than any address has",
+            text.len()
+        )));
+    }
+    text.parse()
         .map_err(|e| Error::usage(format!("{field}: {e}")))
 }
 
@@ -73,7 +83,8 @@ pub fn proof(text: &str) -> Result<EncodedProof> {
     EncodedProof::from_bytes(&bytes).map_err(|e| Error::usage(format!("proof: {e}")))
 }
 
-/// A denomination as a path segment or a string field: whole USDT, digits only.
+/// A denomination as a path segment or a string field: whole USDT, digits only, at most 12
+/// of them (`None` for anything else, checked by length and alphabet before parsing).
 pub fn denomination(text: &str) -> Option<u64> {
     let text = text.trim();
     if text.is_empty() || text.len() > 12 || !text.bytes().all(|b| b.is_ascii_digit()) {
@@ -142,11 +153,12 @@ pub fn parse_units(text: &str, decimals: u32) -> Option<U256> {
         .checked_add(frac_value)
 }
 
-/// A short, safe rendering of bad input for an error message.
+/// A short, safe rendering of bad input for an error message (its length in bytes: counting
+/// the characters of a 64 KB string would be work an attacker chose for us).
 fn describe(text: &str) -> String {
     let shown: String = text.chars().take(24).collect();
-    let more = if text.chars().count() > 24 { "…" } else { "" };
-    format!("`{shown}{more}` ({} characters)", text.chars().count())
+    let more = if text.len() > shown.len() { "…" } else { "" };
+    format!("`{shown}{more}` ({} bytes)", text.len())
 }
 
 #[cfg(test)]

@@ -184,9 +184,13 @@ impl PriceFeed {
                 return Ok(quote);
             }
         }
+        // The reason is the node's failure as a client may read it: this message reaches the
+        // API's answers, where the node's URL must not.
         let quote = read_pair(chain, pair, source).await.map_err(|e| {
+            tracing::debug!(error = %e, "reading the TRX/USDT pair");
             Error::Disabled(format!(
-                "the TRX/USDT price from pair {pair} is unavailable: {e}"
+                "the TRX/USDT price from pair {pair} is unavailable: {}",
+                e.public_message()
             ))
         })?;
         if quote.age_seconds > self.max_age.as_secs() {

@@ -17,7 +17,7 @@
 
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use alloy_primitives::{B256, U256};
 use serde::{Deserialize, Serialize};
@@ -197,7 +197,7 @@ async fn quotes(
             });
             (futures_util::future::join_all(quotes).await, None)
         }
-        Err(e) => (Vec::new(), Some(e.to_string())),
+        Err(e) => (Vec::new(), Some(e.public_message())),
     }
 }
 
@@ -216,7 +216,13 @@ pub struct Relayer {
     /// Notes between "accepted for checking" and "recorded": concurrent copies of one
     /// request meet here, and all but the first are turned away.
     in_flight: Mutex<HashSet<(u64, B256)>>,
+    /// When the watcher last began a pass over the jobs: how readiness knows it is alive.
+    watched: Mutex<Option<Instant>>,
 }
+
+/// How long past its poll interval the watcher may go without a pass before it counts as
+/// dead: a pass over many jobs against a slow node takes a while.
+const WATCHER_GRACE: Duration = Duration::from_secs(60);
 
 /// Takes a note out of the in-flight set when its request ends, however it ends.
 struct InFlight<'a> {
@@ -240,6 +246,7 @@ impl Relayer {
             config,
             jobs,
             in_flight: Mutex::new(HashSet::new()),
+            watched: Mutex::new(None),
         }
     }
 
@@ -249,6 +256,17 @@ impl Relayer {
 
     pub fn jobs(&self) -> &JobStore {
         &self.jobs
+    }
+
+    /// The balance (sun) below which relaying is refused.
+    pub fn min_balance(&self) -> i64 {
+        self.config.min_balance
+    }
+
+    /// Whether the watcher began a pass within its poll interval (times three) and a grace.
+    pub fn watcher_alive(&self) -> bool {
+        let watched = *self.watched.lock().unwrap_or_else(|e| e.into_inner());
+        watched.is_some_and(|at| at.elapsed() <= self.config.poll * 3 + WATCHER_GRACE)
     }
 
     fn claim(&self, note: (u64, B256)) -> Result<InFlight<'_>> {
@@ -315,9 +333,14 @@ impl Relayer {
         self.relay_checked(chain, pricing, request, wait)
             .await
             .map_err(|e| match e.kind() {
-                Kind::Unavailable => Error::Disabled(format!(
-                    "the relayer cannot reach its node, so nothing was sent; try later: {e}"
-                )),
+                // The client is told what failed, not where: the node's URL stays in the log.
+                Kind::Unavailable => {
+                    tracing::warn!(error = %e, "the relayer's node is unavailable");
+                    Error::Disabled(format!(
+                        "the relayer cannot reach its node, so nothing was sent; try later: {}",
+                        e.public_message()
+                    ))
+                }
                 _ => e,
             })
     }
@@ -529,6 +552,7 @@ impl Relayer {
     /// where the last process left off.
     pub async fn watch(self: Arc<Self>, chain: Arc<Chain>) {
         loop {
+            *self.watched.lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
             self.check_jobs(&chain).await;
             tokio::time::sleep(self.config.poll).await;
         }

@@ -160,6 +160,35 @@ impl JobStore {
         self.db.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// How many jobs are in each state (for `GET /metrics`).
+    pub fn count_by_state(&self) -> Result<Vec<(String, u64)>> {
+        let db = self.db();
+        let mut statement = db
+            .prepare("SELECT state, COUNT(*) FROM relayer_jobs GROUP BY state")
+            .map_err(db_error)?;
+        let rows = statement
+            .query_map([], |row| {
+                Ok((row.get::<_, String>(0)?, row.get::<_, i64>(1)?))
+            })
+            .map_err(db_error)?;
+        rows.map(|row| {
+            row.map(|(state, n)| (state, n.max(0) as u64))
+                .map_err(db_error)
+        })
+        .collect()
+    }
+
+    /// Whether the database takes writes now: a write transaction is begun (which takes the
+    /// write lock, and is refused on a read-only file) and rolled back, so nothing is written
+    /// and nothing is synced: a readiness probe may ask as often as it likes.
+    pub fn check_writable(&self) -> Result<()> {
+        let mut db = self.db();
+        let tx = db
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .map_err(db_error)?;
+        tx.rollback().map_err(db_error)
+    }
+
     /// Records a new job; a live job for the same note is a conflict.
     pub fn insert(&self, job: &Job) -> Result<()> {
         let result = self.db().execute(

@@ -465,7 +465,15 @@ async fn every_error_is_the_envelope_with_its_status() {
         error.contains("pools: 100, 500, 1000, 3000, 5000, 10000"),
         "{error}"
     );
-    served.fails("/api/pools/1e2/root", None, 404).await;
+    // A malformed denomination is the caller's mistake (400); a well-formed one no pool has
+    // is 404.
+    let error = served.fails("/api/pools/1e2/root", None, 400).await;
+    assert!(error.contains("whole USDT"), "{error}");
+    served
+        .fails(&format!("/api/pools/{}", "9".repeat(40)), None, 400)
+        .await;
+    // Path segments that are not UTF-8 are the envelope's 400, not axum's plain text.
+    served.fails("/api/balance/%FF%FE", None, 400).await;
     let error = served.fails("/api/balance/TNotAnAddress", None, 400).await;
     assert!(error.starts_with("address:"), "{error}");
     served
@@ -527,75 +535,295 @@ async fn every_error_is_the_envelope_with_its_status() {
     assert!(error.contains("512 hex digits"), "{error}");
 }
 
+/// GET `path` from the API with these headers; the status, the answer's headers and the
+/// envelope.
+async fn get_with(
+    served: &Served,
+    path: &str,
+    headers: &[(&str, &str)],
+) -> (StatusCode, reqwest::header::HeaderMap, Value) {
+    let mut request = served.http.get(served.url(path));
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let response = request.send().await.expect("answer");
+    let header_map = response.headers().clone();
+    let (status, value) = envelope(response).await;
+    (status, header_map, value)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn rate_limits_answer_429_with_retry_after() {
     let served = Served::start(ApiConfig::default(), Duration::from_secs(3)).await;
-    for i in 0..120 {
-        let response = served
-            .http
-            .get(served.url("/api/health"))
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(response.status(), 200, "request {}", i + 1);
-        let remaining = response.headers()["ratelimit-remaining"].to_str().unwrap();
-        assert_eq!(remaining, (119 - i).to_string());
-        assert_eq!(response.headers()["ratelimit-limit"], "120");
-    }
-    let response = served
-        .http
-        .get(served.url("/api/pools"))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 429);
-    let retry: u64 = response.headers()["retry-after"]
-        .to_str()
-        .unwrap()
-        .parse()
-        .unwrap();
+    // GCRA: a burst of 120, one request's worth back every half second, so a client that
+    // keeps asking is refused after 120 and a few more (as many as came back meanwhile).
+    let (_, first, _) = get_with(&served, "/api/openapi.json", &[]).await;
+    assert_eq!(first["ratelimit-limit"], "120");
+    assert_eq!(first["ratelimit-remaining"], "119");
+    assert_eq!(first["ratelimit-reset"], "1");
+    let mut sent = 1;
+    let limited = loop {
+        let (status, headers, value) = get_with(&served, "/api/openapi.json", &[]).await;
+        sent += 1;
+        if status == 429 {
+            break (headers, value);
+        }
+        assert_eq!(status, 200);
+        assert!(sent <= 200, "never limited");
+    };
+    assert!((121..=200).contains(&sent), "refused after {sent}");
+    let (headers, value) = limited;
+    let retry: u64 = headers["retry-after"].to_str().unwrap().parse().unwrap();
     assert!((1..=60).contains(&retry), "{retry}");
-    assert_eq!(response.headers()["ratelimit-remaining"], "0");
-    let (_, value) = envelope(response).await;
+    assert_eq!(headers["ratelimit-remaining"], "0");
+    assert_eq!(headers["ratelimit-limit"], "120");
     assert!(value["error"].as_str().unwrap().contains("rate limited"));
+    assert!(headers.contains_key("x-request-id"));
 
-    // The relayer's budget is separate, and smaller.
-    for _ in 0..5 {
-        let response = served
-            .http
-            .get(served.url("/api/relayer/status"))
-            .send()
-            .await
-            .unwrap();
-        assert_ne!(response.status(), 429);
-        assert_eq!(response.headers()["ratelimit-limit"], "5");
+    // The probes are never limited, and carry no budget.
+    for path in ["/api/health", "/livez", "/readyz"] {
+        for _ in 0..10 {
+            let (status, headers, value) = get_with(&served, path, &[]).await;
+            assert_eq!(status, 200, "{path}: {value}");
+            assert!(!headers.contains_key("ratelimit-remaining"), "{path}");
+        }
     }
+
+    // Each relayer endpoint has its own budget: polling the status cannot use up a
+    // withdrawal's.
+    for _ in 0..5 {
+        let (status, headers, _) = get_with(&served, "/api/relayer/status", &[]).await;
+        assert_ne!(status, 429);
+        assert_eq!(headers["ratelimit-limit"], "5");
+    }
+    let (status, headers, _) = get_with(&served, "/api/relayer/status", &[]).await;
+    assert_eq!(status, 429);
+    assert!(headers.contains_key("retry-after"));
     let response = served
         .http
-        .get(served.url("/api/relayer/status"))
+        .post(served.url("/api/relayer/withdraw"))
+        .json(&json!({}))
         .send()
         .await
         .unwrap();
-    assert_eq!(response.status(), 429);
-    assert!(response.headers().contains_key("retry-after"));
+    assert_eq!(response.headers()["ratelimit-limit"], "5");
+    assert_eq!(response.headers()["ratelimit-remaining"], "4");
+    assert_eq!(envelope(response).await.0, 400, "its own budget, not spent");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn clients_behind_proxies_are_their_address_or_their_64() {
+    // The loopback range is the trusted proxy, given as CIDR.
+    let config = ApiConfig {
+        rate_limit: 2,
+        trusted_proxies: vec!["127.0.0.0/8".parse().unwrap()],
+        ..ApiConfig::default()
+    };
+    let served = Served::start(config, Duration::from_secs(3)).await;
+    let status = |headers: &[(&str, &str)]| {
+        let headers: Vec<(String, String)> = headers
+            .iter()
+            .map(|(n, v)| (n.to_string(), v.to_string()))
+            .collect();
+        let served = &served;
+        async move {
+            let pairs: Vec<(&str, &str)> = headers
+                .iter()
+                .map(|(n, v)| (n.as_str(), v.as_str()))
+                .collect();
+            get_with(served, "/api/openapi.json", &pairs).await.0
+        }
+    };
+    // Two addresses of one /64 share a budget of 2 …
+    let a = [("x-forwarded-for", "2001:db8:1:1::1")];
+    let b = [("x-forwarded-for", "[2001:db8:1:1::2]:5000")];
+    assert_eq!(status(&a).await, 200);
+    assert_eq!(status(&b).await, 200);
+    assert_eq!(status(&a).await, 429);
+    assert_eq!(status(&b).await, 429);
+    // … another /64 has its own, and so does an IPv4 client named by `Forwarded`.
+    let c = [("x-forwarded-for", "2001:db8:1:2::1")];
+    assert_eq!(status(&c).await, 200);
+    let d = [("forwarded", "for=\"203.0.113.5:4711\";proto=https")];
+    assert_eq!(status(&d).await, 200);
+    assert_eq!(status(&d).await, 200);
+    assert_eq!(status(&d).await, 429);
+    server_stops(served).await;
+
+    // A peer that is not a trusted proxy is the client, whatever its headers say.
+    let config = ApiConfig {
+        rate_limit: 2,
+        trusted_proxies: vec!["10.0.0.0/8".parse().unwrap()],
+        ..ApiConfig::default()
+    };
+    let served = Served::start(config, Duration::from_secs(3)).await;
+    for (i, expected) in [200, 200, 429].into_iter().enumerate() {
+        let spoofed = format!("198.51.100.{i}");
+        let (got, _, _) = get_with(
+            &served,
+            "/api/openapi.json",
+            &[("x-forwarded-for", &spoofed)],
+        )
+        .await;
+        assert_eq!(got, expected, "request {i}");
+    }
+    server_stops(served).await;
+}
+
+async fn server_stops(served: Served) {
+    served.server.shutdown().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn oversized_input_is_refused_by_its_length() {
+    let served = Served::start(ApiConfig::default(), Duration::from_secs(3)).await;
+    // The longest a URI may be is 65,534 bytes (the `http` crate's limit; past it hyper answers
+    // 414 itself): an address of 60,000 characters, in the path and in a body.
+    let long = "T".repeat(60_000);
+    for path in [
+        format!("/api/balance/{long}"),
+        format!("/api/allowance/{long}/100"),
+        format!("/api/relayer/jobs/{long}"),
+        format!("/api/pools/{long}"),
+        format!("/api/openapi.json?{long}"),
+    ] {
+        let (status, headers, value) = get_with(&served, &path, &[]).await;
+        assert_eq!(status, 400, "{value}");
+        assert_eq!(value["kind"], "usage");
+        assert!(headers.contains_key("x-request-id"));
+    }
+    let owner = served.devnet().accounts()[0].address().to_base58();
+    let error = served
+        .fails(
+            "/api/tx/approve",
+            Some(json!({ "from": long, "denomination": 100 })),
+            400,
+        )
+        .await;
+    assert!(error.contains("more than any address has"), "{error}");
+    let error = served
+        .fails(
+            "/api/tx/deposit",
+            Some(json!({ "from": owner, "denomination": 100, "commitment": long })),
+            400,
+        )
+        .await;
+    assert!(error.contains("commitment must be 0x"), "{error}");
+    assert!(error.len() < 200, "the input is not echoed: {error}");
+    served
+        .fails(
+            "/api/tx/approve",
+            Some(json!({ "from": owner, "denomination": "9".repeat(60_000) })),
+            400,
+        )
+        .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_node_that_goes_away_is_502_and_health_503() {
     let mut served = Served::start(ApiConfig::default(), Duration::ZERO).await;
     served.ok("/api/pools/100", None).await;
+    let (status, _, ready) = get_with(&served, "/readyz", &[]).await;
+    assert_eq!(status, 200, "{ready}");
+    assert_eq!(ready["data"]["ready"], true);
+    let (status, _, live) = get_with(&served, "/livez", &[]).await;
+    assert_eq!(
+        (status.as_u16(), &live["data"]["status"]),
+        (200, &json!("alive"))
+    );
+    let node = served.devnet().url();
+    let port = node
+        .rsplit(':')
+        .next()
+        .unwrap()
+        .trim_end_matches('/')
+        .to_owned();
     served.devnet.take().unwrap().shutdown().await.unwrap();
-    let error = served.fails("/api/pools/100", None, 502).await;
-    assert!(error.contains("127.0.0.1"), "names the node: {error}");
-    served
-        .fails("/api/balance/TNPeeaaFB7K9cmo4uQpcU32zGK8G1NYqeL", None, 502)
-        .await;
-    let (status, value) = served.get("/api/health").await;
+    // What failed, not where: the node's URL stays in the server's log, found by the request
+    // id the answer carries.
+    for path in [
+        "/api/pools/100",
+        "/api/balance/TNPeeaaFB7K9cmo4uQpcU32zGK8G1NYqeL",
+    ] {
+        let (status, headers, value) = get_with(&served, path, &[]).await;
+        assert_eq!(status, 502, "{value}");
+        let body = value.to_string();
+        assert!(
+            !body.contains("127.0.0.1") && !body.contains(&port),
+            "{body}"
+        );
+        assert!(
+            value["error"]
+                .as_str()
+                .unwrap()
+                .contains("could not be reached")
+        );
+        assert!(!headers["x-request-id"].is_empty());
+    }
+    let (status, headers, value) = get_with(&served, "/api/health", &[]).await;
     assert_eq!(status, 503, "{value}");
     assert_eq!(value["ok"], false);
     assert_eq!(value["data"]["status"], "unavailable");
     assert_eq!(value["data"]["node"]["reachable"], false);
     assert!(value["error"].as_str().unwrap().contains("unreachable"));
+    assert!(!value.to_string().contains("127.0.0.1"), "{value}");
+    assert!(headers.contains_key("x-request-id"));
+    // Readiness is recomputed at most once a second.
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    let (status, headers, value) = get_with(&served, "/readyz", &[]).await;
+    assert_eq!(status, 503, "{value}");
+    assert_eq!(value["kind"], "unavailable");
+    assert_eq!(value["data"]["ready"], false);
+    let checks = value["data"]["checks"].as_array().unwrap();
+    let node_check = checks.iter().find(|c| c["name"] == "node").unwrap();
+    assert_eq!(node_check["ok"], false);
+    assert!(!value.to_string().contains("127.0.0.1"), "{value}");
+    assert!(headers.contains_key("x-request-id"));
+    let (status, _, _) = get_with(&served, "/livez", &[]).await;
+    assert_eq!(status, 200, "alive without its node");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn readiness_checks_the_relayer_too() {
+    let served = Served::with_relayer(ApiConfig::default(), RelayerConfig::default()).await;
+    // The watcher makes its first pass as the server starts.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let data = served.ok("/readyz", None).await;
+    let names: Vec<_> = data["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["name"].as_str().unwrap().to_owned(),
+                c["ok"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    let expected = ["node", "database", "relayer_watcher", "relayer_balance"];
+    assert_eq!(
+        names,
+        expected.map(|n| (n.to_owned(), true)).to_vec(),
+        "{data}"
+    );
+    let health = served.ok("/api/health", None).await;
+    assert_eq!(health["ready"], true);
+    assert_eq!(health["checks"], data["checks"], "the same facts");
+    server_stops(served).await;
+
+    // A relayer that cannot pay is not ready.
+    let poor = RelayerConfig {
+        min_balance: i64::MAX,
+        ..RelayerConfig::default()
+    };
+    let served = Served::with_relayer(ApiConfig::default(), poor).await;
+    let (status, _, value) = get_with(&served, "/readyz", &[]).await;
+    assert_eq!(status, 503, "{value}");
+    assert!(
+        value["error"].as_str().unwrap().contains("relayer_balance"),
+        "{value}"
+    );
+    server_stops(served).await;
 }
 
 fn interop_dir() -> PathBuf {
@@ -815,6 +1043,130 @@ async fn shutdown_finishes_the_requests_in_flight() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn metrics_count_requests_by_route_and_rate_limits() {
+    let config = ApiConfig {
+        rate_limit: 2,
+        ..ApiConfig::default()
+    };
+    let served = Served::start(config, Duration::from_secs(3)).await;
+    served.ok("/api/pools/100", None).await;
+    assert_eq!(get_with(&served, "/api/openapi.json", &[]).await.0, 200);
+    assert_eq!(get_with(&served, "/api/openapi.json", &[]).await.0, 429);
+    let response = served
+        .http
+        .get(served.url("/metrics"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    assert!(
+        response.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/plain")
+    );
+    let text = response.text().await.unwrap();
+    for expected in [
+        "tronpool_http_requests_total{route=\"/api/pools/{denom}\",status=\"200\"}",
+        "tronpool_http_requests_total{route=\"/api/openapi.json\",status=\"429\"}",
+        "tronpool_rate_limited_total{budget=\"general\"}",
+        "tronpool_http_request_duration_seconds_bucket{route=\"/api/pools/{denom}\",le=\"0.005\"}",
+    ] {
+        assert!(text.contains(expected), "{expected} in:\n{text}");
+    }
+    assert!(!text.contains("/api/pools/100"), "routes, never raw paths");
+    server_stops(served).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slow_headers_and_idle_connections_are_cut_off() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let config = ApiConfig {
+        header_read_timeout: Duration::from_millis(300),
+        ..ApiConfig::default()
+    };
+    let served = Served::start(config, Duration::from_secs(3)).await;
+    let addr = served.server.addr();
+    // Closed: the read ends (0 bytes, or a reset) well before the 5 s we give it.
+    async fn closed(mut stream: tokio::net::TcpStream) -> Vec<u8> {
+        let mut seen = Vec::new();
+        let read = tokio::time::timeout(Duration::from_secs(5), stream.read_to_end(&mut seen));
+        let _ = read.await.expect("the server closed the connection");
+        seen
+    }
+    // Headers that never end.
+    let mut slow = tokio::net::TcpStream::connect(addr).await.unwrap();
+    slow.write_all(b"GET /livez HTTP/1.1\r\nHost: x\r\n")
+        .await
+        .unwrap();
+    closed(slow).await;
+    // A connection that never sends anything.
+    closed(tokio::net::TcpStream::connect(addr).await.unwrap()).await;
+    // A kept-alive connection answered once and then left idle.
+    let mut idle = tokio::net::TcpStream::connect(addr).await.unwrap();
+    idle.write_all(b"GET /livez HTTP/1.1\r\nHost: x\r\n\r\n")
+        .await
+        .unwrap();
+    let seen = closed(idle).await;
+    assert!(
+        seen.starts_with(b"HTTP/1.1 200"),
+        "{}",
+        String::from_utf8_lossy(&seen)
+    );
+    // Requests that keep coming are served as before.
+    served.ok("/livez", None).await;
+    server_stops(served).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn past_the_in_flight_cap_requests_are_shed_503() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let devnet = devnet::spawn(DevnetConfig::ephemeral()).await.unwrap();
+    let node = slow_node(Duration::from_millis(1500)).await;
+    let client = NodeClient::new(NodeConfig::new(format!("http://{node}").parse().unwrap()));
+    let chain = Chain::new(
+        "devnet".into(),
+        client.unwrap(),
+        devnet.deployment().clone(),
+        Duration::ZERO,
+    );
+    let config = ApiConfig {
+        max_in_flight: 1,
+        ..ApiConfig::default()
+    };
+    let app = Arc::new(App::new(chain, devnet_pricing(&devnet), config));
+    let server = api::spawn("127.0.0.1:0".parse().unwrap(), app)
+        .await
+        .unwrap();
+    let url = server.url();
+    let held = tokio::spawn({
+        let url = url.clone();
+        async move {
+            reqwest::get(format!("{url}/api/health"))
+                .await
+                .unwrap()
+                .status()
+        }
+    });
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let response = reqwest::get(format!("{url}/api/openapi.json"))
+        .await
+        .unwrap();
+    assert_eq!(response.headers()["retry-after"], "1");
+    let (status, value) = envelope(response).await;
+    assert_eq!(status, 503, "{value}");
+    assert_eq!(value["kind"], "unavailable");
+    let live = reqwest::get(format!("{url}/livez")).await.unwrap();
+    assert_eq!(live.status(), 200, "liveness is never shed");
+    assert_eq!(held.await.unwrap(), 200);
+    let after = reqwest::get(format!("{url}/api/openapi.json"))
+        .await
+        .unwrap();
+    assert_eq!(after.status(), 200, "the permit came back");
+    server.shutdown().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_request_past_its_timeout_is_504_and_browsers_get_cors() {
     let _ = rustls::crypto::ring::default_provider().install_default();
     let devnet = devnet::spawn(DevnetConfig::ephemeral()).await.unwrap();
@@ -877,6 +1229,7 @@ async fn a_request_past_its_timeout_is_504_and_browsers_get_cors() {
         .await
         .unwrap();
     assert!(!other.headers().contains_key("access-control-allow-origin"));
-    assert_eq!(other.headers()["ratelimit-remaining"], "118");
+    // The health request above is a probe: it spent nothing.
+    assert_eq!(other.headers()["ratelimit-remaining"], "119");
     server.shutdown().await.unwrap();
 }

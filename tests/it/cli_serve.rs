@@ -38,6 +38,11 @@ fn serves_with_its_own_devnet_and_stops_on_a_signal() {
                 "serve",
                 "--listen",
                 "127.0.0.1:0",
+                // Proxies by address and by range; an IPv4-mapped entry reads as IPv4.
+                "--trusted-proxy",
+                "10.0.0.0/8",
+                "--trusted-proxy",
+                "::ffff:127.0.0.1",
             ])
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -60,6 +65,11 @@ fn serves_with_its_own_devnet_and_stops_on_a_signal() {
         assert_eq!(health["data"]["node"]["reachable"], true);
         let (status, pool) = get(url, "/api/pools/100");
         assert_eq!(status, 200, "{pool}");
+        let (status, live) = get(url, "/livez");
+        assert_eq!(status, 200, "{live}");
+        let (status, ready) = get(url, "/readyz");
+        assert_eq!(status, 200, "{ready}");
+        assert_eq!(ready["data"]["ready"], true, "{ready}");
 
         let killed = Command::new("kill")
             .args([format!("-{signal}"), child.id().to_string()])
