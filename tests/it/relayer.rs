@@ -821,19 +821,7 @@ async fn proxy(upstream: String, mode: Broadcasts, seen: Arc<AtomicUsize>) -> St
                     _ => {}
                 }
             }
-            let url = format!(
-                "{upstream}{}",
-                uri.path_and_query().map_or("", |p| p.as_str())
-            );
-            let answer = reqwest::Client::new()
-                .request(method, url)
-                .header("content-type", "application/json")
-                .body(body.to_vec())
-                .send()
-                .await
-                .unwrap();
-            let status = answer.status();
-            let text = answer.text().await.unwrap();
+            let (status, text) = crate::support::forward(&upstream, method, &uri, &body).await;
             if is_broadcast && matches!(mode, Broadcasts::Duplicate) {
                 return axum::Json(json!({
                     "result": false, "code": "DUP_TRANSACTION_ERROR",

@@ -199,19 +199,7 @@ impl Chain {
                 if uri.path().starts_with("/devnet/") {
                     return (StatusCode::NOT_FOUND, "not found").into_response();
                 }
-                let url = format!(
-                    "{upstream}{}",
-                    uri.path_and_query().map_or("", |p| p.as_str())
-                );
-                let answer = reqwest::Client::new()
-                    .request(method, url)
-                    .header("content-type", "application/json")
-                    .body(body.to_vec())
-                    .send()
-                    .await
-                    .unwrap();
-                let status = answer.status();
-                let mut text = answer.text().await.unwrap();
+                let (status, mut text) = forward(&upstream, method, &uri, &body).await;
                 let asks_block_zero = serde_json::from_slice::<Value>(&body)
                     .ok()
                     .is_some_and(|b| b["id_or_num"] == "0" || b["num"] == 0);
@@ -236,4 +224,27 @@ impl Chain {
             .spawn(async move { axum::serve(listener, app).await.unwrap() });
         format!("http://{addr}")
     }
+}
+
+/// Passes a request a test proxy received on to the node at `upstream`, as it came; returns
+/// the node's status and body.
+pub async fn forward(
+    upstream: &str,
+    method: axum::http::Method,
+    uri: &axum::http::Uri,
+    body: &[u8],
+) -> (reqwest::StatusCode, String) {
+    let url = format!(
+        "{upstream}{}",
+        uri.path_and_query().map_or("", |p| p.as_str())
+    );
+    let answer = reqwest::Client::new()
+        .request(method, url)
+        .header("content-type", "application/json")
+        .body(body.to_vec())
+        .send()
+        .await
+        .unwrap();
+    let status = answer.status();
+    (status, answer.text().await.unwrap())
 }
