@@ -17,7 +17,9 @@ impl PoolsArgs {
         let pricing = pricing(ctx, &chain)?;
         let terms = pricing.terms(&chain, Default::default()).await.ok();
         let pools = chain.pools(terms.as_ref()).await?;
-        ctx.out.result(&pools, || {
+        // `--json` prints exactly the `data` of `GET /api/pools`: `{pools: [...]}`.
+        let listed = serde_json::json!({ "pools": &pools });
+        ctx.out.result(&listed, || {
             let mut rows = vec![[
                 "DENOM".to_owned(),
                 "POOL".into(),

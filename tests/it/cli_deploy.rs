@@ -631,7 +631,7 @@ fn deploy_with_ceremony_keys_resume_and_withdraw() {
 
     // The pools work, and a withdrawal proven with the ceremony's keys is paid.
     let pools = ok(&mut on(&env, &chain, 4), &["pools"]);
-    assert_eq!(pools.as_array().unwrap().len(), 3, "{pools}");
+    assert_eq!(pools["pools"].as_array().unwrap().len(), 3, "{pools}");
     let deposit = ok(
         on(&env, &chain, 4).arg("--yes"),
         &["deposit", "--denom", "100"],

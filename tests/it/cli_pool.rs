@@ -79,8 +79,9 @@ fn deposit_then_relay_withdraw_then_the_note_is_spent() {
     assert_eq!(mode(&db), 0o600);
     assert_eq!(mode(db.parent().unwrap()), 0o700);
 
+    // The same `data` as `GET /api/pools`.
     let pools = ok(&env, &chain, &["pools"]);
-    let hundred = &pools.as_array().unwrap()[0];
+    let hundred = &pools["pools"].as_array().unwrap()[0];
     assert_eq!(hundred["denomination"], 100);
     assert_eq!(hundred["poolBalanceRaw"], "100000000");
     assert_eq!(hundred["depositCount"], 1);
@@ -623,7 +624,7 @@ fn a_tree_cache_from_an_earlier_devnet_is_dropped_and_fetched_again() {
     );
     assert_eq!(dry["dryRun"], true, "{dry}");
     let pools = ok(&env, &second, &["pools"]);
-    assert_eq!(dry["root"], pools[0]["currentRoot"]);
+    assert_eq!(dry["root"], pools["pools"][0]["currentRoot"]);
 }
 
 #[test]
