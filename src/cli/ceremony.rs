@@ -103,7 +103,7 @@ struct KeyFile {
 /// by the network's name. The one place the CLI decides it.
 pub(super) async fn on_devnet(settings: &Settings) -> Result<bool> {
     let node = settings.node_client()?;
-    crate::service::ceremony::node_is_devnet(&node).await
+    crate::service::devnet_identity::is_tronpool_devnet(&node).await
 }
 
 /// Contributions as snarkjs lists them, with the beacon's parameters.

@@ -141,11 +141,20 @@ impl DeployArgs {
             ));
         }
         let existing = settings.deployment.value.clone();
-        let keys = self.keys(ctx, existing.as_ref()).await?;
+        // Asked once: the keys' policy and the withdrawal check both depend on it.
+        let devnet = super::ceremony::on_devnet(settings).await?;
+        let keys = self.keys(ctx, existing.as_ref(), devnet)?;
         if self.check {
-            return check(ctx, &network, existing, &keys, self.test_deposit).await;
+            let withdrawal = WithdrawalCheck {
+                deposit: self.test_deposit,
+                devnet,
+            };
+            return check(ctx, &network, existing, &keys, withdrawal).await;
         }
-        let test_deposit = !self.no_test_deposit;
+        let withdrawal = WithdrawalCheck {
+            deposit: !self.no_test_deposit,
+            devnet,
+        };
         let usdt = settings.usdt.value.ok_or_else(|| {
             Error::usage(format!(
                 "no USDT contract is known for {network}: set `usdt` in [networks.{network}] of \
@@ -184,7 +193,7 @@ impl DeployArgs {
             ctx.out.note(format!(
                 "every contract is deployed on {network}; name new --denominations to add pools"
             ));
-            return finish(ctx, &network, plan.record, Vec::new(), &keys, test_deposit).await;
+            return finish(ctx, &network, plan.record, Vec::new(), &keys, withdrawal).await;
         }
         ctx.out.note(estimate_text(&estimate, &plan));
         if plan.owner_trx < plan.cost() {
@@ -208,7 +217,7 @@ impl DeployArgs {
                 "Deploy {count} contracts to {network} from {} for about {} TRX{}?",
                 plan.owner,
                 trx_text(plan.cost()),
-                if test_deposit {
+                if withdrawal.deposit {
                     format!(
                         ", then deposit {} USDT as a test note (stored here, yours to withdraw)",
                         plan.steps
@@ -258,15 +267,19 @@ impl DeployArgs {
                 fee_trx: trx_text(done.fee),
             });
         }
-        finish(ctx, &network, plan.record, sent, &keys, test_deposit).await
+        finish(ctx, &network, plan.record, sent, &keys, withdrawal).await
     }
 
     /// The keys to deploy the verifier with: `--zkey` (imported on the way), else the ones
     /// the record being resumed pins.
-    async fn keys(&self, ctx: &Context, existing: Option<&DeploymentRecord>) -> Result<Keys> {
+    fn keys(
+        &self,
+        ctx: &Context,
+        existing: Option<&DeploymentRecord>,
+        devnet: bool,
+    ) -> Result<Keys> {
         let settings = ctx.settings()?;
         let network = settings.network.value.as_str();
-        let devnet = super::ceremony::on_devnet(settings).await?;
         if let Some(path) = &self.zkey {
             let loading = spinner(ctx, "verifying the zkey");
             let request = ImportRequest {
@@ -315,7 +328,7 @@ async fn check(
     network: &str,
     record: Option<DeploymentRecord>,
     keys: &Keys,
-    test_deposit: bool,
+    withdrawal: WithdrawalCheck,
 ) -> Result<()> {
     let record = record.ok_or_else(|| {
         Error::usage(format!(
@@ -325,25 +338,34 @@ async fn check(
     let deployment = record
         .to_deployment(network)
         .map_err(|missing| Error::usage(format!("the recorded deployment lacks {missing}")))?;
-    let checks = checked(ctx, network, &deployment, keys, test_deposit).await?;
+    let checks = checked(ctx, network, &deployment, keys, withdrawal).await?;
     let out = Checked {
         network: network.to_owned(),
         deployment,
         checks,
     };
-    deploy_check::failures(&out.checks)?;
+    deploy_check::failures(&out.checks, deploy_check::NOT_OURS)?;
     ctx.out.result(&out, || checks_text(&out.checks))
 }
 
+/// How the withdrawal check that ends `deploy` (and `deploy --check`) runs.
+#[derive(Clone, Copy)]
+struct WithdrawalCheck {
+    /// Deposit a test note when no note of these pools is stored here.
+    deposit: bool,
+    /// The node proved to be a tronpool devnet (asked once, before the keys were loaded).
+    devnet: bool,
+}
+
 /// Runs the on-chain checks of `deployment`, each one shown as a note, and then, when they
-/// pass, a withdrawal of a stored note of its pools simulated on the node (`test_deposit`:
+/// pass, a withdrawal of a stored note of its pools simulated on the node (`withdrawal.deposit`:
 /// depositing one first when there is none).
 async fn checked(
     ctx: &Context,
     network: &str,
     deployment: &devnet::Deployment,
     keys: &Keys,
-    test_deposit: bool,
+    withdrawal: WithdrawalCheck,
 ) -> Result<Vec<Check>> {
     let settings = ctx.settings()?;
     let node = settings.node_client()?;
@@ -356,7 +378,7 @@ async fn checked(
     .with_keys_dir(Some(settings.keys_dir()));
     // The withdrawal check proves with the deployment's keys: a rehearsal key may do so only
     // on a node that is a tronpool devnet, which the keys were already checked against.
-    let chain = if super::ceremony::on_devnet(settings).await? {
+    let chain = if withdrawal.devnet {
         chain.assume_devnet()
     } else {
         chain
@@ -369,9 +391,9 @@ async fn checked(
     if checks.iter().any(|c| !c.ok) {
         return Ok(checks);
     }
-    let withdrawal = withdrawal_check(ctx, &chain, test_deposit).await?;
-    ctx.out.note(checks_text(std::slice::from_ref(&withdrawal)));
-    checks.push(withdrawal);
+    let withdrawn = withdrawal_check(ctx, &chain, withdrawal.deposit).await?;
+    ctx.out.note(checks_text(std::slice::from_ref(&withdrawn)));
+    checks.push(withdrawn);
     Ok(checks)
 }
 
@@ -448,7 +470,7 @@ async fn finish(
     record: DeploymentRecord,
     sent: Vec<Sent>,
     keys: &Keys,
-    test_deposit: bool,
+    withdrawal: WithdrawalCheck,
 ) -> Result<()> {
     // A record from before sponsorship made its pools' callers pay it all.
     let sponsorship = Sponsorship {
@@ -460,8 +482,8 @@ async fn finish(
     let deployment = record
         .to_deployment(network)
         .map_err(|missing| Error::Failed(format!("the deployment is still missing {missing}")))?;
-    let checks = checked(ctx, network, &deployment, keys, test_deposit).await?;
-    deploy_check::failures(&checks)?;
+    let checks = checked(ctx, network, &deployment, keys, withdrawal).await?;
+    deploy_check::failures(&checks, deploy_check::NOT_OURS)?;
     let done = Done {
         network: network.to_owned(),
         config_file: ctx.settings()?.config_file.value.clone(),

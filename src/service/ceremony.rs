@@ -77,13 +77,6 @@ impl KeyRecord {
     }
 }
 
-/// Whether `node` is a tronpool devnet, by its genesis identity
-/// ([`crate::service::devnet_identity::is_tronpool_devnet`]), never by the network's name:
-/// the one place the ceremony policy asks. Errors when the node cannot be asked.
-pub async fn node_is_devnet(node: &tron::NodeClient) -> Result<bool> {
-    crate::service::devnet_identity::is_tronpool_devnet(node).await
-}
-
 /// Whether a chain whose deployment pins `pinned` may use a rehearsal key: the node is asked
 /// only when the kept key is not a verified one, so a network with verified keys costs no
 /// extra call.
@@ -99,7 +92,7 @@ pub async fn devnet_for_keys(
     if verified {
         return Ok(false);
     }
-    node_is_devnet(node).await
+    crate::service::devnet_identity::is_tronpool_devnet(node).await
 }
 
 /// What `ceremony verify` found.

@@ -48,8 +48,6 @@ pub struct NetworkSpec {
     /// Where the records whose contracts passed [`code_check`] are remembered; `None`:
     /// checked at every start.
     pub verified_dir: Option<PathBuf>,
-    /// Skip [`code_check`] on open: for `deploy`, which checks (and reports) it itself.
-    pub skip_code_check: bool,
 }
 
 impl NetworkSpec {
@@ -69,7 +67,6 @@ impl NetworkSpec {
             config_file: Some(settings.config_file.value.clone()),
             usdt: settings.usdt.value,
             verified_dir: Some(settings.verified_dir()),
-            skip_code_check: false,
         }
     }
 
@@ -277,10 +274,7 @@ impl Chain {
                 .with_keys_dir(spec.keys_dir.clone())
                 .prove_devnet()
                 .await?;
-            if !spec.skip_code_check {
-                code_check::verify_recorded(&chain, spec.usdt, spec.verified_dir.as_deref())
-                    .await?;
-            }
+            code_check::verify_recorded(&chain, spec.usdt, spec.verified_dir.as_deref()).await?;
             return Ok(chain);
         }
         if network != crate::network::DEFAULT_NETWORK {

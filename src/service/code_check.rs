@@ -58,26 +58,15 @@ pub async fn verify_recorded(
         return Ok(());
     }
     let checks = check_code(chain, usdt).await?;
-    let failed: Vec<String> = checks
-        .iter()
-        .filter(|c| !c.ok)
-        .map(|c| format!("{}: {}", c.check, c.detail))
-        .collect();
-    if !failed.is_empty() {
-        return Err(Error::Refused(format!(
-            "the deployment recorded for {} is not tronpool's, so nothing was sent: {}",
-            chain.network,
-            failed.join("; ")
-        )));
-    }
+    deploy_check::failures(
+        &checks,
+        &format!(
+            "the deployment recorded for {} is not tronpool's, so nothing was sent",
+            chain.network
+        ),
+    )?;
     if let Some(stamp) = &stamp {
-        if let Some(dir) = stamp.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-        }
-        let tmp = stamp.with_extension("tmp");
-        std::fs::write(&tmp, format!("{key}\n"))
-            .and_then(|()| std::fs::rename(&tmp, stamp))
-            .map_err(|e| Error::io(stamp, e))?;
+        crate::store::fs::write_private(stamp, format!("{key}\n").as_bytes(), true)?;
     }
     Ok(())
 }
@@ -99,20 +88,11 @@ fn record_key(chain: &Chain) -> Result<String> {
 /// The node's chain is the one the record was made on, with the network's USDT.
 async fn network(chain: &Chain, usdt: Option<Address>) -> Result<Check> {
     let d = &chain.deployment;
-    let genesis = chain.node.get_block(0, false).await?;
-    let chain_id = genesis.map(|b| {
-        u64::from(u32::from_be_bytes([
-            b.block_id[28],
-            b.block_id[29],
-            b.block_id[30],
-            b.block_id[31],
-        ]))
-    });
+    let chain_id = crate::service::deploy::chain_id(&chain.node).await?;
     let mut wrong = Vec::new();
-    if chain_id != Some(d.chain_id) {
+    if chain_id != d.chain_id {
         wrong.push(format!(
-            "the node's chain id is {}, the record's {:#x}",
-            chain_id.map_or("unknown".into(), |id| format!("{id:#x}")),
+            "the node's chain id is {chain_id:#x}, the record's {:#x}",
             d.chain_id
         ));
     }

@@ -28,6 +28,9 @@ use crate::store::trees::TreeCache;
 /// How many random pairs the hasher is compared on.
 const HASHER_SAMPLES: usize = 3;
 
+/// What `deploy` and `deploy --check` say before the failed checks.
+pub const NOT_OURS: &str = "the deployment is not tronpool's as recorded";
+
 /// How `deploy` marks the note of its test deposit in the note store.
 pub const TEST_DEPOSIT_ORIGIN: &str = "deploy test";
 
@@ -94,20 +97,18 @@ pub async fn check_deployment(
     Ok(checks)
 }
 
-/// `Err` naming every failed check, or `Ok` when all passed.
-pub fn failures(checks: &[Check]) -> Result<()> {
+/// `Err` naming every failed check after `lead`, or `Ok` when all passed (a skipped check
+/// is `ok`).
+pub fn failures(checks: &[Check], lead: &str) -> Result<()> {
     let failed: Vec<String> = checks
         .iter()
-        .filter(|c| !c.ok && !c.skipped)
+        .filter(|c| !c.ok)
         .map(|c| format!("{}: {}", c.check, c.detail))
         .collect();
     if failed.is_empty() {
         return Ok(());
     }
-    Err(Error::Refused(format!(
-        "the deployment is not tronpool's as recorded: {}",
-        failed.join("; ")
-    )))
+    Err(Error::Refused(format!("{lead}: {}", failed.join("; "))))
 }
 
 /// The hasher answers like `zk::poseidon::hash2` on random field elements.

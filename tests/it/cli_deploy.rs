@@ -618,6 +618,26 @@ fn deploy_with_ceremony_keys_resume_and_withdraw() {
         4,
     );
     assert!(err.contains("pool 100 code"), "{err}");
+    // A record on another USDT than the network's: refused by the network check too.
+    let (network, record) = recorded
+        .split_once("[networks.rehearsal.deployment]")
+        .unwrap();
+    let other_usdt = chain.devnet.deployment().hasher.to_string();
+    let usdt = chain.devnet.deployment().usdt.to_string();
+    assert!(record.contains(&usdt), "{record}");
+    std::fs::write(
+        env.home().join("config.toml"),
+        format!(
+            "{network}[networks.rehearsal.deployment]{}",
+            record.replace(&usdt, &other_usdt)
+        ),
+    )
+    .unwrap();
+    let err = fails(&mut on(&env, &chain, 4), &["pools"], 4);
+    assert!(
+        err.contains("network: the record's USDT is") && err.contains("pool 100 code"),
+        "{err}"
+    );
     std::fs::write(env.home().join("config.toml"), &recorded).unwrap();
     assert_eq!(
         balance(
