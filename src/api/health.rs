@@ -61,7 +61,7 @@ pub async fn readyz(State(app): State<Arc<App>>) -> Response {
     (StatusCode::SERVICE_UNAVAILABLE, Json(body)).into_response()
 }
 
-async fn readiness(app: &App) -> Arc<Readiness> {
+pub(super) async fn readiness(app: &App) -> Arc<Readiness> {
     let computed = app
         .readiness
         .get(|| async { Ok(app.chain.readiness(app.relayer.as_deref()).await) })

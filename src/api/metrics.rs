@@ -5,7 +5,15 @@
 //!   `tronpool_http_request_duration_seconds{route}` (a histogram), by the route's pattern
 //!   (`/api/pools/{denom}`, never the raw path, so a client cannot mint label values);
 //! - `tronpool_rate_limited_total{budget}`: requests answered 429;
-//! - `tronpool_relayer_jobs{state}`: the relayer's jobs by state, read when scraped.
+//! - `tronpool_relayer_jobs{state}`: the relayer's jobs by state, read when scraped;
+//! - `tronpool_relayer_balance_trx` and `tronpool_ready` (1 or 0): from the readiness checks,
+//!   which a scrape refreshes (at most once a second, like the probes);
+//! - `tronpool_node_calls_total{endpoint, outcome}` and
+//!   `tronpool_node_call_duration_seconds{endpoint}`: every node call, counted by the node
+//!   client (`crates/tron`) through the same facade, `endpoint` being java-tron's path or
+//!   the events API's template;
+//! - `tronpool_cache_reads_total{cache, result}`: hits and misses of the block-long caches
+//!   (`service::cache`).
 //!
 //! The recorder is global to the process (the `metrics` facade has one): the first server
 //! installs it and every later one in the same process (the tests run many) shares it.
@@ -22,6 +30,7 @@ use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 use super::App;
 
 const DURATION: &str = "tronpool_http_request_duration_seconds";
+const NODE_DURATION: &str = "tronpool_node_call_duration_seconds";
 
 /// The process's Prometheus recorder, installed on first use.
 fn handle() -> Option<&'static PrometheusHandle> {
@@ -34,6 +43,9 @@ fn handle() -> Option<&'static PrometheusHandle> {
             ];
             let recorder = PrometheusBuilder::new()
                 .set_buckets_for_metric(Matcher::Full(DURATION.into()), &buckets)
+                .and_then(|b| {
+                    b.set_buckets_for_metric(Matcher::Full(NODE_DURATION.into()), &buckets)
+                })
                 .map_err(|e| tracing::warn!(error = %e, "metrics buckets"))
                 .ok()?
                 .build_recorder();
@@ -75,6 +87,8 @@ pub fn rate_limited(budget: &'static str) {
 }
 
 pub async fn render(State(app): State<Arc<App>>) -> Response {
+    let readiness = super::health::readiness(&app).await;
+    metrics::gauge!("tronpool_ready").set(if readiness.ready { 1.0 } else { 0.0 });
     if let Some(relayer) = &app.relayer {
         match relayer.jobs().count_by_state() {
             Ok(counts) => {

@@ -101,7 +101,7 @@ impl App {
                 config.relayer_rate_limit,
                 &config.trusted_proxies,
             ),
-            readiness: Cached::new(Duration::from_secs(1)),
+            readiness: Cached::new("readiness", Duration::from_secs(1)),
             in_flight: Arc::new(tokio::sync::Semaphore::new(
                 config
                     .max_in_flight

@@ -18,6 +18,8 @@ const ERROR_TTL: Duration = Duration::from_secs(1);
 
 /// One cached value.
 pub struct Cached<T> {
+    /// Names the cache in metrics (`tronpool_cache_reads_total{cache, result}`).
+    name: &'static str,
     ttl: Duration,
     slot: Mutex<Option<Entry<T>>>,
     /// Held by the caller that refreshes; the others queue on it and then read its result.
@@ -41,8 +43,9 @@ impl<T> Entry<T> {
 }
 
 impl<T> Cached<T> {
-    pub fn new(ttl: Duration) -> Self {
+    pub fn new(name: &'static str, ttl: Duration) -> Self {
         Cached {
+            name,
             ttl,
             slot: Mutex::new(None),
             refresh: tokio::sync::Mutex::new(()),
@@ -66,13 +69,16 @@ impl<T> Cached<T> {
         Fut: Future<Output = Result<T>>,
     {
         if let Some(hit) = self.current() {
+            self.count("hit");
             return hit;
         }
         let _refreshing = self.refresh.lock().await;
-        // Someone else may have refreshed while we queued.
+        // Someone else may have refreshed while we queued: a hit that waited.
         if let Some(hit) = self.current() {
+            self.count("hit");
             return hit;
         }
+        self.count("miss");
         let value = fetch().await.map(Arc::new).map_err(Arc::new);
         let answer = value
             .as_ref()
@@ -83,6 +89,12 @@ impl<T> Cached<T> {
             value,
         });
         answer
+    }
+
+    /// Through the `metrics` facade: nothing unless `serve` installed its recorder.
+    fn count(&self, result: &'static str) {
+        metrics::counter!("tronpool_cache_reads_total", "cache" => self.name, "result" => result)
+            .increment(1);
     }
 
     /// Forgets the value, so the next read goes to the chain (after a transaction we know
@@ -99,7 +111,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_burst_makes_one_fetch() {
-        let cache = Arc::new(Cached::<u64>::new(Duration::from_secs(60)));
+        let cache = Arc::new(Cached::<u64>::new("test", Duration::from_secs(60)));
         let calls = Arc::new(AtomicUsize::new(0));
         let mut tasks = Vec::new();
         for _ in 0..50 {
@@ -123,7 +135,7 @@ mod tests {
 
     #[tokio::test]
     async fn failures_are_shared_then_retried() {
-        let cache = Cached::<u64>::new(Duration::from_millis(10));
+        let cache = Cached::<u64>::new("test", Duration::from_millis(10));
         let failed = cache
             .get(|| async { Err(Error::Failed("node down".into())) })
             .await;

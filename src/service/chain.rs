@@ -138,12 +138,12 @@ impl Chain {
         let pool_states = deployment
             .pools
             .iter()
-            .map(|p| (p.denomination, Cached::new(ttl)))
+            .map(|p| (p.denomination, Cached::new("pool_state", ttl)))
             .collect();
         let pool_sponsors = deployment
             .pools
             .iter()
-            .map(|p| (p.denomination, Cached::new(ttl)))
+            .map(|p| (p.denomination, Cached::new("pool_sponsor", ttl)))
             .collect();
         Chain {
             pool_sponsors,
@@ -151,9 +151,9 @@ impl Chain {
             node,
             deployment,
             pool_states,
-            head: Cached::new(HEAD_TTL.min(ttl.max(Duration::from_millis(1)))),
+            head: Cached::new("head", HEAD_TTL.min(ttl.max(Duration::from_millis(1)))),
             // Kept no longer than the pools: a relayer's quote follows the energy price.
-            prices: Cached::new(PARAMS_TTL.min(ttl)),
+            prices: Cached::new("prices", PARAMS_TTL.min(ttl)),
             keys_dir: None,
             keys: OnceLock::new(),
             devnet: false,

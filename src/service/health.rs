@@ -149,7 +149,12 @@ impl Chain {
                     )
                 });
                 let min = relayer.min_balance();
-                checks.push(match self.trx_balance(relayer.address()).await {
+                let balance = self.trx_balance(relayer.address()).await;
+                if let Ok(balance) = &balance {
+                    // For `GET /metrics` (a no-op without `serve`'s recorder).
+                    metrics::gauge!("tronpool_relayer_balance_trx").set(*balance as f64 / 1e6);
+                }
+                checks.push(match balance {
                     Ok(balance) if balance >= min => Check::new(
                         "relayer_balance",
                         true,

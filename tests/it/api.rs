@@ -809,6 +809,17 @@ async fn readiness_checks_the_relayer_too() {
     let health = served.ok("/api/health", None).await;
     assert_eq!(health["ready"], true);
     assert_eq!(health["checks"], data["checks"], "the same facts");
+    // The relayer's balance, as the readiness check read it, is a gauge.
+    let text = served
+        .http
+        .get(served.url("/metrics"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(text.contains("tronpool_relayer_balance_trx "), "{text}");
     server_stops(served).await;
 
     // A relayer that cannot pay is not ready.
@@ -1071,6 +1082,11 @@ async fn metrics_count_requests_by_route_and_rate_limits() {
         "tronpool_http_requests_total{route=\"/api/openapi.json\",status=\"429\"}",
         "tronpool_rate_limited_total{budget=\"general\"}",
         "tronpool_http_request_duration_seconds_bucket{route=\"/api/pools/{denom}\",le=\"0.005\"}",
+        // The pool read went to the node once, and the cache counted it.
+        "tronpool_node_calls_total{endpoint=\"wallet/triggerconstantcontract\",outcome=\"ok\"}",
+        "tronpool_node_call_duration_seconds_bucket{endpoint=\"wallet/triggerconstantcontract\",le=\"0.1\"}",
+        "tronpool_cache_reads_total{cache=\"pool_state\",result=\"miss\"}",
+        "tronpool_ready 1",
     ] {
         assert!(text.contains(expected), "{expected} in:\n{text}");
     }
@@ -1232,4 +1248,93 @@ async fn a_request_past_its_timeout_is_504_and_browsers_get_cors() {
     // The health request above is a probe: it spent nothing.
     assert_eq!(other.headers()["ratelimit-remaining"], "119");
     server.shutdown().await.unwrap();
+}
+
+/// A node that answers every call with `status` and `body`, as a broken proxy or a captive
+/// portal in front of the real one would.
+async fn broken_node(status: u16, body: &'static str) -> SocketAddr {
+    let app = axum::Router::new().fallback(move || async move {
+        (
+            axum::http::StatusCode::from_u16(status).unwrap(),
+            [("content-type", "text/html")],
+            body,
+        )
+    });
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    addr
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_answering_garbage_or_5xx_is_502_in_bounded_time_and_not_ready() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let devnet = devnet::spawn(DevnetConfig::ephemeral()).await.unwrap();
+    for (status, body, expected) in [
+        (
+            200,
+            "<html><body>Welcome to nginx!</body></html>",
+            "unexpected answer",
+        ),
+        (503, "<html>upstream overloaded</html>", "answered HTTP 503"),
+    ] {
+        let node = broken_node(status, body).await;
+        let url = format!("http://{node}");
+        let mut config = NodeConfig::new(url.parse().unwrap());
+        config.backoff = Duration::from_millis(10);
+        let chain = Chain::new(
+            "devnet".into(),
+            NodeClient::new(config).unwrap(),
+            devnet.deployment().clone(),
+            Duration::ZERO,
+        )
+        .assume_devnet();
+        let app = Arc::new(App::new(
+            chain,
+            devnet_pricing(&devnet),
+            ApiConfig::default(),
+        ));
+        let server = api::spawn("127.0.0.1:0".parse().unwrap(), app)
+            .await
+            .unwrap();
+        let http = reqwest::Client::new();
+        for path in [
+            "/api/pools/100",
+            "/api/balance/TNPeeaaFB7K9cmo4uQpcU32zGK8G1NYqeL",
+        ] {
+            let started = std::time::Instant::now();
+            let response = http
+                .get(format!("{}{path}", server.url()))
+                .send()
+                .await
+                .unwrap();
+            assert!(response.headers().contains_key("x-request-id"));
+            let (code, value) = envelope(response).await;
+            // Retried (5xx) or not (garbage), the answer comes well inside the request budget.
+            assert!(
+                started.elapsed() < Duration::from_secs(5),
+                "{path}: {:?}",
+                started.elapsed()
+            );
+            assert_eq!(code, 502, "{status} {path}: {value}");
+            assert_eq!(value["ok"], false);
+            let error = value["error"].as_str().unwrap();
+            assert!(error.contains(expected), "{error}");
+            let text = value.to_string();
+            assert!(
+                !text.contains(&node.to_string()) && !text.contains("nginx"),
+                "{text}"
+            );
+        }
+        let response = http
+            .get(format!("{}/readyz", server.url()))
+            .send()
+            .await
+            .unwrap();
+        let (code, value) = envelope(response).await;
+        assert_eq!(code, 503, "{value}");
+        assert_eq!(value["data"]["ready"], false);
+        assert!(!value.to_string().contains(&node.to_string()), "{value}");
+        server.shutdown().await.unwrap();
+    }
 }

@@ -1959,6 +1959,56 @@ async fn a_body_that_is_not_json_is_a_decode_error() {
 }
 
 #[tokio::test]
+async fn an_answer_past_the_size_cap_is_refused_with_or_without_a_declared_length() {
+    // 2 MB of JSON-looking bytes, once with a Content-Length and once streamed in chunks
+    // without one: either way the client stops at its cap instead of buffering it all.
+    let big = || format!("{{\"blockID\":\"{}\"}}", "0".repeat(2_000_000));
+    let router = Router::new()
+        .route(
+            "/wallet/getnowblock",
+            post(move || async move { big().into_response() }),
+        )
+        .route(
+            "/wallet/getblock",
+            post(move || async move {
+                let chunks = (0..2_000).map(|_| Ok::<_, std::io::Error>(vec![b'0'; 1_000]));
+                axum::body::Body::from_stream(futures_util::stream::iter(chunks)).into_response()
+            }),
+        );
+    let (url, _) = support::serve_journaled(router).await;
+    let mut capped = config(&url);
+    capped.max_response_bytes = 1_000_000;
+    let client = NodeClient::new(capped).unwrap();
+    for err in [
+        client.get_now_block().await.unwrap_err(),
+        client.get_block(1, false).await.unwrap_err(),
+    ] {
+        assert!(
+            matches!(&err, NodeError::Decode { reason, .. } if reason.contains("larger than 1000000 bytes")),
+            "{err:?}"
+        );
+        assert_eq!(err.outcome(), "bad_answer");
+    }
+    // Under the cap, the same client reads a whole answer.
+    let router = Router::new().route(
+        "/wallet/getnowblock",
+        fixed(
+            StatusCode::OK,
+            r#"{"Error":"class java.lang.NullPointerException : null"}"#,
+        ),
+    );
+    let (url, _) = support::serve_journaled(router).await;
+    let mut capped = config(&url);
+    capped.max_response_bytes = 1_000;
+    let err = NodeClient::new(capped)
+        .unwrap()
+        .get_now_block()
+        .await
+        .unwrap_err();
+    assert!(matches!(err, NodeError::Node { .. }), "{err:?}");
+}
+
+#[tokio::test]
 async fn trongrid_rate_limiting_is_an_http_error_after_the_retries() {
     let router = Router::new().route(
         "/wallet/getaccount",

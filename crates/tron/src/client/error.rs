@@ -57,6 +57,21 @@ impl NodeError {
         }
     }
 
+    /// A short fixed name for the kind of failure, for metrics' labels.
+    pub fn outcome(&self) -> &'static str {
+        match self {
+            NodeError::Unreachable { .. } => "unreachable",
+            NodeError::Timeout { .. } => "timeout",
+            NodeError::Http { status, .. } if *status >= 500 => "http_5xx",
+            NodeError::Http { .. } => "http_4xx",
+            NodeError::Node { .. } => "node_error",
+            NodeError::Refused { .. } => "refused",
+            NodeError::Decode { .. } => "bad_answer",
+            NodeError::Mismatch(_) => "mismatch",
+            NodeError::NotFound(_) => "not_found",
+        }
+    }
+
     /// The node could not be reached or did not answer in time.
     pub fn is_unavailable(&self) -> bool {
         matches!(

@@ -41,7 +41,14 @@ pub struct NodeConfig {
     pub retries: u32,
     /// First backoff delay; doubled on every retry.
     pub backoff: Duration,
+    /// The largest answer read: a node (or whatever answers at its URL) that sends more is
+    /// cut off there with an error, so a hostile or broken endpoint cannot fill our memory.
+    pub max_response_bytes: usize,
 }
+
+/// The default [`NodeConfig::max_response_bytes`]: far above any answer we ask for (a page of
+/// 200 events is about 100 KB; a busy mainnet block's transaction infos a few MB).
+pub const DEFAULT_MAX_RESPONSE_BYTES: usize = 32 * 1024 * 1024;
 
 impl NodeConfig {
     pub fn new(url: Url) -> Self {
@@ -53,6 +60,7 @@ impl NodeConfig {
             connect_timeout: Duration::from_secs(5),
             retries: 3,
             backoff: Duration::from_millis(250),
+            max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
         }
     }
 }
@@ -178,26 +186,53 @@ impl NodeClient {
         endpoint: &str,
         body: Option<&Value>,
     ) -> Result<Value, NodeError> {
+        let started = std::time::Instant::now();
+        let result = self.exchange(method, url, endpoint, body).await;
+        let elapsed = started.elapsed();
+        tracing::trace!(
+            endpoint,
+            ok = result.is_ok(),
+            elapsed_ms = elapsed.as_millis() as u64,
+            "node answered"
+        );
+        // Through the `metrics` facade: nothing unless the binary installed a recorder
+        // (`serve` does, for `GET /metrics`). `endpoint` is a fixed template, never a raw
+        // path, so the label's values are few.
+        let outcome = match &result {
+            Ok(_) => "ok",
+            Err(e) => e.outcome(),
+        };
+        metrics::counter!(
+            "tronpool_node_calls_total",
+            "endpoint" => endpoint.to_owned(),
+            "outcome" => outcome,
+        )
+        .increment(1);
+        metrics::histogram!(
+            "tronpool_node_call_duration_seconds",
+            "endpoint" => endpoint.to_owned(),
+        )
+        .record(elapsed.as_secs_f64());
+        result
+    }
+
+    async fn exchange(
+        &self,
+        method: reqwest::Method,
+        url: Url,
+        endpoint: &str,
+        body: Option<&Value>,
+    ) -> Result<Value, NodeError> {
         let mut request = self.http.request(method, url.clone());
         if let Some(body) = body {
             request = request.json(body);
         }
-        let started = std::time::Instant::now();
         let response = request
             .send()
             .await
             .map_err(|e| self.transport_error(endpoint, &e))?;
         let status = response.status();
-        let text = response
-            .text()
-            .await
-            .map_err(|e| self.transport_error(endpoint, &e))?;
-        tracing::trace!(
-            endpoint,
-            status = status.as_u16(),
-            elapsed_ms = started.elapsed().as_millis() as u64,
-            "node answered"
-        );
+        let text = self.read_capped(endpoint, response).await?;
         if !status.is_success() {
             return Err(NodeError::Http {
                 endpoint: endpoint.into(),
@@ -216,6 +251,38 @@ impl NodeClient {
             });
         }
         Ok(value)
+    }
+
+    /// The body, read chunk by chunk and refused once it passes
+    /// [`NodeConfig::max_response_bytes`] (a declared length past it is refused unread).
+    async fn read_capped(
+        &self,
+        endpoint: &str,
+        mut response: reqwest::Response,
+    ) -> Result<String, NodeError> {
+        let limit = self.config.max_response_bytes;
+        let too_large = || NodeError::Decode {
+            endpoint: endpoint.into(),
+            reason: format!("the answer is larger than {limit} bytes"),
+        };
+        if response
+            .content_length()
+            .is_some_and(|declared| declared > limit as u64)
+        {
+            return Err(too_large());
+        }
+        let mut bytes = Vec::new();
+        while let Some(chunk) = response
+            .chunk()
+            .await
+            .map_err(|e| self.transport_error(endpoint, &e))?
+        {
+            if bytes.len() + chunk.len() > limit {
+                return Err(too_large());
+            }
+            bytes.extend_from_slice(&chunk);
+        }
+        Ok(String::from_utf8_lossy(&bytes).into_owned())
     }
 
     fn transport_error(&self, endpoint: &str, e: &reqwest::Error) -> NodeError {
