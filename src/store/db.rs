@@ -3,6 +3,7 @@
 //! brought up to date on every open (`store::schema`).
 
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use rusqlite::Connection;
 
@@ -64,4 +65,68 @@ fn configure(conn: Connection, what: &str) -> Result<Connection> {
     let mut conn = conn;
     crate::store::schema::migrate(&mut conn)?;
     Ok(conn)
+}
+
+/// A store's connection, used by one caller at a time and never on an async worker's own
+/// time: `synchronous = FULL` makes every write wait for the disk, and `busy_timeout` lets a
+/// write wait up to 5 s for another process's lock, which must not stall every request that
+/// worker would have served meanwhile.
+pub struct Shared {
+    conn: Mutex<Connection>,
+}
+
+impl Shared {
+    pub fn new(conn: Connection) -> Self {
+        Shared {
+            conn: Mutex::new(conn),
+        }
+    }
+
+    /// Runs `f` with the connection. On a multi-threaded tokio runtime (`serve`'s) the
+    /// calling worker first hands its queued tasks to the other workers
+    /// (`tokio::task::block_in_place`), so only this request waits for the database; outside
+    /// one (a current-thread runtime, plain threads) it simply runs.
+    pub fn with<T>(&self, f: impl FnOnce(&mut Connection) -> T) -> T {
+        let run = || {
+            let mut conn = self.conn.lock().unwrap_or_else(|e| e.into_inner());
+            f(&mut conn)
+        };
+        match tokio::runtime::Handle::try_current() {
+            Ok(handle) if handle.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread => {
+                tokio::task::block_in_place(run)
+            }
+            _ => run(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 1)]
+    async fn database_work_on_a_worker_is_handed_off_first() {
+        let db = std::sync::Arc::new(Shared::new(in_memory("test").unwrap()));
+        // Blocking on a future is allowed only in a thread that is not an async worker (or
+        // has handed its work off): here it proves `with` did the hand-off.
+        let inside = db.clone();
+        tokio::spawn(async move {
+            inside.with(|conn| {
+                tokio::runtime::Handle::current()
+                    .block_on(async { tokio::task::yield_now().await });
+                conn.execute_batch("SELECT 1").unwrap()
+            })
+        })
+        .await
+        .expect("the closure may block: it runs off the worker");
+        // It runs on a current-thread runtime too, where handing off is impossible.
+        std::thread::spawn(move || {
+            tokio::runtime::Builder::new_current_thread()
+                .build()
+                .unwrap()
+                .block_on(async { db.with(|conn| conn.execute_batch("SELECT 1")).unwrap() })
+        })
+        .join()
+        .unwrap();
+    }
 }

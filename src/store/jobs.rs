@@ -18,7 +18,6 @@
 //! not even two server processes on one database can relay a note twice.
 
 use std::path::Path;
-use std::sync::Mutex;
 
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::{Deserialize, Serialize};
@@ -131,7 +130,7 @@ pub struct Execution {
 }
 
 pub struct JobStore {
-    db: Mutex<Connection>,
+    db: crate::store::db::Shared,
 }
 
 fn db_error(e: rusqlite::Error) -> Error {
@@ -152,46 +151,45 @@ impl JobStore {
     /// The table is the database's (`store::schema`), made or migrated when it opened.
     fn init(conn: Connection) -> Result<Self> {
         Ok(JobStore {
-            db: Mutex::new(conn),
+            db: crate::store::db::Shared::new(conn),
         })
-    }
-
-    fn db(&self) -> std::sync::MutexGuard<'_, Connection> {
-        self.db.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// How many jobs are in each state (for `GET /metrics`).
     pub fn count_by_state(&self) -> Result<Vec<(String, u64)>> {
-        let db = self.db();
-        let mut statement = db
-            .prepare("SELECT state, COUNT(*) FROM relayer_jobs GROUP BY state")
-            .map_err(db_error)?;
-        let rows = statement
-            .query_map([], |row| {
-                Ok((row.get::<_, String>(0)?, row.get::<_, i64>(1)?))
+        self.db.with(|db| {
+            let mut statement = db
+                .prepare("SELECT state, COUNT(*) FROM relayer_jobs GROUP BY state")
+                .map_err(db_error)?;
+            let rows = statement
+                .query_map([], |row| {
+                    Ok((row.get::<_, String>(0)?, row.get::<_, i64>(1)?))
+                })
+                .map_err(db_error)?;
+            rows.map(|row| {
+                row.map(|(state, n)| (state, n.max(0) as u64))
+                    .map_err(db_error)
             })
-            .map_err(db_error)?;
-        rows.map(|row| {
-            row.map(|(state, n)| (state, n.max(0) as u64))
-                .map_err(db_error)
+            .collect()
         })
-        .collect()
     }
 
     /// Whether the database takes writes now: a write transaction is begun (which takes the
     /// write lock, and is refused on a read-only file) and rolled back, so nothing is written
     /// and nothing is synced: a readiness probe may ask as often as it likes.
     pub fn check_writable(&self) -> Result<()> {
-        let mut db = self.db();
-        let tx = db
-            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
-            .map_err(db_error)?;
-        tx.rollback().map_err(db_error)
+        self.db.with(|db| {
+            let tx = db
+                .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+                .map_err(db_error)?;
+            tx.rollback().map_err(db_error)
+        })
     }
 
     /// Records a new job; a live job for the same note is a conflict.
     pub fn insert(&self, job: &Job) -> Result<()> {
-        let result = self.db().execute(
+        let result = self.db.with(|db| {
+            db.execute(
             "INSERT INTO relayer_jobs (txid, pool, denomination, nullifier_hash, recipient, fee,
                  refund, state, signed_hex, expiration, created_at, updated_at, error)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
@@ -210,7 +208,8 @@ impl JobStore {
                 job.updated_at,
                 job.error,
             ],
-        );
+        )
+        });
         match result {
             Ok(_) => Ok(()),
             Err(rusqlite::Error::SqliteFailure(e, _))
@@ -253,21 +252,23 @@ impl JobStore {
         ];
         values.extend(from.iter().map(|s| (*s).to_owned().into()));
         let changed = self
-            .db()
-            .execute(&sql, rusqlite::params_from_iter(values))
+            .db
+            .with(|db| db.execute(&sql, rusqlite::params_from_iter(values)))
             .map_err(db_error)?;
         Ok(changed == 1)
     }
 
     /// Counts a broadcast the node turned away for a passing reason, and when to try again.
     pub fn defer(&self, txid: &str, retry_at: i64, reason: &str) -> Result<()> {
-        self.db()
-            .execute(
-                "UPDATE relayer_jobs SET attempts = attempts + 1, retry_at = ?2, error = ?3,
-                     updated_at = ?4
-                 WHERE txid = ?1 AND state IN ('signed', 'broadcast')",
-                params![txid, retry_at, reason, tron::transaction::now_ms()],
-            )
+        self.db
+            .with(|db| {
+                db.execute(
+                    "UPDATE relayer_jobs SET attempts = attempts + 1, retry_at = ?2, error = ?3,
+                         updated_at = ?4
+                     WHERE txid = ?1 AND state IN ('signed', 'broadcast')",
+                    params![txid, retry_at, reason, tron::transaction::now_ms()],
+                )
+            })
             .map_err(db_error)?;
         Ok(())
     }
@@ -296,27 +297,27 @@ impl JobStore {
     }
 
     fn one(&self, sql: &str, values: impl rusqlite::Params) -> Result<Option<Job>> {
-        self.db()
-            .query_row(sql, values, row_to_job)
-            .optional()
+        self.db
+            .with(|db| db.query_row(sql, values, row_to_job).optional())
             .map_err(db_error)?
             .transpose()
     }
 
     /// Jobs not finished yet, oldest first.
     pub fn unfinished(&self) -> Result<Vec<Job>> {
-        let db = self.db();
-        let mut statement = db
+        self.db.with(|db| {
+            let mut statement = db
             .prepare(&format!(
                 "{SELECT} WHERE state IN ('signed', 'broadcast', 'included') ORDER BY created_at"
             ))
             .map_err(db_error)?;
-        let rows = statement
-            .query_map([], row_to_job)
-            .map_err(db_error)?
-            .collect::<std::result::Result<Vec<_>, _>>()
-            .map_err(db_error)?;
-        rows.into_iter().collect()
+            let rows = statement
+                .query_map([], row_to_job)
+                .map_err(db_error)?
+                .collect::<std::result::Result<Vec<_>, _>>()
+                .map_err(db_error)?;
+            rows.into_iter().collect()
+        })
     }
 }
 
