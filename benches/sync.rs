@@ -59,7 +59,7 @@ fn deposit(devnet: &DevnetHandle, count: usize, next: &mut usize) {
 
 /// Executes one call on the chain as `key`, with the checks a broadcast gets except the
 /// signature (the setup makes 100,000 of them; the signer is named instead).
-fn call(chain: &mut devnet::Chain, key: &PrivateKey, contract: tron::Address, data: Vec<u8>) {
+fn call(chain: &mut devnet::Ledger, key: &PrivateKey, contract: tron::Address, data: Vec<u8>) {
     let reference = chain.head().ref_block();
     let tx = TransactionBuilder::new(
         Action::Trigger(Trigger {

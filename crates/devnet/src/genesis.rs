@@ -24,7 +24,7 @@ use contracts::sponsorship::{
     UNSPONSORED_ORIGIN_ENERGY_LIMIT,
 };
 
-use crate::chain::{Chain, Rejection};
+use crate::chain::{Ledger, Rejection};
 
 /// Genesis time: 2026-01-01T00:00:00Z. Fixed, so the genesis block id and with it the chain id
 /// and every deployment address are the same on every machine.
@@ -142,12 +142,12 @@ pub struct GenesisError {
 
 /// Builds the chain: genesis balances, then block 1 with every deployment, each dev
 /// account's USDT, the price pair and, when `sponsor`, the deployer's energy stake.
-pub fn build(accounts: usize, sponsor: bool) -> Result<(Chain, Deployment), GenesisError> {
+pub fn build(accounts: usize, sponsor: bool) -> Result<(Ledger, Deployment), GenesisError> {
     let accounts = accounts.min(MAX_ACCOUNTS);
     let deployer = deployer_key();
     let mut balances = vec![(deployer.address(), DEPLOYER_TRX_SUN)];
     balances.extend((0..accounts).map(|i| (dev_key(i).address(), DEV_ACCOUNT_TRX_SUN)));
-    let mut chain = Chain::new(witness_key(), GENESIS_TIME_MS, &balances);
+    let mut chain = Ledger::new(witness_key(), GENESIS_TIME_MS, &balances);
     let genesis = chain.head().ref_block();
     chain.begin_block_at(DEPLOY_TIME_MS);
 
@@ -157,7 +157,7 @@ pub fn build(accounts: usize, sponsor: bool) -> Result<(Chain, Deployment), Gene
         DEFAULT_CALLER_ENERGY_PERCENT,
         DEFAULT_POOL_ORIGIN_ENERGY_LIMIT,
     );
-    let deploy = |chain: &mut Chain,
+    let deploy = |chain: &mut Ledger,
                   name: &str,
                   args: Vec<u8>,
                   (percent, origin_limit): (i64, i64)|
@@ -305,7 +305,7 @@ pub fn build(accounts: usize, sponsor: bool) -> Result<(Chain, Deployment), Gene
 }
 
 /// Applies a genesis transaction that must succeed.
-fn run(chain: &mut Chain, tx: Transaction, what: &str) -> Result<(), GenesisError> {
+fn run(chain: &mut Ledger, tx: Transaction, what: &str) -> Result<(), GenesisError> {
     let info = chain.apply_unchecked(tx).map_err(|e| failed(what, e))?;
     match info.failure {
         Some(reason) => Err(GenesisError {

@@ -54,7 +54,7 @@ use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 use tron::PrivateKey;
 
-pub use chain::Chain;
+pub use chain::Ledger;
 pub use genesis::{Deployment, PoolDeployment};
 
 /// How to run a devnet.
@@ -125,7 +125,7 @@ pub enum DevnetError {
 
 /// What the HTTP handlers share.
 pub(crate) struct Shared {
-    chain: Mutex<Chain>,
+    chain: Mutex<Ledger>,
     deployment: Deployment,
     accounts: Vec<PrivateKey>,
     snapshots: Mutex<Vec<chain::Snapshot>>,
@@ -134,7 +134,7 @@ pub(crate) struct Shared {
 impl Shared {
     /// The chain, even if a handler panicked while holding it: every chain operation leaves
     /// it consistent before it can panic.
-    pub(crate) fn lock(&self) -> MutexGuard<'_, Chain> {
+    pub(crate) fn lock(&self) -> MutexGuard<'_, Ledger> {
         self.chain.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
@@ -225,9 +225,9 @@ fn open(
     state: Option<PathBuf>,
     accounts: usize,
     sponsor: bool,
-) -> Result<(Chain, Deployment), DevnetError> {
+) -> Result<(Ledger, Deployment), DevnetError> {
     if let Some(path) = state.filter(|p| p.exists()) {
-        let (chain, extra) = Chain::load(&path, genesis::witness_key())?;
+        let (chain, extra) = Ledger::load(&path, genesis::witness_key())?;
         let deployment = serde_json::from_value(extra).map_err(|e| DevnetError::Deployment {
             path: path.display().to_string(),
             detail: e.to_string(),
@@ -257,7 +257,7 @@ impl DevnetHandle {
     }
 
     /// Direct access to the chain, for tests and benchmarks that need to look inside.
-    pub fn with_chain<R>(&self, f: impl FnOnce(&mut Chain) -> R) -> R {
+    pub fn with_chain<R>(&self, f: impl FnOnce(&mut Ledger) -> R) -> R {
         f(&mut self.shared.lock())
     }
 

@@ -7,7 +7,7 @@ use tron::{Address, Transaction};
 
 use crate::chain::block::{BLOCK_VERSION, Block};
 use crate::chain::receipt::{LogEntry, TxInfo};
-use crate::chain::{AccountView, Chain, Mined};
+use crate::chain::{AccountView, Ledger, Mined};
 
 /// An address field.
 pub fn addr(address: &Address, visible: bool) -> Value {
@@ -48,7 +48,7 @@ pub fn built(tx: &Transaction, visible: bool) -> Value {
     tx.to_json(visible)
 }
 
-pub fn block(chain: &Chain, block: &Block, visible: bool, detail: bool) -> Value {
+pub fn block(chain: &Ledger, block: &Block, visible: bool, detail: bool) -> Value {
     let mut raw = Map::new();
     put_int(&mut raw, "number", block.number as i64);
     raw.insert("txTrieRoot".into(), hex::encode(block.tx_root).into());

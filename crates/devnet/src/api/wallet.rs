@@ -14,43 +14,90 @@ use tron::{Action, Address, Transaction, TransactionBuilder, Trigger, TxId};
 
 use super::{Params, java_error, json, render};
 use crate::Shared;
+use crate::chain::permission::SignWeight;
 use crate::chain::receipt::ContractRet;
-use crate::chain::{Chain, Rejection, recover_signers};
+use crate::chain::{Ledger, Rejection, recover_signers};
 
-/// Builder and broadcast endpoints answer GET with nothing, as java-tron's empty `doGet` does.
-const POST_ONLY: &[&str] = &[
-    "createtransaction",
-    "triggersmartcontract",
-    "triggerconstantcontract",
-    "estimateenergy",
-    "deploycontract",
-    "broadcasttransaction",
-    "broadcasthex",
-    "getsignweight",
-    "freezebalancev2",
-    "unfreezebalancev2",
-    "withdrawexpireunfreeze",
-    "delegateresource",
-    "undelegateresource",
-    "updatesetting",
-    "updateenergylimit",
-];
+/// What an endpoint does with the node's state and the request's parameters.
+type Handler = fn(&Shared, &Params) -> Answer;
 
-/// The reads a solidity node serves (here the solidified head is the head).
-const SOLIDITY: &[&str] = &[
-    "getnowblock",
-    "getblock",
-    "getblockbynum",
-    "getblockbyid",
-    "getnodeinfo",
-    "getaccount",
-    "gettransactionbyid",
-    "gettransactioninfobyid",
-    "gettransactioninfobyblocknum",
-    "triggerconstantcontract",
-    "estimateenergy",
-    "getenergyprices",
-    "getbandwidthprices",
+/// One endpoint of java-tron's HTTP API: the one list the dispatcher, the GET rule and the
+/// solidity node's subset are read from.
+struct Endpoint {
+    name: &'static str,
+    /// Builders and broadcasts answer GET with nothing, as java-tron's empty `doGet` does.
+    post_only: bool,
+    /// Served under `/walletsolidity/` and `/walletpbft/` too (the solidified head is the
+    /// head here).
+    solidity: bool,
+    run: Handler,
+}
+
+const fn read(name: &'static str, solidity: bool, run: Handler) -> Endpoint {
+    Endpoint {
+        name,
+        post_only: false,
+        solidity,
+        run,
+    }
+}
+
+const fn post(name: &'static str, solidity: bool, run: Handler) -> Endpoint {
+    Endpoint {
+        name,
+        post_only: true,
+        solidity,
+        run,
+    }
+}
+
+/// Every `/wallet/*` endpoint the devnet serves.
+const ENDPOINTS: &[Endpoint] = &[
+    read("getnowblock", true, now_block),
+    read("getblockbynum", true, block_by_num),
+    read("getblockbyid", true, block_by_id),
+    read("getblock", true, get_block),
+    read("getnodeinfo", true, |s, _| Ok(node_info(s))),
+    read("getaccount", true, get_account),
+    read("getaccountresource", false, account_resource),
+    read("getaccountnet", false, account_net),
+    read("getenergyprices", true, |s, _| Ok(energy_prices(s))),
+    read("getbandwidthprices", true, |s, _| Ok(bandwidth_prices(s))),
+    read("getchainparameters", false, |s, _| Ok(chain_parameters(s))),
+    post("createtransaction", false, create_transaction),
+    post("freezebalancev2", false, |s, p| {
+        stake_transaction(s, "freezebalancev2", p)
+    }),
+    post("unfreezebalancev2", false, |s, p| {
+        stake_transaction(s, "unfreezebalancev2", p)
+    }),
+    post("withdrawexpireunfreeze", false, |s, p| {
+        stake_transaction(s, "withdrawexpireunfreeze", p)
+    }),
+    post("delegateresource", false, |s, p| {
+        stake_transaction(s, "delegateresource", p)
+    }),
+    post("undelegateresource", false, |s, p| {
+        stake_transaction(s, "undelegateresource", p)
+    }),
+    post("updatesetting", false, |s, p| {
+        setting_transaction(s, "updatesetting", p)
+    }),
+    post("updateenergylimit", false, |s, p| {
+        setting_transaction(s, "updateenergylimit", p)
+    }),
+    post("triggersmartcontract", false, trigger_smart_contract),
+    post("triggerconstantcontract", true, trigger_constant_contract),
+    post("estimateenergy", true, estimate_energy),
+    post("deploycontract", false, deploy_contract),
+    post("broadcasttransaction", false, broadcast_transaction),
+    post("broadcasthex", false, broadcast_hex),
+    read("gettransactionbyid", true, transaction_by_id),
+    read("gettransactioninfobyid", true, transaction_info),
+    read("gettransactioninfobyblocknum", true, infos_by_block),
+    post("getsignweight", false, sign_weight),
+    read("getcontract", false, get_contract),
+    read("getcontractinfo", false, contract_info),
 ];
 
 pub(crate) async fn dispatch(
@@ -71,10 +118,13 @@ pub(crate) async fn dispatch(
     } else {
         return not_found(path);
     };
-    if solidity && !SOLIDITY.contains(&name) {
+    let Some(endpoint) = ENDPOINTS
+        .iter()
+        .find(|e| e.name == name && (e.solidity || !solidity))
+    else {
         return not_found(path);
-    }
-    if method == Method::GET && POST_ONLY.contains(&name) {
+    };
+    if method == Method::GET && endpoint.post_only {
         return StatusCode::OK.into_response();
     }
     if method != Method::GET && method != Method::POST {
@@ -84,40 +134,7 @@ pub(crate) async fn dispatch(
         Ok(p) => p,
         Err(response) => return response,
     };
-    let result = match name {
-        "getnowblock" => now_block(&shared, &params),
-        "getblockbynum" => block_by_num(&shared, &params),
-        "getblockbyid" => block_by_id(&shared, &params),
-        "getblock" => get_block(&shared, &params),
-        "getnodeinfo" => Ok(node_info(&shared)),
-        "getaccount" => get_account(&shared, &params),
-        "getaccountresource" => account_resource(&shared, &params),
-        "getaccountnet" => account_net(&shared, &params),
-        "getenergyprices" => Ok(energy_prices(&shared)),
-        "getbandwidthprices" => Ok(bandwidth_prices(&shared)),
-        "getchainparameters" => Ok(chain_parameters(&shared)),
-        "createtransaction" => create_transaction(&shared, &params),
-        "freezebalancev2"
-        | "unfreezebalancev2"
-        | "withdrawexpireunfreeze"
-        | "delegateresource"
-        | "undelegateresource" => stake_transaction(&shared, name, &params),
-        "updatesetting" | "updateenergylimit" => setting_transaction(&shared, name, &params),
-        "triggersmartcontract" => trigger_smart_contract(&shared, &params),
-        "triggerconstantcontract" => trigger_constant_contract(&shared, &params),
-        "estimateenergy" => estimate_energy(&shared, &params),
-        "deploycontract" => deploy_contract(&shared, &params),
-        "broadcasttransaction" => broadcast_transaction(&shared, &params),
-        "broadcasthex" => broadcast_hex(&shared, &params),
-        "gettransactionbyid" => transaction_by_id(&shared, &params),
-        "gettransactioninfobyid" => transaction_info(&shared, &params),
-        "gettransactioninfobyblocknum" => infos_by_block(&shared, &params),
-        "getsignweight" => sign_weight(&shared, &params),
-        "getcontract" => get_contract(&shared, &params),
-        "getcontractinfo" => contract_info(&shared, &params),
-        _ => return not_found(path),
-    };
-    match result {
+    match (endpoint.run)(&shared, &params) {
         Ok(value) => json(value),
         Err(response) => response,
     }
@@ -280,7 +297,7 @@ fn get_account(shared: &Shared, p: &Params) -> Answer {
 /// The bandwidth part of `getaccountresource` and `getaccountnet` (`AccountNetMessage`); `None`
 /// for an account that does not exist, which java-tron answers with `{}`
 /// (`Wallet.getAccountResource`/`getAccountNet` return null for it).
-fn bandwidth_fields(chain: &Chain, address: &Address) -> Option<Map<String, Value>> {
+fn bandwidth_fields(chain: &Ledger, address: &Address) -> Option<Map<String, Value>> {
     chain.account(address)?;
     let limit = chain.params().free_net_limit;
     let used = limit - chain.free_net_available(address, chain.now());
@@ -325,7 +342,12 @@ fn account_net(shared: &Shared, p: &Params) -> Answer {
 /// java-tron's price history (`getenergyprices`, `getbandwidthprices`): its default price
 /// from time 0, then `,<time>:<price>` for every change: at genesis, when the devnet's
 /// price differs from java-tron's default, then each later change (`(time, price)`).
-fn price_history(chain: &Chain, default: i64, genesis_price: i64, changes: &[(i64, i64)]) -> Value {
+fn price_history(
+    chain: &Ledger,
+    default: i64,
+    genesis_price: i64,
+    changes: &[(i64, i64)],
+) -> Value {
     let mut prices = format!("0:{default}");
     if genesis_price != default {
         let genesis = chain.block(0).map_or(0, |b| b.timestamp);
@@ -344,7 +366,7 @@ fn energy_prices(shared: &Shared) -> Value {
     let genesis_price = if p.energy_fee_changes.is_empty() {
         p.energy_fee
     } else {
-        crate::chain::Params::default().energy_fee
+        crate::chain::ChainParams::default().energy_fee
     };
     price_history(&chain, 100, genesis_price, &p.energy_fee_changes)
 }
@@ -458,7 +480,7 @@ fn chain_parameters(shared: &Shared) -> Value {
 
 /// A transaction the node builds: it refers to the solidified head (the head here), expires
 /// 60 s after it, and carries the node's clock as its timestamp.
-fn build(chain: &Chain, action: Action, fee_limit: i64, memo: Vec<u8>) -> Transaction {
+fn build(chain: &Ledger, action: Action, fee_limit: i64, memo: Vec<u8>) -> Transaction {
     let head = chain.head().ref_block();
     TransactionBuilder::new(action, head)
         .expiration(head.timestamp + DEFAULT_EXPIRATION_MS)
@@ -657,7 +679,7 @@ fn trigger_of(p: &Params) -> Result<Result<Trigger, Value>, Response> {
 }
 
 /// Whether the stored ABI marks the called function `view` or `pure`.
-fn is_constant(chain: &Chain, call: &Trigger) -> bool {
+fn is_constant(chain: &Ledger, call: &Trigger) -> bool {
     let Some(abi) = chain.contract(&call.contract).and_then(|c| c.abi.as_ref()) else {
         return false;
     };
@@ -727,7 +749,7 @@ fn trigger_constant_contract(shared: &Shared, p: &Params) -> Answer {
     constant_answer(&mut chain, call, p.visible)
 }
 
-fn constant_answer(chain: &mut Chain, call: Trigger, visible: bool) -> Answer {
+fn constant_answer(chain: &mut Ledger, call: Trigger, visible: bool) -> Answer {
     let outcome = chain.call(
         call.owner,
         Some(call.contract),
@@ -738,7 +760,7 @@ fn constant_answer(chain: &mut Chain, call: Trigger, visible: bool) -> Answer {
 }
 
 fn constant_outcome(
-    chain: &mut Chain,
+    chain: &mut Ledger,
     outcome: Result<crate::chain::CallOutcome, Rejection>,
     action: Action,
     visible: bool,
@@ -821,44 +843,8 @@ fn estimate_energy(shared: &Shared, p: &Params) -> Answer {
         let message = outcome.message.unwrap_or_else(|| outcome.ret.name().into());
         return Ok(status_error("CONTRACT_EXE_ERROR", &message, p.visible));
     }
-    // The energy a call used is not always enough as its limit (calls forward 63/64 of what
-    // is left), so find the least limit that succeeds, as java-tron does.
-    let required = least_sufficient_energy(&mut chain, &call, outcome.energy_used);
+    let required = chain.least_sufficient_energy(&call, outcome.energy_used);
     Ok(json!({ "result": { "result": true }, "energy_required": required }))
-}
-
-fn least_sufficient_energy(chain: &mut Chain, call: &Trigger, used: i64) -> i64 {
-    let succeeds = |chain: &mut Chain, limit: i64| {
-        chain
-            .call_limited(
-                call.owner,
-                call.contract,
-                call.data.clone(),
-                call.call_value,
-                limit,
-            )
-            .is_ok_and(|o| o.ret == ContractRet::Success)
-    };
-    if succeeds(chain, used) {
-        return used;
-    }
-    let (mut low, mut high) = (used, used.saturating_mul(2).max(used + 100_000));
-    while !succeeds(chain, high) {
-        low = high;
-        high = high.saturating_mul(2);
-        if high > chain.params().max_fee_limit / chain.params().energy_fee {
-            return used;
-        }
-    }
-    while high - low > 1 {
-        let mid = low + (high - low) / 2;
-        if succeeds(chain, mid) {
-            high = mid;
-        } else {
-            low = mid;
-        }
-    }
-    high
 }
 
 fn deploy_contract(shared: &Shared, p: &Params) -> Answer {
@@ -1052,37 +1038,31 @@ fn sign_weight(shared: &Shared, p: &Params) -> Answer {
     }
     let extension =
         json!({ "result": { "result": true }, "txid": txid.to_hex(), "transaction": tx_json });
-    let chain = shared.lock();
-    if chain.account(&owner).is_none() {
-        return Ok(json!({
-            "result": { "code": "PERMISSION_ERROR", "message": "Account does not exist!" },
-            "transaction": extension,
-        }));
-    }
-    let mut approved = Vec::new();
-    for bytes in &signatures {
-        let signer = tron::Signature::from_slice(bytes)
-            .and_then(|s| s.recover(&txid.0))
-            .map_err(|e| e.to_string());
-        match signer {
-            Ok(signer) if signer == owner => approved.push(signer),
-            Ok(signer) => {
-                return Ok(json!({
-                    "permission": render::owner_permission(&owner, p.visible),
-                    "result": { "code": "PERMISSION_ERROR",
-                                "message": format!("{} is not contained of permission.", signer.to_base58()) },
-                    "transaction": extension,
-                }));
-            }
-            Err(e) => {
-                return Ok(json!({
-                    "permission": render::owner_permission(&owner, p.visible),
-                    "result": { "code": "SIGNATURE_FORMAT_ERROR", "message": e },
-                    "transaction": extension,
-                }));
-            }
+    let weight = shared.lock().sign_weight(owner, &txid, &signatures);
+    let approved = match weight {
+        SignWeight::NoAccount => {
+            return Ok(json!({
+                "result": { "code": "PERMISSION_ERROR", "message": "Account does not exist!" },
+                "transaction": extension,
+            }));
         }
-    }
+        SignWeight::Foreign(signer) => {
+            return Ok(json!({
+                "permission": render::owner_permission(&owner, p.visible),
+                "result": { "code": "PERMISSION_ERROR",
+                            "message": format!("{} is not contained of permission.", signer.to_base58()) },
+                "transaction": extension,
+            }));
+        }
+        SignWeight::Malformed(e) => {
+            return Ok(json!({
+                "permission": render::owner_permission(&owner, p.visible),
+                "result": { "code": "SIGNATURE_FORMAT_ERROR", "message": e },
+                "transaction": extension,
+            }));
+        }
+        SignWeight::Approved(approved) => approved,
+    };
     let mut out = Map::new();
     out.insert(
         "permission".into(),

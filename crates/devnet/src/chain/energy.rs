@@ -15,7 +15,7 @@
 //! - **A value-bearing CALL to an account that does not exist** costs 25,000 more
 //!   (`isDeadAccount`: no account in the store). revm charges it to "empty" accounts (no
 //!   balance, nonce or code); the chain gives every account TRON knows a nonce
-//!   ([`super::Chain::touch`]), so the two rules agree.
+//!   ([`super::Ledger::touch`]), so the two rules agree.
 //! - **The 63/64 rule** applies only inside contracts created with version 1
 //!   (`Program.getCallEnergy`/`getCreateEnergy` with `allowTvmCompatibleEvm`); elsewhere a
 //!   call may forward all the energy left. The call depth limit is 64 (`Program.MAX_DEPTH`):

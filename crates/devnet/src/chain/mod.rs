@@ -6,10 +6,14 @@
 //! single-producer devnet has nothing to wait for, so `/walletsolidity/*` answers the same as
 //! `/wallet/*`.
 
+pub mod actuator;
 pub mod block;
 pub mod cpu;
 pub mod energy;
+pub mod estimate;
 pub mod evm;
+pub mod outcome;
+pub mod permission;
 pub mod receipt;
 pub mod settings;
 pub mod stake;
@@ -17,26 +21,26 @@ pub mod state;
 
 use std::collections::HashMap;
 
-use alloy_primitives::{B256, Bytes, U256};
-use revm::context::TxEnv;
-use revm::context::result::{ExecutionResult, HaltReason, Output};
+use alloy_primitives::{B256, U256};
+use revm::InspectEvm;
 use revm::primitives::TxKind;
-use revm::{InspectCommitEvm, InspectEvm};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use tron::proto::SmartContract;
 use tron::transaction::{MAX_EXPIRATION_MS, now_ms};
-use tron::{Action, Address, PrivateKey, Transaction, TxId};
+use tron::{Address, PrivateKey, Transaction, TxId};
 
 use self::block::Block;
 use self::evm::{Db, Evm};
+use self::outcome::{outcome, tx_env};
+use self::permission::check_signers;
 use self::receipt::{ContractRet, LogEntry, TxInfo};
 use revm::context::BlockEnv;
 
 /// The chain parameters the devnet applies (and `getchainparameters` reports), at mainnet's
 /// current values.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Params {
+pub struct ChainParams {
     /// Sun per unit of energy.
     pub energy_fee: i64,
     /// Sun per byte of bandwidth beyond the free allowance.
@@ -78,9 +82,9 @@ fn mainnet_max_cpu_time_ms() -> i64 {
     80
 }
 
-impl Default for Params {
+impl Default for ChainParams {
     fn default() -> Self {
-        Params {
+        ChainParams {
             energy_fee: 100,
             transaction_fee: 1_000,
             free_net_limit: 600,
@@ -96,7 +100,7 @@ impl Default for Params {
     }
 }
 
-/// The energy prices [`Chain::set_energy_fee`] accepts, in sun per unit of energy.
+/// The energy prices [`Ledger::set_energy_fee`] accepts, in sun per unit of energy.
 pub const ENERGY_FEE_RANGE: std::ops::RangeInclusive<i64> = 1..=10_000;
 
 /// The largest transaction java-tron accepts, in bytes.
@@ -200,7 +204,7 @@ pub struct CallOutcome {
 /// Everything but the EVM state: blocks, receipts, contract metadata, accounts' bookkeeping.
 #[derive(Clone, Debug)]
 pub struct ChainData {
-    pub params: Params,
+    pub params: ChainParams,
     pub chain_id: u64,
     pub blocks: Vec<Block>,
     pub txs: HashMap<TxId, Mined>,
@@ -223,8 +227,9 @@ pub struct Snapshot {
     data: ChainData,
 }
 
-/// The chain.
-pub struct Chain {
+/// The devnet's chain: accounts, contracts and blocks, and the rules that change them (named
+/// apart from `tronpool::service::chain::Chain`, the client's view of a deployment).
+pub struct Ledger {
     db: Db,
     /// The block transactions execute in.
     block_env: BlockEnv,
@@ -240,7 +245,7 @@ pub struct Chain {
     last_cpu_time_us: i64,
 }
 
-impl Chain {
+impl Ledger {
     /// A chain holding only its genesis block (number 0, at `genesis_time_ms`), sealed by
     /// `witness`, with `balances` (in sun) set.
     pub fn new(witness: PrivateKey, genesis_time_ms: i64, balances: &[(Address, i64)]) -> Self {
@@ -248,7 +253,7 @@ impl Chain {
         // CHAINID is the last 4 bytes of the genesis block id.
         let chain_id = u32::from_be_bytes(genesis.id[28..32].try_into().expect("4 bytes")) as u64;
         let data = ChainData {
-            params: Params::default(),
+            params: ChainParams::default(),
             chain_id,
             blocks: Vec::new(),
             txs: HashMap::new(),
@@ -259,7 +264,7 @@ impl Chain {
             time_offset_ms: 0,
             energy_factors: HashMap::new(),
         };
-        let mut chain = Chain {
+        let mut chain = Ledger {
             db: Db::default(),
             block_env: BlockEnv::default(),
             data,
@@ -310,7 +315,7 @@ impl Chain {
         cpu::CpuMeter::new(self.data.params.max_cpu_time_of_one_tx_ms, self.cpu_speed)
     }
 
-    pub fn params(&self) -> &Params {
+    pub fn params(&self) -> &ChainParams {
         &self.data.params
     }
 
@@ -701,251 +706,6 @@ impl Chain {
         self.data.blocks.push(block);
     }
 
-    /// Validates and runs one transaction; `size` is its signed protobuf's length in bytes.
-    fn execute(
-        &mut self,
-        tx: &Transaction,
-        size: usize,
-        txid: TxId,
-        owner: Address,
-        number: u64,
-        time: i64,
-    ) -> Result<TxInfo, Rejection> {
-        let action = tx
-            .action()
-            .map_err(|e| Rejection::validate(e.to_string()))?;
-        let params = self.data.params.clone();
-        let balance = self.balance(&owner);
-        let memo_fee = if tx.raw().data.is_empty() {
-            0
-        } else {
-            params.memo_fee
-        };
-        let fee_limit = tx.fee_limit();
-        if !(0..=params.max_fee_limit).contains(&fee_limit) {
-            return Err(Rejection::validate(format!(
-                "feeLimit must be >= 0 and <= {}",
-                params.max_fee_limit
-            )));
-        }
-        let mut info = TxInfo {
-            id: txid,
-            fee: 0,
-            block_number: number,
-            block_timestamp: time,
-            contract_result: None,
-            contract_address: None,
-            energy_usage_total: 0,
-            energy_fee: 0,
-            net_usage: 0,
-            net_fee: 0,
-            result: None,
-            logs: Vec::new(),
-            failure: None,
-            cpu_time_us: 0,
-            energy_penalty_total: 0,
-            energy_usage: 0,
-            origin_energy_usage: 0,
-            withdraw_expire_amount: 0,
-        };
-        // Bandwidth counts the signed bytes plus 64 per contract, as java-tron does.
-        let bytes = size as i64 + 64;
-
-        match action {
-            Action::Transfer { to, amount, .. } => {
-                if amount <= 0 {
-                    return Err(Rejection::validate("Amount must be greater than 0."));
-                }
-                if to == owner {
-                    return Err(Rejection::validate("Cannot transfer TRX to yourself."));
-                }
-                if self.account(&owner).is_none() {
-                    return Err(Rejection::validate(
-                        "Validate TransferContract error, no OwnerAccount.",
-                    ));
-                }
-                let creates = self.account(&to).is_none();
-                let (net_usage, net_fee) = if creates {
-                    (0, params.create_account_fee)
-                } else {
-                    self.bandwidth(&owner, bytes, time)
-                };
-                let create_fee = if creates {
-                    params.create_new_account_fee_in_system_contract
-                } else {
-                    0
-                };
-                let total = amount
-                    .checked_add(net_fee + create_fee + memo_fee)
-                    .ok_or_else(|| Rejection::validate("Amount is too large."))?;
-                if balance < total {
-                    if balance >= amount {
-                        return Err(Rejection::new(
-                            "BANDWITH_ERROR",
-                            "Account resource insufficient error.",
-                        ));
-                    }
-                    return Err(Rejection::validate(
-                        "Validate TransferContract error, balance is not sufficient.",
-                    ));
-                }
-                self.consume_free_net(&owner, net_usage, time);
-                self.debit(&owner, total);
-                let to_balance = self.balance(&to);
-                self.set_balance(to, to_balance.saturating_add(amount));
-                self.touch(to, time);
-                info.net_usage = net_usage;
-                info.net_fee = net_fee;
-                info.fee = net_fee + create_fee + memo_fee;
-            }
-            Action::Trigger(call) => {
-                if !self.data.contracts.contains_key(&call.contract)
-                    && self.code(&call.contract).is_empty()
-                {
-                    return Err(Rejection::validate("No contract or not a smart contract"));
-                }
-                if call.call_value < 0 {
-                    return Err(Rejection::validate("callValue must be >= 0"));
-                }
-                let (net_usage, net_fee) = self.bandwidth(&owner, bytes, time);
-                let spendable = balance - net_fee - memo_fee - call.call_value;
-                if spendable < 0 {
-                    return Err(if balance - call.call_value >= 0 {
-                        Rejection::new("BANDWITH_ERROR", "Account resource insufficient error.")
-                    } else {
-                        Rejection::validate(
-                            "Validate InternalTransfer error, balance is not sufficient.",
-                        )
-                    });
-                }
-                let budget =
-                    self.energy_budget(&owner, Some(&call.contract), spendable, fee_limit, time);
-                let energy_limit = budget.limit;
-                self.consume_free_net(&owner, net_usage, time);
-                self.debit(&owner, net_fee + memo_fee);
-                let env = tx_env(
-                    owner,
-                    TxKind::Call(call.contract.into()),
-                    call.data,
-                    call.call_value,
-                    energy_limit as u64,
-                    self.data.chain_id,
-                );
-                let meter = self.cpu_meter();
-                let (result, run) = self.with_evm(None, meter, |evm| evm.inspect_tx_commit(env));
-                let result = result.map_err(|e| {
-                    Rejection::new(
-                        "CONTRACT_EXE_ERROR",
-                        format!("Contract execute error : {e}"),
-                    )
-                })?;
-                let outcome = outcome(result, energy_limit, &run);
-                self.charge(
-                    &owner,
-                    &budget,
-                    &mut info,
-                    outcome,
-                    (net_usage, net_fee),
-                    memo_fee,
-                );
-            }
-            Action::Setting(setting) => {
-                self.validate_setting(&setting)?;
-                self.pay_bandwidth(&owner, bytes, time, memo_fee, 0, &mut info)?;
-                self.apply_setting(&setting);
-            }
-            Action::Stake(stake) => {
-                self.validate_stake(&stake, time)?;
-                let staked = match &stake {
-                    tron::Stake::Freeze { amount, .. } => *amount,
-                    _ => 0,
-                };
-                self.pay_bandwidth(&owner, bytes, time, memo_fee, staked, &mut info)?;
-                info.withdraw_expire_amount = self.apply_stake(&stake, time);
-            }
-            Action::Create(create) => {
-                let mut contract = create.new_contract.clone().unwrap_or_default();
-                if !contract.origin_address.is_empty()
-                    && contract.origin_address.as_slice() != owner.tron_bytes().as_slice()
-                {
-                    return Err(Rejection::validate(
-                        "OwnerAddress is not equals OriginAddress",
-                    ));
-                }
-                if contract.name.len() > 32 {
-                    return Err(Rejection::validate(
-                        "contractName's length cannot be greater than 32",
-                    ));
-                }
-                if !(0..=100).contains(&contract.consume_user_resource_percent) {
-                    return Err(Rejection::validate("percent must be >= 0 and <= 100"));
-                }
-                if contract.origin_energy_limit <= 0 {
-                    return Err(Rejection::validate("The originEnergyLimit must be > 0"));
-                }
-                let address = Address::contract_address(&txid.0, &owner);
-                if self.account(&address).is_some() {
-                    return Err(Rejection::validate(format!(
-                        "Trying to create a contract with existing contract address: {}",
-                        address.to_base58()
-                    )));
-                }
-                let (net_usage, net_fee) = self.bandwidth(&owner, bytes, time);
-                let spendable = balance - net_fee - memo_fee - contract.call_value;
-                if spendable < 0 {
-                    return Err(Rejection::validate("balance is not sufficient"));
-                }
-                let budget = self.energy_budget(&owner, None, spendable, fee_limit, time);
-                let energy_limit = budget.limit;
-                self.consume_free_net(&owner, net_usage, time);
-                self.debit(&owner, net_fee + memo_fee);
-                let env = tx_env(
-                    owner,
-                    TxKind::Create,
-                    contract.bytecode.clone(),
-                    contract.call_value,
-                    energy_limit as u64,
-                    self.data.chain_id,
-                );
-                let meter = self.cpu_meter();
-                let (result, run) = self.with_evm(Some(address.into()), meter, |evm| {
-                    evm.inspect_tx_commit(env)
-                });
-                let result = result.map_err(|e| {
-                    Rejection::new(
-                        "CONTRACT_EXE_ERROR",
-                        format!("Contract execute error : {e}"),
-                    )
-                })?;
-                let mut outcome = outcome(result, energy_limit, &run);
-                if outcome.ret == ContractRet::Success {
-                    let runtime = self.code(&address);
-                    contract.origin_address = owner.tron_bytes().to_vec();
-                    contract.contract_address = address.tron_bytes().to_vec();
-                    contract.code_hash = alloy_primitives::keccak256(&runtime).to_vec();
-                    contract.trx_hash = txid.0.to_vec();
-                    self.data.contracts.insert(address, contract);
-                    self.touch(address, time);
-                    // A deployment's result is empty, not the runtime code it returned.
-                    outcome.output.clear();
-                }
-                info.contract_address = Some(address);
-                self.charge(
-                    &owner,
-                    &budget,
-                    &mut info,
-                    outcome,
-                    (net_usage, net_fee),
-                    memo_fee,
-                );
-            }
-        }
-        if let Some(meta) = self.data.accounts.get_mut(&owner) {
-            meta.latest_operation_time = time;
-        }
-        Ok(info)
-    }
-
     /// Pays for a system contract that runs no code (stake, settings): its bandwidth and
     /// memo, with `reserved` sun of the balance it moves still to be there afterwards.
     fn pay_bandwidth(
@@ -1046,7 +806,7 @@ impl Chain {
         self.run_call(owner, contract, data, call_value, limit)
     }
 
-    /// [`Chain::call`] with a given energy limit (`estimateenergy` searches for the least).
+    /// [`Ledger::call`] with a given energy limit (`estimateenergy` searches for the least).
     pub fn call_limited(
         &mut self,
         owner: Address,
@@ -1122,7 +882,7 @@ impl Chain {
         for address in data.accounts.keys() {
             mark_existing(&mut db, *address);
         }
-        Chain {
+        Ledger {
             db,
             block_env: BlockEnv::default(),
             data,
@@ -1135,40 +895,9 @@ impl Chain {
     }
 }
 
-/// The signature check of java-tron's `validateSignature` for an account with the default
-/// permission: signed, only by the owner, once.
-fn check_signers(
-    tx: &Transaction,
-    owner: Address,
-    signers: Result<Vec<Address>, String>,
-) -> Result<(), Rejection> {
-    let sig_error =
-        |detail: String| Rejection::new("SIGERROR", format!("Validate signature error: {detail}"));
-    let signers = signers.map_err(sig_error)?;
-    if signers.is_empty() {
-        return Err(sig_error("miss sig or contract".into()));
-    }
-    for (signature, signer) in tx.signatures().iter().zip(&signers) {
-        if *signer != owner {
-            return Err(sig_error(format!(
-                "{} is signed by {} but it is not contained of permission.",
-                signature.to_hex(),
-                signer.to_base58()
-            )));
-        }
-    }
-    if signers.len() > 1 {
-        return Err(sig_error(format!(
-            "{} has signed twice!",
-            owner.to_base58()
-        )));
-    }
-    Ok(())
-}
-
 /// Used free bandwidth after recovering linearly for `now - since` of a 24-hour window.
 /// Gives a known account a nonce, so revm never takes it for a new one (see
-/// [`Chain::touch`]). TRON has no nonces, so nothing else reads it.
+/// [`Ledger::touch`]). TRON has no nonces, so nothing else reads it.
 fn mark_existing(db: &mut Db, address: Address) {
     let key = alloy_primitives::Address::from(address);
     let mut info = db
@@ -1189,120 +918,6 @@ fn decayed(used: i64, since: i64, now: i64) -> i64 {
         0
     } else {
         (used as i128 * (NET_WINDOW_MS - elapsed) as i128 / NET_WINDOW_MS as i128) as i64
-    }
-}
-
-fn tx_env(
-    owner: Address,
-    kind: TxKind,
-    data: Vec<u8>,
-    value: i64,
-    energy_limit: u64,
-    chain_id: u64,
-) -> TxEnv {
-    TxEnv::builder()
-        .caller(owner.into())
-        .kind(kind)
-        .data(Bytes::from(data))
-        .value(U256::from(value.max(0) as u64))
-        .nonce(0)
-        .gas_limit(energy_limit)
-        .gas_price(0)
-        .chain_id(Some(chain_id))
-        .build_fill()
-}
-
-/// Maps revm's result to TRON's: the contract result, energy, logs and java-tron's message.
-/// A run the meter found out of time is `OUT_OF_TIME` whatever revm made of its unwinding,
-/// with its whole energy limit spent (java-tron `Program.spendAllEnergy`) and nothing kept.
-fn outcome(result: ExecutionResult, energy_limit: i64, run: &evm::TronInspector) -> CallOutcome {
-    let cpu_time_us = run.cpu.used_us();
-    let energy_penalty = run.energy.penalty_total as i64;
-    if let Some(message) = run.cpu.message() {
-        return CallOutcome {
-            ret: ContractRet::OutOfTime,
-            output: Vec::new(),
-            energy_used: energy_limit,
-            energy_penalty,
-            logs: Vec::new(),
-            message: Some(message),
-            cpu_time_us,
-        };
-    }
-    let energy_used = result.tx_gas_used() as i64;
-    let logs = result
-        .logs()
-        .iter()
-        .map(|log| LogEntry {
-            address: log.address.into_array(),
-            topics: log.topics().iter().map(|t| t.0).collect(),
-            data: log.data.data.to_vec(),
-        })
-        .collect();
-    match result {
-        ExecutionResult::Success { output, .. } => CallOutcome {
-            ret: ContractRet::Success,
-            output: match output {
-                Output::Call(bytes) => bytes.to_vec(),
-                Output::Create(bytes, _) => bytes.to_vec(),
-            },
-            energy_used,
-            energy_penalty,
-            logs,
-            message: None,
-            cpu_time_us,
-        },
-        ExecutionResult::Revert { output, .. } => CallOutcome {
-            ret: ContractRet::Revert,
-            output: output.to_vec(),
-            energy_used,
-            energy_penalty,
-            logs: Vec::new(),
-            message: Some("REVERT opcode executed".into()),
-            cpu_time_us,
-        },
-        ExecutionResult::Halt { reason, .. } => {
-            let (ret, message) = match &reason {
-                HaltReason::OutOfGas(_) => (
-                    ContractRet::OutOfEnergy,
-                    format!(
-                        "Not enough energy for this operation: curInvokeEnergyLimit[{energy_limit}], usedEnergy[{energy_used}]"
-                    ),
-                ),
-                HaltReason::OpcodeNotFound
-                | HaltReason::InvalidFEOpcode
-                | HaltReason::NotActivated => (
-                    ContractRet::IllegalOperation,
-                    "Invalid operation code".into(),
-                ),
-                HaltReason::InvalidJump => (
-                    ContractRet::BadJumpDestination,
-                    "Bad jump destination".into(),
-                ),
-                HaltReason::StackUnderflow => {
-                    (ContractRet::StackTooSmall, "Stack too small".into())
-                }
-                HaltReason::StackOverflow => (ContractRet::StackOverflow, "Stack overflow".into()),
-                HaltReason::PrecompileError | HaltReason::PrecompileErrorWithContext(_) => (
-                    ContractRet::PrecompiledContract,
-                    "Precompiled contract failed".into(),
-                ),
-                HaltReason::OutOfFunds => (
-                    ContractRet::TransferFailed,
-                    "Transfer failed: balance is not sufficient".into(),
-                ),
-                other => (ContractRet::Unknown, format!("{other:?}")),
-            };
-            CallOutcome {
-                ret,
-                output: Vec::new(),
-                energy_used,
-                energy_penalty,
-                logs: Vec::new(),
-                message: Some(message),
-                cpu_time_us,
-            }
-        }
     }
 }
 

@@ -97,6 +97,30 @@ pub struct TxInfo {
 }
 
 impl TxInfo {
+    /// The receipt of a transaction in block `block_number`, before anything is charged.
+    pub fn new(id: TxId, block_number: u64, block_timestamp: i64) -> Self {
+        TxInfo {
+            id,
+            fee: 0,
+            block_number,
+            block_timestamp,
+            contract_result: None,
+            contract_address: None,
+            energy_usage_total: 0,
+            energy_fee: 0,
+            net_usage: 0,
+            net_fee: 0,
+            result: None,
+            logs: Vec::new(),
+            failure: None,
+            cpu_time_us: 0,
+            energy_penalty_total: 0,
+            energy_usage: 0,
+            origin_energy_usage: 0,
+            withdraw_expire_amount: 0,
+        }
+    }
+
     pub fn failed(&self) -> bool {
         self.failure.is_some()
     }

@@ -4,9 +4,9 @@
 
 use tron::{Address, ContractSetting};
 
-use super::{Chain, Rejection};
+use super::{Ledger, Rejection};
 
-impl Chain {
+impl Ledger {
     /// Checks a setting change as java-tron's actuator validates it.
     pub fn validate_setting(&self, setting: &ContractSetting) -> Result<(), Rejection> {
         let owner = setting.owner();

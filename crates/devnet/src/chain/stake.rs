@@ -8,7 +8,7 @@
 //!   use; java-tron keeps a usage-weighted window instead, which recovers older usage a little
 //!   sooner.
 //! - **The network's other stake.** A devnet has no other stakers, so one staked TRX would buy
-//!   the whole network's energy. [`Params::energy_weight_base`] stands for the rest of the
+//!   the whole network's energy. [`ChainParams::energy_weight_base`] stands for the rest of the
 //!   network (mainnet-like: about 10.6 energy per TRX a day), added to the devnet's own stake.
 //! - **Who pays** (`VMActuator.getTotalEnergyLimitWithFixRatio`, `ReceiptCapsule.payEnergyBill`,
 //!   `TransactionTrace.pay`): a call's energy limit is the caller's (staked energy left + TRX
@@ -31,7 +31,7 @@
 use serde::{Deserialize, Serialize};
 use tron::{Address, Resource, Stake};
 
-use super::{Chain, Rejection, decayed};
+use super::{Ledger, Rejection, decayed};
 
 /// Sun per TRX.
 pub const TRX: i64 = 1_000_000;
@@ -47,7 +47,7 @@ const BLOCK_MS: i64 = 3_000;
 /// `getTotalEnergyCurrentLimit`: the network's energy per day (mainnet's 180,000,000,000;
 /// not verified on chain).
 pub const TOTAL_ENERGY_LIMIT: i64 = 180_000_000_000;
-/// The rest of mainnet's energy stake in TRX, for [`Params::energy_weight_base`]: with
+/// The rest of mainnet's energy stake in TRX, for [`ChainParams::energy_weight_base`]: with
 /// [`TOTAL_ENERGY_LIMIT`], about 10.6 energy per staked TRX a day, the rate reported for 2025
 /// (not verified on chain).
 pub const MAINNET_ENERGY_WEIGHT: i64 = 17_000_000_000;
@@ -139,7 +139,7 @@ fn readable(address: &Address) -> String {
     hex::encode(address.tron_bytes())
 }
 
-impl Chain {
+impl Ledger {
     fn stake(&self, address: &Address) -> StakeState {
         self.data
             .accounts

@@ -16,7 +16,7 @@ use tron::{Address, PrivateKey, Transaction, TxId};
 use super::block::Block;
 use super::evm::Db;
 use super::receipt::TxInfo;
-use super::{AccountMeta, Chain, ChainData, EventRef, Mined, Params, TAPOS_WINDOW};
+use super::{AccountMeta, ChainData, ChainParams, EventRef, Ledger, Mined, TAPOS_WINDOW};
 use crate::serde_hex;
 
 /// Bumped whenever the layout changes; older files are refused with a clear message.
@@ -26,7 +26,7 @@ pub const STATE_VERSION: u32 = 1;
 struct StateFile {
     version: u32,
     chain_id: u64,
-    params: Params,
+    params: ChainParams,
     time_offset_ms: i64,
     accounts: Vec<SavedAccount>,
     metas: Vec<(Address, AccountMeta)>,
@@ -90,7 +90,7 @@ pub enum StateError {
     Format { path: String, detail: String },
 }
 
-impl Chain {
+impl Ledger {
     /// Writes the chain to `path` atomically (a temporary file renamed over it), so a crash
     /// while saving leaves the previous state intact. Seals the block being built first.
     pub fn save(&mut self, path: &Path, extra: serde_json::Value) -> Result<(), StateError> {
@@ -195,11 +195,11 @@ impl Chain {
         }
     }
 
-    /// Reads a chain saved by [`Chain::save`], with the `extra` stored alongside.
+    /// Reads a chain saved by [`Ledger::save`], with the `extra` stored alongside.
     pub fn load(
         path: &Path,
         witness: PrivateKey,
-    ) -> Result<(Chain, serde_json::Value), StateError> {
+    ) -> Result<(Ledger, serde_json::Value), StateError> {
         let display = path.display().to_string();
         let text = std::fs::read(path).map_err(|source| StateError::Io {
             action: "read",
@@ -307,6 +307,6 @@ impl Chain {
             time_offset_ms: file.time_offset_ms,
             energy_factors: file.energy_factors.into_iter().collect(),
         };
-        Ok((Chain::from_parts(witness, db, data), file.extra))
+        Ok((Ledger::from_parts(witness, db, data), file.extra))
     }
 }
