@@ -181,6 +181,8 @@ impl ServeArgs {
                 .parse()
                 .map_err(|e| Error::Failed(format!("the devnet's URL: {e}")))?;
             node_config.events_url = None;
+            // It is on this machine's loopback: no proxy reaches it.
+            node_config.proxy = None;
         }
         // A server answers its own clients within its timeout: fewer retries than the CLI.
         node_config.retries = 1;
