@@ -115,6 +115,9 @@ _tronpool() {
             tronpool__subcmd__pool,sponsor)
                 cmd="tronpool__subcmd__pool__subcmd__sponsor"
                 ;;
+            tronpool__subcmd__pool,sync)
+                cmd="tronpool__subcmd__pool__subcmd__sync"
+                ;;
             tronpool__subcmd__relay,collect)
                 cmd="tronpool__subcmd__relay__subcmd__collect"
                 ;;
@@ -155,7 +158,7 @@ _tronpool() {
 
     case "${cmd}" in
         tronpool)
-            opts="-y -v -q -h -V --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version pools balance approve deposit withdraw pool stake relay notes config key tx deploy ceremony serve devnet generate"
+            opts="-y -v -q -h -V --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version pools balance approve deposit withdraw pool stake relay notes config key tx deploy ceremony serve devnet generate"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -166,6 +169,14 @@ _tronpool() {
                     return 0
                     ;;
                 --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --proxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sync-from)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -189,7 +200,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__approve)
-            opts="-y -v -q -h -V --denom --count --amount --unlimited --unsigned --from --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            opts="-y -v -q -h -V --denom --count --amount --unlimited --unsigned --from --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -219,6 +230,14 @@ _tronpool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --proxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sync-from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -239,7 +258,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__balance)
-            opts="-y -v -q -h -V --allowance --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            opts="-y -v -q -h -V --allowance --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -250,6 +269,14 @@ _tronpool() {
                     return 0
                     ;;
                 --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --proxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sync-from)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -273,7 +300,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__ceremony)
-            opts="-y -v -q -h -V --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version r1cs verify import keys"
+            opts="-y -v -q -h -V --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version r1cs verify import keys"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -284,6 +311,14 @@ _tronpool() {
                     return 0
                     ;;
                 --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --proxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sync-from)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -307,7 +342,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__ceremony__subcmd__import)
-            opts="-y -v -q -h -V --ptau --rehearsal --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            opts="-y -v -q -h -V --ptau --rehearsal --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -322,6 +357,14 @@ _tronpool() {
                     return 0
                     ;;
                 --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --proxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sync-from)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -345,7 +388,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__ceremony__subcmd__keys)
-            opts="-y -v -q -h -V --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            opts="-y -v -q -h -V --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -356,6 +399,14 @@ _tronpool() {
                     return 0
                     ;;
                 --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --proxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sync-from)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -379,7 +430,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__ceremony__subcmd__r1cs)
-            opts="-o -y -v -q -h -V --output --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            opts="-o -y -v -q -h -V --output --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -398,6 +449,14 @@ _tronpool() {
                     return 0
                     ;;
                 --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --proxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sync-from)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -421,7 +480,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__ceremony__subcmd__verify)
-            opts="-y -v -q -h -V --ptau --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            opts="-y -v -q -h -V --ptau --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -436,6 +495,14 @@ _tronpool() {
                     return 0
                     ;;
                 --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --proxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sync-from)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -459,7 +526,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__config)
-            opts="-y -v -q -h -V --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version init show path"
+            opts="-y -v -q -h -V --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version init show path"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -470,6 +537,14 @@ _tronpool() {
                     return 0
                     ;;
                 --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --proxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sync-from)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -493,7 +568,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__config__subcmd__init)
-            opts="-y -v -q -h -V --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            opts="-y -v -q -h -V --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -504,6 +579,14 @@ _tronpool() {
                     return 0
                     ;;
                 --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --proxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sync-from)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -527,7 +610,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__config__subcmd__path)
-            opts="-y -v -q -h -V --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            opts="-y -v -q -h -V --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -538,6 +621,14 @@ _tronpool() {
                     return 0
                     ;;
                 --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --proxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sync-from)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -561,7 +652,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__config__subcmd__show)
-            opts="-y -v -q -h -V --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            opts="-y -v -q -h -V --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -572,6 +663,14 @@ _tronpool() {
                     return 0
                     ;;
                 --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --proxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sync-from)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -595,7 +694,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__deploy)
-            opts="-y -v -q -h -V --denominations --zkey --ptau --rehearsal --dry-run --check --caller-energy-percent --origin-energy-limit --no-test-deposit --test-deposit --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            opts="-y -v -q -h -V --denominations --zkey --ptau --rehearsal --dry-run --check --caller-energy-percent --origin-energy-limit --no-test-deposit --test-deposit --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -629,6 +728,14 @@ _tronpool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --proxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sync-from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -649,7 +756,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__deposit)
-            opts="-y -v -q -h -V --denom --count --unsigned --from --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            opts="-y -v -q -h -V --denom --count --unsigned --from --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -675,6 +782,14 @@ _tronpool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --proxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sync-from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -695,7 +810,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__devnet)
-            opts="-y -v -q -h -V --host --port --block-time --accounts --state --cpu-speed --no-cancun --no-shanghai --usdt-energy-factor --no-sponsor --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            opts="-y -v -q -h -V --host --port --block-time --accounts --state --cpu-speed --no-cancun --no-shanghai --usdt-energy-factor --no-sponsor --no-events-api --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -737,6 +852,14 @@ _tronpool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --proxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sync-from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -757,7 +880,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__generate)
-            opts="-y -v -q -h -V --out-dir --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            opts="-y -v -q -h -V --out-dir --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -772,6 +895,14 @@ _tronpool() {
                     return 0
                     ;;
                 --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --proxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sync-from)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -795,7 +926,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__key)
-            opts="-y -v -q -h -V --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version new import address"
+            opts="-y -v -q -h -V --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version new import address"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -806,6 +937,14 @@ _tronpool() {
                     return 0
                     ;;
                 --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --proxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sync-from)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -829,7 +968,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__key__subcmd__address)
-            opts="-y -v -q -h -V --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            opts="-y -v -q -h -V --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -840,6 +979,14 @@ _tronpool() {
                     return 0
                     ;;
                 --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --proxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sync-from)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -863,7 +1010,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__key__subcmd__import)
-            opts="-y -v -q -h -V --from --out --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            opts="-y -v -q -h -V --from --out --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -882,6 +1029,14 @@ _tronpool() {
                     return 0
                     ;;
                 --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --proxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sync-from)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -905,7 +1060,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__key__subcmd__new)
-            opts="-y -v -q -h -V --out --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            opts="-y -v -q -h -V --out --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -920,6 +1075,14 @@ _tronpool() {
                     return 0
                     ;;
                 --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --proxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sync-from)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -943,7 +1106,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__notes)
-            opts="-y -v -q -h -V --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version list show export import check"
+            opts="-y -v -q -h -V --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version list show export import check"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -954,6 +1117,14 @@ _tronpool() {
                     return 0
                     ;;
                 --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --proxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sync-from)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -977,7 +1148,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__notes__subcmd__check)
-            opts="-y -v -q -h -V --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            opts="-y -v -q -h -V --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -988,6 +1159,14 @@ _tronpool() {
                     return 0
                     ;;
                 --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --proxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sync-from)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1011,7 +1190,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__notes__subcmd__export)
-            opts="-o -y -v -q -h -V --out --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            opts="-o -y -v -q -h -V --out --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1030,6 +1209,14 @@ _tronpool() {
                     return 0
                     ;;
                 --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --proxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sync-from)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1053,7 +1240,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__notes__subcmd__import)
-            opts="-y -v -q -h -V --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            opts="-y -v -q -h -V --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1064,6 +1251,14 @@ _tronpool() {
                     return 0
                     ;;
                 --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --proxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sync-from)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1087,7 +1282,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__notes__subcmd__list)
-            opts="-y -v -q -h -V --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            opts="-y -v -q -h -V --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1098,6 +1293,14 @@ _tronpool() {
                     return 0
                     ;;
                 --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --proxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sync-from)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1121,7 +1324,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__notes__subcmd__show)
-            opts="-y -v -q -h -V --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            opts="-y -v -q -h -V --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1132,6 +1335,14 @@ _tronpool() {
                     return 0
                     ;;
                 --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --proxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sync-from)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1155,7 +1366,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__pool)
-            opts="-y -v -q -h -V --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version sponsor"
+            opts="-y -v -q -h -V --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version sponsor sync"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1166,6 +1377,14 @@ _tronpool() {
                     return 0
                     ;;
                 --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --proxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sync-from)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1189,7 +1408,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__pool__subcmd__sponsor)
-            opts="-y -v -q -h -V --denom --caller-energy-percent --origin-energy-limit --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            opts="-y -v -q -h -V --denom --caller-energy-percent --origin-energy-limit --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1215,6 +1434,60 @@ _tronpool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --proxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sync-from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        tronpool__subcmd__pool__subcmd__sync)
+            opts="-y -v -q -h -V --denom --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --denom)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --network)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --proxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sync-from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1235,7 +1508,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__pools)
-            opts="-y -v -q -h -V --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            opts="-y -v -q -h -V --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1246,6 +1519,14 @@ _tronpool() {
                     return 0
                     ;;
                 --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --proxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sync-from)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1269,7 +1550,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__relay)
-            opts="-y -v -q -h -V --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version withdraw status collect"
+            opts="-y -v -q -h -V --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version withdraw status collect"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1280,6 +1561,14 @@ _tronpool() {
                     return 0
                     ;;
                 --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --proxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sync-from)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1303,7 +1592,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__relay__subcmd__collect)
-            opts="-y -v -q -h -V --denom --min --relayer-key-file --dry-run --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            opts="-y -v -q -h -V --denom --min --relayer-key-file --dry-run --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1329,6 +1618,14 @@ _tronpool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --proxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sync-from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1349,7 +1646,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__relay__subcmd__status)
-            opts="-y -v -q -h -V --relayer --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            opts="-y -v -q -h -V --relayer --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1364,6 +1661,14 @@ _tronpool() {
                     return 0
                     ;;
                 --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --proxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sync-from)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1387,7 +1692,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__relay__subcmd__withdraw)
-            opts="-y -v -q -h -V --to --relayer --refund --max-fee --dry-run --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            opts="-y -v -q -h -V --to --relayer --refund --max-fee --dry-run --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1417,6 +1722,14 @@ _tronpool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --proxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sync-from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1437,7 +1750,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__serve)
-            opts="-y -v -q -h -V --listen --rate-limit --relayer-rate-limit --trusted-proxy --cors-origin --body-limit --max-in-flight --header-read-timeout --request-timeout --cache-ttl --relayer-fee --relayer-margin --relayer-expected-energy --relayer-max-energy --relayer-allow-contract-refund --price-source --price-max-age --no-relayer --relayer-key-file --relayer-min-trx --relayer-max-refund --relayer-poll --relayer-collect-above --relayer-collect-every --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            opts="-y -v -q -h -V --listen --rate-limit --relayer-rate-limit --trusted-proxy --cors-origin --body-limit --max-in-flight --header-read-timeout --request-timeout --cache-ttl --relayer-fee --relayer-margin --relayer-expected-energy --relayer-max-energy --relayer-allow-contract-refund --price-source --price-max-age --no-relayer --relayer-key-file --relayer-min-trx --relayer-max-refund --relayer-poll --relayer-collect-above --relayer-collect-every --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1539,6 +1852,14 @@ _tronpool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --proxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sync-from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1559,7 +1880,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__stake)
-            opts="-y -v -q -h -V --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version energy release withdraw delegate undelegate"
+            opts="-y -v -q -h -V --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version energy release withdraw delegate undelegate"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1570,6 +1891,14 @@ _tronpool() {
                     return 0
                     ;;
                 --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --proxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sync-from)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1593,7 +1922,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__stake__subcmd__delegate)
-            opts="-y -v -q -h -V --to --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            opts="-y -v -q -h -V --to --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1608,6 +1937,14 @@ _tronpool() {
                     return 0
                     ;;
                 --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --proxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sync-from)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1631,7 +1968,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__stake__subcmd__energy)
-            opts="-y -v -q -h -V --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            opts="-y -v -q -h -V --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1642,6 +1979,14 @@ _tronpool() {
                     return 0
                     ;;
                 --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --proxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sync-from)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1665,7 +2010,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__stake__subcmd__release)
-            opts="-y -v -q -h -V --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            opts="-y -v -q -h -V --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1676,6 +2021,14 @@ _tronpool() {
                     return 0
                     ;;
                 --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --proxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sync-from)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1699,7 +2052,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__stake__subcmd__undelegate)
-            opts="-y -v -q -h -V --from --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            opts="-y -v -q -h -V --from --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1714,6 +2067,14 @@ _tronpool() {
                     return 0
                     ;;
                 --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --proxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sync-from)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1737,7 +2098,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__stake__subcmd__withdraw)
-            opts="-y -v -q -h -V --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            opts="-y -v -q -h -V --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1748,6 +2109,14 @@ _tronpool() {
                     return 0
                     ;;
                 --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --proxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sync-from)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1771,7 +2140,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__tx)
-            opts="-y -v -q -h -V --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version decode sign broadcast"
+            opts="-y -v -q -h -V --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version decode sign broadcast"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1782,6 +2151,14 @@ _tronpool() {
                     return 0
                     ;;
                 --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --proxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sync-from)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1805,7 +2182,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__tx__subcmd__broadcast)
-            opts="-y -v -q -h -V --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            opts="-y -v -q -h -V --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1816,6 +2193,14 @@ _tronpool() {
                     return 0
                     ;;
                 --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --proxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sync-from)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1839,7 +2224,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__tx__subcmd__decode)
-            opts="-y -v -q -h -V --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            opts="-y -v -q -h -V --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1850,6 +2235,14 @@ _tronpool() {
                     return 0
                     ;;
                 --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --proxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sync-from)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1873,7 +2266,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__tx__subcmd__sign)
-            opts="-o -y -v -q -h -V --out --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            opts="-o -y -v -q -h -V --out --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1892,6 +2285,14 @@ _tronpool() {
                     return 0
                     ;;
                 --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --proxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sync-from)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1915,7 +2316,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__withdraw)
-            opts="-y -v -q -h -V --to --refund --dry-run --unsigned --from --network --node --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            opts="-y -v -q -h -V --to --refund --dry-run --unsigned --from --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1938,6 +2339,14 @@ _tronpool() {
                     return 0
                     ;;
                 --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --proxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sync-from)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

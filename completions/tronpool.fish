@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_tronpool_global_optspecs
-    string join \n network= node= config= key-file= json y/yes v/verbose q/quiet log-format= no-color h/help V/version
+    string join \n network= node= proxy= sync-from= config= key-file= json y/yes v/verbose q/quiet log-format= no-color h/help V/version
 end
 
 function __fish_tronpool_needs_command
@@ -26,6 +26,8 @@ end
 
 complete -c tronpool -n "__fish_tronpool_needs_command" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_needs_command" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_needs_command" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_needs_command" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
 complete -c tronpool -n "__fish_tronpool_needs_command" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_needs_command" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
 complete -c tronpool -n "__fish_tronpool_needs_command" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
@@ -56,6 +58,8 @@ complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "devnet" -d 'Run a
 complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "generate" -d 'Write shell completions and man pages'
 complete -c tronpool -n "__fish_tronpool_using_subcommand pools" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand pools" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand pools" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand pools" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand pools" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand pools" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand pools" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
@@ -69,6 +73,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand pools" -s h -l help -d
 complete -c tronpool -n "__fish_tronpool_using_subcommand pools" -s V -l version -d 'Print version'
 complete -c tronpool -n "__fish_tronpool_using_subcommand balance" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand balance" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand balance" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand balance" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand balance" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand balance" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand balance" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
@@ -87,6 +93,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand approve" -l amount -d 
 complete -c tronpool -n "__fish_tronpool_using_subcommand approve" -l from -d 'With --unsigned: the address that will sign (default: the signing key\'s)' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand approve" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand approve" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand approve" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand approve" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand approve" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand approve" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand approve" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
@@ -105,6 +113,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand deposit" -l count -d '
 complete -c tronpool -n "__fish_tronpool_using_subcommand deposit" -l from -d 'With --unsigned: the address that will sign (default: the signing key\'s)' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand deposit" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand deposit" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand deposit" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand deposit" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand deposit" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand deposit" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand deposit" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
@@ -122,6 +132,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand withdraw" -l refund -d
 complete -c tronpool -n "__fish_tronpool_using_subcommand withdraw" -l from -d 'With --unsigned: the address that will sign and pay (default: the signing key\'s)' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand withdraw" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand withdraw" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand withdraw" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand withdraw" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand withdraw" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand withdraw" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand withdraw" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
@@ -135,25 +147,30 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand withdraw" -s q -l quie
 complete -c tronpool -n "__fish_tronpool_using_subcommand withdraw" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
 complete -c tronpool -n "__fish_tronpool_using_subcommand withdraw" -s h -l help -d 'Print help'
 complete -c tronpool -n "__fish_tronpool_using_subcommand withdraw" -s V -l version -d 'Print version'
-complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
-complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor" -l node -d 'TRON node URL, overriding the network\'s' -r
-complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor" -l config -d 'Config file to read instead of the default one' -r -F
-complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
-complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor sync" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor sync" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor sync" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor sync" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor sync" -l config -d 'Config file to read instead of the default one' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor sync" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor sync" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
 json\t''"
-complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
-complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
-complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
-complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor" -s q -l quiet -d 'Print only results and errors'
-complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
-complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor" -s h -l help -d 'Print help'
-complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor" -s V -l version -d 'Print version'
-complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor" -f -a "sponsor" -d 'Change who pays the pool\'s callers\' energy (only its deployer can); without a change, show it'
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor sync" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor sync" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor sync" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor sync" -s q -l quiet -d 'Print only results and errors'
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor sync" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor sync" -s h -l help -d 'Print help'
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor sync" -s V -l version -d 'Print version'
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor sync" -f -a "sponsor" -d 'Change who pays the pool\'s callers\' energy (only its deployer can); without a change, show it'
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor sync" -f -a "sync" -d 'Bring the cached deposits and withdrawals of the pools up to date (from the sources of --sync-from) and check the tree\'s root with the pool'
 complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from sponsor" -l denom -d 'The pool: its denomination in USDT' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from sponsor" -l caller-energy-percent -d 'The percent of each call\'s energy the pool\'s callers pay (0: the deployer\'s stake pays it all, up to --origin-energy-limit; what the stake cannot cover falls back to them)' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from sponsor" -l origin-energy-limit -d 'The most energy the deployer pays for one call' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from sponsor" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from sponsor" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from sponsor" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from sponsor" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from sponsor" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from sponsor" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from sponsor" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
@@ -165,8 +182,26 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_
 complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from sponsor" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
 complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from sponsor" -s h -l help -d 'Print help'
 complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from sponsor" -s V -l version -d 'Print version'
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from sync" -l denom -d 'Only this pool: its denomination in USDT (default: every pool)' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from sync" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from sync" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from sync" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from sync" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from sync" -l config -d 'Config file to read instead of the default one' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from sync" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from sync" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+json\t''"
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from sync" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from sync" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from sync" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from sync" -s q -l quiet -d 'Print only results and errors'
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from sync" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from sync" -s h -l help -d 'Print help'
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from sync" -s V -l version -d 'Print version'
 complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and not __fish_seen_subcommand_from energy release withdraw delegate undelegate" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and not __fish_seen_subcommand_from energy release withdraw delegate undelegate" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and not __fish_seen_subcommand_from energy release withdraw delegate undelegate" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and not __fish_seen_subcommand_from energy release withdraw delegate undelegate" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and not __fish_seen_subcommand_from energy release withdraw delegate undelegate" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and not __fish_seen_subcommand_from energy release withdraw delegate undelegate" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and not __fish_seen_subcommand_from energy release withdraw delegate undelegate" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
@@ -185,6 +220,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and not __fish_
 complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and not __fish_seen_subcommand_from energy release withdraw delegate undelegate" -f -a "undelegate" -d 'Take back energy lent to an account'
 complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from energy" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from energy" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from energy" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from energy" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from energy" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from energy" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from energy" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
@@ -198,6 +235,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen
 complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from energy" -s V -l version -d 'Print version'
 complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from release" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from release" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from release" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from release" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from release" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from release" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from release" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
@@ -211,6 +250,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen
 complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from release" -s V -l version -d 'Print version'
 complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from withdraw" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from withdraw" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from withdraw" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from withdraw" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from withdraw" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from withdraw" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from withdraw" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
@@ -225,6 +266,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen
 complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from delegate" -l to -d 'The account that gets the energy' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from delegate" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from delegate" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from delegate" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from delegate" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from delegate" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from delegate" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from delegate" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
@@ -239,6 +282,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen
 complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from undelegate" -l from -d 'The account it was lent to' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from undelegate" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from undelegate" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from undelegate" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from undelegate" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from undelegate" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from undelegate" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from undelegate" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
@@ -252,6 +297,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen
 complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and __fish_seen_subcommand_from undelegate" -s V -l version -d 'Print version'
 complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and not __fish_seen_subcommand_from withdraw status collect" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and not __fish_seen_subcommand_from withdraw status collect" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and not __fish_seen_subcommand_from withdraw status collect" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and not __fish_seen_subcommand_from withdraw status collect" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and not __fish_seen_subcommand_from withdraw status collect" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and not __fish_seen_subcommand_from withdraw status collect" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and not __fish_seen_subcommand_from withdraw status collect" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
@@ -272,6 +319,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen
 complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from withdraw" -l max-fee -d 'The most fee to accept, in USDT (default: 25% of the pool, and never more than twice what the relay costs at the chain\'s prices)' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from withdraw" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from withdraw" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from withdraw" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from withdraw" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from withdraw" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from withdraw" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from withdraw" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
@@ -287,6 +336,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen
 complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from status" -l relayer -d 'The relayer\'s base URL (default: the network\'s configured relayer; on the devnet, its own)' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from status" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from status" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from status" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from status" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from status" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from status" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from status" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
@@ -303,6 +354,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen
 complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from collect" -l relayer-key-file -d 'The relayer\'s private key file (else TRONPOOL_RELAYER_PRIVATE_KEY; on the devnet, dev account 1)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from collect" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from collect" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from collect" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from collect" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from collect" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from collect" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from collect" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
@@ -317,6 +370,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen
 complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from collect" -s V -l version -d 'Print version'
 complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
@@ -335,6 +390,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_
 complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check" -f -a "check" -d 'Ask the chain what became of each note (or of the ones named)'
 complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from list" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from list" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from list" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from list" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from list" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from list" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from list" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
@@ -348,6 +405,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen
 complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
 complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from show" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from show" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from show" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from show" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from show" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from show" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from show" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
@@ -362,6 +421,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen
 complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from export" -s o -l out -d 'Write to this file (created readable only by you) instead of stdout' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from export" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from export" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from export" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from export" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from export" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from export" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from export" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
@@ -375,6 +436,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen
 complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from export" -s V -l version -d 'Print version'
 complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from import" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from import" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from import" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from import" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from import" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from import" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from import" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
@@ -388,6 +451,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen
 complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from import" -s V -l version -d 'Print version'
 complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from check" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from check" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from check" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from check" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from check" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from check" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from check" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
@@ -401,6 +466,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen
 complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from check" -s V -l version -d 'Print version'
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and not __fish_seen_subcommand_from init show path" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and not __fish_seen_subcommand_from init show path" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand config; and not __fish_seen_subcommand_from init show path" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand config; and not __fish_seen_subcommand_from init show path" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and not __fish_seen_subcommand_from init show path" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and not __fish_seen_subcommand_from init show path" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and not __fish_seen_subcommand_from init show path" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
@@ -417,6 +484,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand config; and not __fish
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and not __fish_seen_subcommand_from init show path" -f -a "path" -d 'Print where the config file and the data folder are'
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and __fish_seen_subcommand_from init" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and __fish_seen_subcommand_from init" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand config; and __fish_seen_subcommand_from init" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand config; and __fish_seen_subcommand_from init" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and __fish_seen_subcommand_from init" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and __fish_seen_subcommand_from init" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and __fish_seen_subcommand_from init" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
@@ -430,6 +499,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand config; and __fish_see
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and __fish_seen_subcommand_from init" -s V -l version -d 'Print version'
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and __fish_seen_subcommand_from show" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and __fish_seen_subcommand_from show" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand config; and __fish_seen_subcommand_from show" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand config; and __fish_seen_subcommand_from show" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and __fish_seen_subcommand_from show" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and __fish_seen_subcommand_from show" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and __fish_seen_subcommand_from show" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
@@ -443,6 +514,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand config; and __fish_see
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and __fish_seen_subcommand_from path" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and __fish_seen_subcommand_from path" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand config; and __fish_seen_subcommand_from path" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand config; and __fish_seen_subcommand_from path" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and __fish_seen_subcommand_from path" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and __fish_seen_subcommand_from path" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and __fish_seen_subcommand_from path" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
@@ -456,6 +529,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand config; and __fish_see
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and __fish_seen_subcommand_from path" -s V -l version -d 'Print version'
 complete -c tronpool -n "__fish_tronpool_using_subcommand key; and not __fish_seen_subcommand_from new import address" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand key; and not __fish_seen_subcommand_from new import address" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand key; and not __fish_seen_subcommand_from new import address" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand key; and not __fish_seen_subcommand_from new import address" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand key; and not __fish_seen_subcommand_from new import address" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand key; and not __fish_seen_subcommand_from new import address" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand key; and not __fish_seen_subcommand_from new import address" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
@@ -473,6 +548,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand key; and not __fish_se
 complete -c tronpool -n "__fish_tronpool_using_subcommand key; and __fish_seen_subcommand_from new" -l out -d 'Write the key to this file instead of the data folder' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand key; and __fish_seen_subcommand_from new" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand key; and __fish_seen_subcommand_from new" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand key; and __fish_seen_subcommand_from new" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand key; and __fish_seen_subcommand_from new" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand key; and __fish_seen_subcommand_from new" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand key; and __fish_seen_subcommand_from new" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand key; and __fish_seen_subcommand_from new" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
@@ -488,6 +565,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand key; and __fish_seen_s
 complete -c tronpool -n "__fish_tronpool_using_subcommand key; and __fish_seen_subcommand_from import" -l out -d 'Store the key in this file instead of the data folder' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand key; and __fish_seen_subcommand_from import" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand key; and __fish_seen_subcommand_from import" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand key; and __fish_seen_subcommand_from import" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand key; and __fish_seen_subcommand_from import" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand key; and __fish_seen_subcommand_from import" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand key; and __fish_seen_subcommand_from import" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand key; and __fish_seen_subcommand_from import" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
@@ -501,6 +580,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand key; and __fish_seen_s
 complete -c tronpool -n "__fish_tronpool_using_subcommand key; and __fish_seen_subcommand_from import" -s V -l version -d 'Print version'
 complete -c tronpool -n "__fish_tronpool_using_subcommand key; and __fish_seen_subcommand_from address" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand key; and __fish_seen_subcommand_from address" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand key; and __fish_seen_subcommand_from address" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand key; and __fish_seen_subcommand_from address" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand key; and __fish_seen_subcommand_from address" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand key; and __fish_seen_subcommand_from address" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand key; and __fish_seen_subcommand_from address" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
@@ -514,6 +595,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand key; and __fish_seen_s
 complete -c tronpool -n "__fish_tronpool_using_subcommand key; and __fish_seen_subcommand_from address" -s V -l version -d 'Print version'
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and not __fish_seen_subcommand_from decode sign broadcast" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and not __fish_seen_subcommand_from decode sign broadcast" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and not __fish_seen_subcommand_from decode sign broadcast" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and not __fish_seen_subcommand_from decode sign broadcast" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and not __fish_seen_subcommand_from decode sign broadcast" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and not __fish_seen_subcommand_from decode sign broadcast" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and not __fish_seen_subcommand_from decode sign broadcast" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
@@ -530,6 +613,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and not __fish_see
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and not __fish_seen_subcommand_from decode sign broadcast" -f -a "broadcast" -d 'Submit a signed transaction to the node and print its txID'
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from decode" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from decode" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from decode" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from decode" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from decode" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from decode" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from decode" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
@@ -544,6 +629,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_su
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from sign" -s o -l out -d 'Write the signed JSON here instead of standard output' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from sign" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from sign" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from sign" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from sign" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from sign" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from sign" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from sign" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
@@ -557,6 +644,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_su
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from sign" -s V -l version -d 'Print version'
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from broadcast" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from broadcast" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from broadcast" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from broadcast" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from broadcast" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from broadcast" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from broadcast" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
@@ -575,6 +664,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l caller-ener
 complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l origin-energy-limit -d 'The most energy the deployer pays for one pool call [default: 600000, a deposit or a relayed withdrawal with 20% to spare]' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
@@ -593,6 +684,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -s h -l help -
 complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -s V -l version -d 'Print version'
 complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs verify import keys" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs verify import keys" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs verify import keys" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs verify import keys" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs verify import keys" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs verify import keys" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs verify import keys" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
@@ -611,6 +704,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fi
 complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from r1cs" -s o -l output -d 'The file to write (default: standard output, when it is not a terminal)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from r1cs" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from r1cs" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from r1cs" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from r1cs" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from r1cs" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from r1cs" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from r1cs" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
@@ -625,6 +720,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_s
 complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from verify" -l ptau -d 'The Phase 1 transcript the ceremony started from, prepared for Phase 2' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from verify" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from verify" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from verify" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from verify" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from verify" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from verify" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from verify" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
@@ -639,6 +736,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_s
 complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from import" -l ptau -d 'The Phase 1 transcript to verify it against (a *_final_*.ptau the network accepts)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from import" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from import" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from import" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from import" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from import" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from import" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from import" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
@@ -653,6 +752,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_s
 complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from import" -s V -l version -d 'Print version'
 complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from keys" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from keys" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from keys" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from keys" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from keys" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from keys" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from keys" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
@@ -688,6 +789,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l relayer-coll
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l relayer-collect-every -d 'How often the relayer looks at the fees due' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
@@ -710,6 +813,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l cpu-speed -
 complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l usdt-energy-factor -d 'The devnet USDT\'s dynamic-energy factor, in 1/10,000: every opcode it runs costs (1 + N/10000) × its energy. Mainnet USDT\'s is 34000 (×4.4), the default at genesis; 0 prices it at its base energy' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
@@ -717,6 +822,7 @@ json\t''"
 complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l no-cancun -d 'Run as a network without TVM Cancun (getAllowTvmCancun 0): TLOAD, TSTORE and MCOPY are invalid opcodes from block 2'
 complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l no-shanghai -d 'Run as a network without TVM Shanghai (getAllowTvmShangHai 0): PUSH0 is invalid from block 2'
 complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l no-sponsor -d 'Start without the deployer\'s energy stake: the pools stay sponsored, but with nothing staked their callers pay all their energy, as under a deployer that staked nothing. A new chain only; --state keeps what it has'
+complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l no-events-api -d 'Serve no TronGrid events API (`/v1/*` answers 404, as on a plain java-tron node): clients must sync the pools another way, such as a block scan'
 complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
 complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
 complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
@@ -727,6 +833,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -s V -l versio
 complete -c tronpool -n "__fish_tronpool_using_subcommand generate" -l out-dir -d 'Folder to write completions/ and man/ into' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand generate" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand generate" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand generate" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand generate" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand generate" -l config -d 'Config file to read instead of the default one' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand generate" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand generate" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''

@@ -10,6 +10,10 @@ pub const NETWORK: &str = "TRONPOOL_NETWORK";
 pub const NODE: &str = "TRONPOOL_NODE";
 /// A TronGrid API key, sent as `TRON-PRO-API-KEY`.
 pub const API_KEY: &str = "TRONPOOL_API_KEY";
+/// A proxy for every node, relayer and sync request (like --proxy).
+pub const PROXY: &str = "TRONPOOL_PROXY";
+/// Where pools are synced from, in order (like --sync-from).
+pub const SYNC_FROM: &str = "TRONPOOL_SYNC_FROM";
 /// A file holding the private key to sign with.
 pub const KEY_FILE: &str = "TRONPOOL_KEY_FILE";
 /// The private key itself, hex. For CI; prefer a key file elsewhere.

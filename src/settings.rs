@@ -63,6 +63,79 @@ pub struct Overrides {
     pub node: Option<(Url, Source)>,
     pub key_file: Option<(PathBuf, Source)>,
     pub api_key: Option<(String, Source)>,
+    pub proxy: Option<(Url, Source)>,
+    /// `--sync-from`'s comma-separated list, unparsed.
+    pub sync_from: Option<(String, Source)>,
+}
+
+/// Where a pool's deposits and withdrawals are read from. Whatever the source, the leaves are
+/// used only when they rebuild a root the pool knows (`service::sync`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SyncSource {
+    /// Another tronpool server's `GET /api/pools/{denom}/leaves` and `…/withdrawals`.
+    Server(Url),
+    /// TronGrid's `/v1/contracts/{address}/events` (at the network's `events` URL).
+    EventsApi,
+    /// Every block from the pool's deployment on, read with java-tron's
+    /// `gettransactioninfobyblocknum`: needs only a node.
+    BlockScan,
+}
+
+impl SyncSource {
+    /// What syncing reads when nothing says: the events API, then the node's blocks.
+    pub fn defaults() -> Vec<SyncSource> {
+        vec![SyncSource::EventsApi, SyncSource::BlockScan]
+    }
+
+    /// A comma-separated list (`--sync-from`, `TRONPOOL_SYNC_FROM`).
+    pub fn parse_list(text: &str) -> std::result::Result<Vec<SyncSource>, String> {
+        let sources = text
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::parse)
+            .collect::<std::result::Result<Vec<SyncSource>, String>>()?;
+        if sources.is_empty() {
+            return Err("names no source (events, scan, or a tronpool server's URL)".into());
+        }
+        Ok(sources)
+    }
+}
+
+impl std::str::FromStr for SyncSource {
+    type Err = String;
+
+    fn from_str(text: &str) -> std::result::Result<Self, String> {
+        match text {
+            "events" => Ok(SyncSource::EventsApi),
+            "scan" => Ok(SyncSource::BlockScan),
+            _ => match Url::parse(text) {
+                Ok(url) if matches!(url.scheme(), "http" | "https") && url.has_host() => {
+                    Ok(SyncSource::Server(url))
+                }
+                _ => Err(format!(
+                    "`{text}` is not a sync source: `events`, `scan`, or a tronpool server's \
+                     http(s) URL"
+                )),
+            },
+        }
+    }
+}
+
+impl fmt::Display for SyncSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SyncSource::Server(url) => write!(f, "{url}"),
+            SyncSource::EventsApi => f.write_str("events"),
+            SyncSource::BlockScan => f.write_str("scan"),
+        }
+    }
+}
+
+impl Serialize for SyncSource {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
 }
 
 /// Every setting, resolved.
@@ -86,6 +159,10 @@ pub struct Settings {
     pub deployment: Setting<Option<DeploymentRecord>>,
     /// The `block.chainid` the preset expects, to catch a node on the wrong network.
     pub chain_id: Option<u64>,
+    /// The proxy every node, relayer and sync request goes through.
+    pub proxy: Setting<Option<Url>>,
+    /// Where pools are synced from, in order.
+    pub sync_from: Setting<Vec<SyncSource>>,
 }
 
 impl Settings {
@@ -176,6 +253,28 @@ impl Settings {
             (None, Some(path)) => Setting::new(Some(expand_tilde(path)), from_file.clone()),
             (None, None) => Setting::new(None, Source::Default),
         };
+        let proxy = match (overrides.proxy, &file.proxy) {
+            (Some((url, source)), _) => Setting::new(Some(url), source),
+            (None, Some(url)) => Setting::new(Some(url.clone()), from_file.clone()),
+            (None, None) => Setting::new(None, Source::Default),
+        };
+        if let Some(url) = &proxy.value {
+            tron::client::check_proxy(url)
+                .map_err(|e| Error::usage(format!("{e} (from {})", proxy.source)))?;
+        }
+        let sync_from = match (overrides.sync_from, &table.sync_from) {
+            (Some((text, source)), _) => {
+                let sources = SyncSource::parse_list(&text)
+                    .map_err(|e| Error::usage(format!("--sync-from: {e} (from {source})")))?;
+                Setting::new(sources, source)
+            }
+            (None, Some(list)) => {
+                let sources = SyncSource::parse_list(&list.join(","))
+                    .map_err(|e| Error::usage(format!("sync_from: {e} (from {from_file})")))?;
+                Setting::new(sources, from_file.clone())
+            }
+            (None, None) => Setting::new(SyncSource::defaults(), Source::Default),
+        };
         let relayer = match &table.relayer {
             Some(url) => Setting::new(Some(url.clone()), from_file.clone()),
             None => Setting::new(None, Source::Default),
@@ -193,6 +292,8 @@ impl Settings {
             (None, None) => Setting::new(None, Source::Default),
         };
         Ok(Settings {
+            proxy,
+            sync_from,
             relayer,
             price_source,
             deployment,
@@ -216,6 +317,7 @@ impl Settings {
             config.events_url = Some(self.events.value.clone());
         }
         config.api_key = self.api_key.value.clone();
+        config.proxy = self.proxy.value.clone();
         config
     }
 

@@ -37,6 +37,7 @@ use crate::service::health::Readiness;
 use crate::service::inputs;
 use crate::service::relayer::Relayer;
 use crate::service::relayer_fees::Pricing;
+use crate::store::trees::TreeCache;
 use errors::ApiError;
 use limits::RateLimits;
 
@@ -85,6 +86,8 @@ pub struct App {
     pub pricing: Pricing,
     /// `None`: relaying is off (503 on withdraw, `enabled: false` in the status).
     pub relayer: Option<Arc<Relayer>>,
+    /// The pools' synced leaves and withdrawals, served to clients that sync from here.
+    pub trees: TreeCache,
     pub config: ApiConfig,
     pub limits: RateLimits,
     /// The readiness report, computed at most once a second (the probes are not limited).
@@ -109,9 +112,16 @@ impl App {
             )),
             chain: Arc::new(chain),
             relayer: None,
+            trees: TreeCache::in_memory().expect("an in-memory database opens"),
             pricing,
             config,
         }
+    }
+
+    /// Serves the pools' leaves and withdrawals from this cache (by default, one in memory).
+    pub fn with_trees(mut self, trees: TreeCache) -> Self {
+        self.trees = trees;
+        self
     }
 
     /// Relays withdrawals with this relayer.
@@ -171,6 +181,16 @@ pub const ENDPOINTS: &[(&str, &str, &str)] = &[
     ),
     (
         "GET",
+        "/api/pools/{denom}/leaves",
+        "The pool's deposits in leaf order, a page at a time",
+    ),
+    (
+        "GET",
+        "/api/pools/{denom}/withdrawals",
+        "The pool's withdrawals, a page at a time",
+    ),
+    (
+        "GET",
         "/api/balance/{address}",
         "USDT and TRX held by an address",
     ),
@@ -220,7 +240,8 @@ pub const ENDPOINTS: &[(&str, &str, &str)] = &[
 /// The longest request path any endpoint has (`/api/relayer/jobs/nullifier/0x` and 64 hex
 /// digits is 94 bytes), with room to spare; longer paths are refused before routing.
 pub const MAX_PATH_LEN: usize = 256;
-/// No endpoint takes a query; a short one (a cache buster) is ignored, a long one refused.
+/// Only the pages (`?from=N&limit=M`) take a query; elsewhere a short one (a cache buster) is
+/// ignored; a long one is refused everywhere.
 pub const MAX_QUERY_LEN: usize = 256;
 
 /// The whole API with its layers.
@@ -236,6 +257,8 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/pools/{denom}/root", get(pools::root))
         .route("/api/pools/{denom}/check-spent", post(pools::check_spent))
         .route("/api/pools/{denom}/can-withdraw", post(pools::can_withdraw))
+        .route("/api/pools/{denom}/leaves", get(pools::leaves))
+        .route("/api/pools/{denom}/withdrawals", get(pools::withdrawals))
         .route("/api/balance/{address}", get(wallet::balance))
         .route("/api/allowance/{address}/{denom}", get(wallet::allowance))
         .route("/api/tx/approve", post(tx::approve))
@@ -339,9 +362,7 @@ async fn cheap_checks(req: Request, next: Next) -> Response {
     if uri.query().is_some_and(|q| q.len() > MAX_QUERY_LEN) {
         return ApiError::new(
             StatusCode::BAD_REQUEST,
-            format!(
-                "the query string is longer than {MAX_QUERY_LEN} bytes (no endpoint takes one)"
-            ),
+            format!("the query string is longer than {MAX_QUERY_LEN} bytes"),
         )
         .into_response();
     }

@@ -78,6 +78,11 @@ fn param(name: &str, description: &str) -> Value {
             "schema": { "type": "string" } })
 }
 
+fn page_param(name: &str, description: &str) -> Value {
+    json!({ "name": name, "in": "query", "required": false, "description": description,
+            "schema": { "type": "integer", "minimum": 0 } })
+}
+
 fn denom() -> Value {
     param(
         "denom",
@@ -140,6 +145,22 @@ fn build() -> Value {
                 "summary": "Whether a withdrawal could go through", "parameters": [denom()],
                 "requestBody": body("CanWithdrawRequest"),
                 "responses": responses(schema_ref("Withdrawable"), &bad) } },
+            "/api/pools/{denom}/leaves": { "get": {
+                "summary": "The pool's deposits in leaf order, a page at a time",
+                "description": "For a client to rebuild the pool's tree without an events \
+                    API. A client uses the leaves only if they rebuild a root the pool knows. \
+                    The server syncs the pool first, at most once per cache TTL.",
+                "parameters": [denom(), page_param("from", "The first leaf index (default 0)"),
+                    page_param("limit", "At most this many leaves (default and cap 1000)")],
+                "responses": responses(schema_ref("LeavesPage"), &bad) } },
+            "/api/pools/{denom}/withdrawals": { "get": {
+                "summary": "The pool's withdrawals, a page at a time",
+                "description": "Their nullifier hashes, for a client to tell whether its notes \
+                    are spent without asking a node about them; in the order this server saw \
+                    them.",
+                "parameters": [denom(), page_param("from", "The first withdrawal (default 0)"),
+                    page_param("limit", "At most this many (default and cap 1000)")],
+                "responses": responses(schema_ref("WithdrawalsPage"), &bad) } },
             "/api/balance/{address}": { "get": { "summary": "USDT and TRX held by an address",
                 "parameters": [param("address", "A TRON address")],
                 "responses": responses(schema_ref("Balance"), &[("400", "Bad address")]) } },
@@ -257,6 +278,27 @@ fn schemas(
             "PoolRoot": { "type": "object", "properties": {
                 "denomination": { "type": "integer" }, "root": word,
                 "depositCount": { "type": "integer" } } },
+            "LeavesPage": { "type": "object",
+                "required": ["denomination", "from", "total", "leaves"], "properties": {
+                "denomination": { "type": "integer" }, "from": { "type": "integer" },
+                "total": { "type": "integer", "description": "Leaves the server holds" },
+                "leaves": { "type": "array", "items": { "type": "object",
+                    "required": ["index", "commitment", "blockTimestamp", "txid"],
+                    "properties": { "index": { "type": "integer" }, "commitment": word,
+                        "blockTimestamp": { "type": "integer" },
+                        "txid": { "type": "string" } } } } } },
+            "WithdrawalsPage": { "type": "object",
+                "required": ["denomination", "from", "total", "withdrawals"], "properties": {
+                "denomination": { "type": "integer" }, "from": { "type": "integer" },
+                "total": { "type": "integer" },
+                "withdrawals": { "type": "array", "items": { "type": "object",
+                    "required": ["index", "nullifierHash", "txid", "blockTimestamp",
+                        "recipient", "fee"],
+                    "properties": { "index": { "type": "integer" }, "nullifierHash": word,
+                        "txid": { "type": "string" }, "block": { "type": "integer" },
+                        "blockTimestamp": { "type": "integer" },
+                        "recipient": { "type": "string" }, "relayer": { "type": "string" },
+                        "fee": { "type": "string", "description": "USDT base units" } } } } } },
             "CheckSpentRequest": { "type": "object", "required": ["nullifierHash"],
                 "additionalProperties": false, "properties": { "nullifierHash": word } },
             "CanWithdrawRequest": { "type": "object", "required": ["nullifierHash", "root"],

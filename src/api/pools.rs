@@ -1,9 +1,10 @@
-//! `/api/pools`: the pools, their roots, and questions about nullifiers.
+//! `/api/pools`: the pools, their roots, questions about nullifiers, and their leaves and
+//! withdrawals for another client to sync from.
 
 use std::sync::Arc;
 
 use axum::Json;
-use axum::extract::State;
+use axum::extract::{RawQuery, State};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -11,6 +12,7 @@ use super::App;
 use super::errors::{ApiResult, Body, Segments};
 use crate::envelope;
 use crate::service::inputs;
+use crate::service::sync::MAX_PAGE;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
@@ -73,4 +75,36 @@ pub async fn can_withdraw(
         .can_withdraw(denomination, nullifier_hash, root)
         .await?;
     Ok(Json(envelope::ok(&status)))
+}
+
+/// `GET /api/pools/{denom}/leaves?from=N&limit=M`: the pool's deposits in leaf order, for a
+/// client to rebuild the tree from (it checks the root with its own node).
+pub async fn leaves(
+    State(app): State<Arc<App>>,
+    Segments(denom): Segments<String>,
+    RawQuery(query): RawQuery,
+) -> ApiResult<Json<Value>> {
+    let denomination = app.denomination(&denom)?;
+    let (from, limit) = inputs::page_query(query.as_deref(), MAX_PAGE)?;
+    let page = app
+        .chain
+        .leaves_page(&app.trees, denomination, from, limit)
+        .await?;
+    Ok(Json(envelope::ok(&page)))
+}
+
+/// `GET /api/pools/{denom}/withdrawals?from=N&limit=M`: the pool's withdrawals, for a client
+/// to tell its notes' spentness without asking a node.
+pub async fn withdrawals(
+    State(app): State<Arc<App>>,
+    Segments(denom): Segments<String>,
+    RawQuery(query): RawQuery,
+) -> ApiResult<Json<Value>> {
+    let denomination = app.denomination(&denom)?;
+    let (from, limit) = inputs::page_query(query.as_deref(), MAX_PAGE)?;
+    let page = app
+        .chain
+        .withdrawals_page(&app.trees, denomination, from, limit)
+        .await?;
+    Ok(Json(envelope::ok(&page)))
 }

@@ -71,6 +71,9 @@ struct Shown<'a> {
     key_file: &'a Setting<Option<std::path::PathBuf>>,
     relayer: &'a Setting<Option<url::Url>>,
     price_source: &'a Setting<Option<String>>,
+    /// Without its password.
+    proxy: Setting<Option<String>>,
+    sync_from: &'a Setting<Vec<crate::settings::SyncSource>>,
     deployment: Setting<String>,
 }
 
@@ -90,6 +93,15 @@ fn deployment_summary(s: &crate::settings::Settings) -> String {
         }
         None => "(none: `tronpool deploy`, or copy an operator's record)".into(),
     }
+}
+
+/// A URL as `config show` prints it: without a password.
+fn redacted(url: &url::Url) -> String {
+    let mut url = url.clone();
+    if url.password().is_some() {
+        let _ = url.set_password(Some("***"));
+    }
+    url.to_string()
 }
 
 fn show(ctx: &Context) -> Result<()> {
@@ -113,6 +125,11 @@ fn show(ctx: &Context) -> Result<()> {
         key_file: &s.key_file,
         relayer: &s.relayer,
         price_source: &s.price_source,
+        proxy: Setting {
+            value: s.proxy.value.as_ref().map(redacted),
+            source: s.proxy.source.clone(),
+        },
+        sync_from: &s.sync_from,
         deployment: Setting {
             value: deployment_summary(s),
             source: s.deployment.source.clone(),
@@ -172,6 +189,28 @@ fn show(ctx: &Context) -> Result<()> {
                         "(none; the devnet's own pair on the devnet)".to_owned()
                     }),
                     &s.price_source.source,
+                ),
+            ),
+            (
+                "proxy",
+                line(
+                    s.proxy
+                        .value
+                        .as_ref()
+                        .map_or_else(|| "(none)".to_owned(), redacted),
+                    &s.proxy.source,
+                ),
+            ),
+            (
+                "sync_from",
+                line(
+                    s.sync_from
+                        .value
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join(","),
+                    &s.sync_from.source,
                 ),
             ),
             (

@@ -54,6 +54,10 @@ pub struct DevnetArgs {
     /// A new chain only; --state keeps what it has
     #[arg(long)]
     no_sponsor: bool,
+    /// Serve no TronGrid events API (`/v1/*` answers 404, as on a plain java-tron node):
+    /// clients must sync the pools another way, such as a block scan
+    #[arg(long)]
+    no_events_api: bool,
 }
 
 fn cpu_speed(text: &str) -> std::result::Result<f64, String> {
@@ -98,6 +102,7 @@ impl DevnetArgs {
             },
             usdt_energy_factor: self.usdt_energy_factor,
             sponsor: !self.no_sponsor,
+            events_api: !self.no_events_api,
         };
         let handle = devnet::spawn(config).await.map_err(|e| match e {
             devnet::DevnetError::Bind { .. } => Error::usage(format!(

@@ -21,6 +21,16 @@ pub struct GlobalArgs {
     #[arg(long, global = true, env = env_vars::NODE, hide_env_values = true, value_name = "URL", help_heading = HEADING)]
     pub node: Option<Url>,
 
+    /// Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT
+    /// (names resolved by the proxy, as Tor needs) or http://HOST:PORT
+    #[arg(long, global = true, env = env_vars::PROXY, hide_env_values = true, value_name = "URL", help_heading = HEADING)]
+    pub proxy: Option<Url>,
+
+    /// Where pools are synced from, in order, comma-separated: a tronpool server's URL,
+    /// `events` (TronGrid's events API), `scan` (the node's blocks) [default: events,scan]
+    #[arg(long, global = true, env = env_vars::SYNC_FROM, hide_env_values = true, value_name = "SOURCES", help_heading = HEADING)]
+    pub sync_from: Option<String>,
+
     /// Config file to read instead of the default one
     #[arg(long, global = true, env = env_vars::CONFIG, hide_env_values = true, value_name = "PATH", help_heading = HEADING)]
     pub config: Option<PathBuf>,
@@ -97,6 +107,14 @@ impl GlobalArgs {
                 .clone()
                 .map(|p| (p, source_of(matches, "key_file", env_vars::KEY_FILE))),
             api_key,
+            proxy: self
+                .proxy
+                .clone()
+                .map(|u| (u, source_of(matches, "proxy", env_vars::PROXY))),
+            sync_from: self
+                .sync_from
+                .clone()
+                .map(|t| (t, source_of(matches, "sync_from", env_vars::SYNC_FROM))),
         }
     }
 }

@@ -1,5 +1,6 @@
 //! `tronpool pool sponsor --denom N`: who pays a pool's callers' energy (its deployer's stake,
-//! up to a limit per call, or its callers).
+//! up to a limit per call, or its callers). `tronpool pool sync`: bring the cached leaves and
+//! withdrawals of the pools up to date.
 
 use clap::{Args, Subcommand};
 use serde::Serialize;
@@ -11,13 +12,23 @@ use crate::service::sponsor::Sponsorship;
 use super::Context;
 use super::input::confirm;
 use super::output::rows;
-use super::session::{connect, key, sign_and_confirm};
+use super::session::{connect, key, sign_and_confirm, sync, trees};
 
 #[derive(Debug, Subcommand)]
 pub enum PoolCommand {
     /// Change who pays the pool's callers' energy (only its deployer can); without a change,
     /// show it
     Sponsor(SponsorArgs),
+    /// Bring the cached deposits and withdrawals of the pools up to date (from the sources
+    /// of --sync-from) and check the tree's root with the pool
+    Sync(SyncArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct SyncArgs {
+    /// Only this pool: its denomination in USDT (default: every pool)
+    #[arg(long, value_name = "N")]
+    denom: Option<u64>,
 }
 
 #[derive(Debug, Args)]
@@ -44,59 +55,93 @@ struct Sponsored {
 
 impl PoolCommand {
     pub async fn run(self, ctx: &Context) -> Result<()> {
-        let PoolCommand::Sponsor(args) = self;
-        let chain = connect(ctx).await?;
-        let mut txids = Vec::new();
-        if args.caller_energy_percent.is_some() || args.origin_energy_limit.is_some() {
-            let key = key(ctx)?;
-            let txs = chain
-                .sponsor_transactions(
-                    key.address(),
-                    args.denom,
-                    args.caller_energy_percent,
-                    args.origin_energy_limit,
-                )
-                .await?;
-            let mut change = Vec::new();
-            if let Some(p) = args.caller_energy_percent {
-                change.push(format!("its callers pay {p}% of each call's energy"));
-            }
-            if let Some(limit) = args.origin_energy_limit {
-                change.push(format!(
-                    "{} pays at most {limit} energy a call",
-                    key.address()
-                ));
-            }
-            confirm(
-                ctx,
-                "pool sponsor",
-                &format!(
-                    "On {}, for the {} USDT pool: {}?",
-                    chain.network,
-                    args.denom,
-                    change.join(", and ")
-                ),
-            )?;
-            for tx in txs {
-                txids.push(sign_and_confirm(&chain, tx, &key, "the pool's setting").await?);
-            }
+        match self {
+            PoolCommand::Sponsor(args) => sponsor(ctx, args).await,
+            PoolCommand::Sync(args) => sync_pools(ctx, args).await,
         }
-        let sponsorship = chain.sponsorship(args.denom).await?;
-        let out = Sponsored { txids, sponsorship };
-        ctx.out.result(&out, || {
-            let s = &out.sponsorship;
-            rows(&[
-                ("pool", format!("{} USDT: {}", s.denomination, s.pool)),
-                ("sponsor", s.sponsor.to_base58()),
-                (
-                    "callers pay",
-                    format!("{}% of each call's energy", s.caller_energy_percent),
-                ),
-                (
-                    "sponsor pays",
-                    format!("the rest, at most {} energy a call", s.origin_energy_limit),
-                ),
-            ])
-        })
     }
+}
+
+async fn sync_pools(ctx: &Context, args: SyncArgs) -> Result<()> {
+    let chain = connect(ctx).await?;
+    let trees = trees(ctx)?;
+    let denominations = match args.denom {
+        Some(denomination) => {
+            chain.denomination(denomination)?;
+            vec![denomination]
+        }
+        None => chain.denominations(),
+    };
+    let mut reports = Vec::new();
+    for denomination in denominations {
+        reports.push(sync(ctx, &chain, &trees, denomination).await?.report());
+    }
+    ctx.out.result(&reports, || {
+        reports
+            .iter()
+            .map(|r| {
+                format!(
+                    "{} USDT pool: {} deposits ({} new), {} withdrawals, root {} (from {})",
+                    r.denomination, r.leaves, r.fetched, r.withdrawals, r.root, r.source
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    })
+}
+
+async fn sponsor(ctx: &Context, args: SponsorArgs) -> Result<()> {
+    let chain = connect(ctx).await?;
+    let mut txids = Vec::new();
+    if args.caller_energy_percent.is_some() || args.origin_energy_limit.is_some() {
+        let key = key(ctx)?;
+        let txs = chain
+            .sponsor_transactions(
+                key.address(),
+                args.denom,
+                args.caller_energy_percent,
+                args.origin_energy_limit,
+            )
+            .await?;
+        let mut change = Vec::new();
+        if let Some(p) = args.caller_energy_percent {
+            change.push(format!("its callers pay {p}% of each call's energy"));
+        }
+        if let Some(limit) = args.origin_energy_limit {
+            change.push(format!(
+                "{} pays at most {limit} energy a call",
+                key.address()
+            ));
+        }
+        confirm(
+            ctx,
+            "pool sponsor",
+            &format!(
+                "On {}, for the {} USDT pool: {}?",
+                chain.network,
+                args.denom,
+                change.join(", and ")
+            ),
+        )?;
+        for tx in txs {
+            txids.push(sign_and_confirm(&chain, tx, &key, "the pool's setting").await?);
+        }
+    }
+    let sponsorship = chain.sponsorship(args.denom).await?;
+    let out = Sponsored { txids, sponsorship };
+    ctx.out.result(&out, || {
+        let s = &out.sponsorship;
+        rows(&[
+            ("pool", format!("{} USDT: {}", s.denomination, s.pool)),
+            ("sponsor", s.sponsor.to_base58()),
+            (
+                "callers pay",
+                format!("{}% of each call's energy", s.caller_energy_percent),
+            ),
+            (
+                "sponsor pays",
+                format!("the rest, at most {} energy a call", s.origin_energy_limit),
+            ),
+        ])
+    })
 }

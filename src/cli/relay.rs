@@ -16,7 +16,7 @@ use tron::{Address, TxId};
 use url::Url;
 
 use crate::error::{Error, Kind, Result};
-use crate::service::builders::withdraw_calldata;
+use crate::service::builders::{SpentCheck, withdraw_calldata};
 use crate::service::chain::Chain;
 use crate::service::inputs::{USDT_DECIMALS, parse_units};
 use crate::service::notes::Payout;
@@ -103,7 +103,10 @@ enum Target {
 fn target(ctx: &Context, url: Option<Url>) -> Result<Target> {
     let settings = ctx.settings()?;
     if let Some(url) = url.or_else(|| settings.relayer.value.clone()) {
-        return Ok(Target::Remote(RelayerClient::new(url)?));
+        return Ok(Target::Remote(RelayerClient::new(
+            url,
+            settings.proxy.value.as_ref(),
+        )?));
     }
     if settings.network.value != crate::network::DEFAULT_NETWORK {
         return Err(Error::usage(format!(
@@ -298,7 +301,9 @@ impl RelayWithdrawArgs {
         };
         let proved = prove(ctx, &chain, &store, &trees, &given, payout).await?;
         // Verified here too, before a relayer sees it: a bad proof is our bug, not theirs.
-        let refund_sun = chain.check_withdrawal(&proved.request).await?;
+        let refund_sun = chain
+            .check_withdrawal(&proved.request, SpentCheck::CheckedLocally)
+            .await?;
         if self.dry_run {
             let call = chain
                 .prepare_call(

@@ -21,6 +21,7 @@ use crate::service::relayer_fees::{
 use crate::settings::Source;
 use crate::shutdown::Shutdown;
 use crate::store::jobs::JobStore;
+use crate::store::trees::TreeCache;
 
 use super::Context;
 
@@ -180,6 +181,8 @@ impl ServeArgs {
                 .parse()
                 .map_err(|e| Error::Failed(format!("the devnet's URL: {e}")))?;
             node_config.events_url = None;
+            // It is on this machine's loopback: no proxy reaches it.
+            node_config.proxy = None;
         }
         // A server answers its own clients within its timeout: fewer retries than the CLI.
         node_config.retries = 1;
@@ -217,7 +220,14 @@ impl ServeArgs {
             max_in_flight: usize::try_from(self.max_in_flight).unwrap_or(usize::MAX),
             header_read_timeout: self.header_read_timeout,
         };
-        let mut app = App::new(chain, pricing, config);
+        // The pools' leaves and withdrawals it serves: in the network's database, except for
+        // an in-process devnet's, which die with the process.
+        let trees = if devnet.is_some() {
+            TreeCache::in_memory()?
+        } else {
+            TreeCache::open(&settings.database())?
+        };
+        let mut app = App::new(chain, pricing, config).with_trees(trees);
         if let Some(relayer) = relayer {
             app = app.with_relayer(relayer);
         }

@@ -8,7 +8,7 @@ use serde::Serialize;
 use tron::{Address, TxId};
 
 use crate::error::{Error, Result};
-use crate::service::builders::{EXPIRATION_MS, PreparedCall, withdraw_calldata};
+use crate::service::builders::{EXPIRATION_MS, PreparedCall, SpentCheck, withdraw_calldata};
 use crate::service::chain::Chain;
 use crate::service::inputs::parse_units;
 use crate::service::notes::{Payout, Proved, nullifier_hash_of, prove_withdrawal};
@@ -119,8 +119,9 @@ pub fn refund_sun(text: Option<&str>) -> Result<U256> {
     }
 }
 
-/// Refuses a spent note before any syncing or proving (recording it as withdrawn), then
-/// syncs the pool's tree and proves the withdrawal for `payout`.
+/// Syncs the pool's tree and withdrawals, refuses a spent note (recording it as withdrawn)
+/// by the synced withdrawals, never by asking the node, then proves the withdrawal for
+/// `payout`.
 pub async fn prove(
     ctx: &Context,
     chain: &Chain,
@@ -131,17 +132,18 @@ pub async fn prove(
 ) -> Result<Proved> {
     let denomination = given.note.meta().denomination();
     let nullifier_hash: B256 = nullifier_hash_of(&given.note);
-    if chain.is_spent(denomination, nullifier_hash).await? {
+    let synced = sync(ctx, chain, trees, denomination).await?;
+    if let Some(spent) = synced.is_spent(trees, nullifier_hash)? {
         if let Some(record) = &given.record
             && record.state != crate::store::notes::NoteState::Withdrawn
         {
-            store.mark_withdrawn(record.id, None, None)?;
+            store.mark_withdrawn(record.id, Some(&spent.txid), Some(&spent.recipient))?;
         }
         return Err(Error::Conflict(format!(
-            "the note is already spent: its {denomination} USDT were withdrawn"
+            "the note is already spent: its {denomination} USDT were withdrawn in {}",
+            spent.txid
         )));
     }
-    let synced = sync(ctx, chain, trees, denomination).await?;
     let proving = spinner(ctx, "proving the withdrawal");
     let proved = prove_withdrawal(chain, &synced, &given.note, payout).await;
     proving.finish_and_clear();
@@ -175,7 +177,9 @@ impl WithdrawArgs {
             refund,
         };
         let proved = prove(ctx, &chain, &store, &trees, &given, payout).await?;
-        let refund_sun = chain.check_withdrawal(&proved.request).await?;
+        let refund_sun = chain
+            .check_withdrawal(&proved.request, SpentCheck::CheckedLocally)
+            .await?;
         let call = chain
             .prepare_call(from, pool, refund_sun, withdraw_calldata(&proved.request))
             .await?;

@@ -234,7 +234,7 @@ impl Chain {
     /// The unsigned withdrawal itself, for a caller that signs here.
     pub async fn withdraw_transaction(&self, request: &WithdrawRequest) -> Result<Built> {
         let pool = self.pool_address(request.denomination)?;
-        let refund = self.check_withdrawal(request).await?;
+        let refund = self.check_withdrawal(request, SpentCheck::AskNode).await?;
         let data = withdraw_calldata(request);
         self.build_call(request.from, pool, refund, data, "the withdrawal")
             .await
@@ -243,7 +243,11 @@ impl Chain {
     /// Everything about a withdrawal that can be known without running it: the amounts, the
     /// nullifier unspent, the root known, and the proof (verified here, off-chain, so nobody
     /// pays energy for a proof the verifier contract would reject). Returns the refund in sun.
-    pub async fn check_withdrawal(&self, request: &WithdrawRequest) -> Result<i64> {
+    pub async fn check_withdrawal(
+        &self,
+        request: &WithdrawRequest,
+        spent: SpentCheck,
+    ) -> Result<i64> {
         let denomination = request.denomination;
         if request.fee > self.denomination(denomination)?.base_units() {
             return Err(Error::usage(format!(
@@ -256,9 +260,15 @@ impl Chain {
         }
         let refund = i64::try_from(request.refund)
             .map_err(|_| Error::usage("refund is more TRX than exists"))?;
-        let status = self
-            .can_withdraw(denomination, request.nullifier_hash, request.root)
-            .await?;
+        let status = match spent {
+            SpentCheck::AskNode => {
+                self.can_withdraw(denomination, request.nullifier_hash, request.root)
+                    .await?
+            }
+            SpentCheck::CheckedLocally => {
+                self.root_withdrawable(denomination, request.root).await?
+            }
+        };
         if status.spent {
             return Err(Error::Conflict(format!(
                 "nullifier hash {} is already spent in the {denomination} USDT pool",
@@ -468,4 +478,16 @@ mod tests {
         assert_eq!(fee_limit(473_565, 100), 62_000_000);
         assert_eq!(fee_limit(0, 100), 1_000_000);
     }
+}
+
+/// Who answers "is the nullifier spent?" for [`Chain::check_withdrawal`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SpentCheck {
+    /// The node, through the pool's `isSpent`: for a server (the relayer, the API's
+    /// builder), whose question about a stranger's nullifier links nothing of its own.
+    AskNode,
+    /// Already answered from the pool's synced withdrawals
+    /// ([`crate::service::sync::SyncedTree::is_spent`]): for a client, which never asks a
+    /// node about its own note's nullifier.
+    CheckedLocally,
 }

@@ -16,8 +16,9 @@ use crate::service::cache::Cached;
 use crate::service::code_check;
 use crate::service::pools::PoolState;
 use crate::service::sponsor::SponsorShare;
-use crate::settings::Settings;
+use crate::settings::{Settings, SyncSource};
 use crate::store::config::DeploymentRecord;
+use url::Url;
 use zk::keys::Keys;
 
 /// How long the head block (for health and for transaction references) is kept.
@@ -48,6 +49,10 @@ pub struct NetworkSpec {
     /// Where the records whose contracts passed [`code_check`] are remembered; `None`:
     /// checked at every start.
     pub verified_dir: Option<PathBuf>,
+    /// Where pools are synced from, in order; empty: [`SyncSource::defaults`].
+    pub sync_from: Vec<SyncSource>,
+    /// The proxy a sync server is reached through (the node client has its own).
+    pub proxy: Option<Url>,
 }
 
 impl NetworkSpec {
@@ -67,6 +72,8 @@ impl NetworkSpec {
             config_file: Some(settings.config_file.value.clone()),
             usdt: settings.usdt.value,
             verified_dir: Some(settings.verified_dir()),
+            sync_from: settings.sync_from.value.clone(),
+            proxy: settings.proxy.value.clone(),
         }
     }
 
@@ -118,6 +125,13 @@ pub struct Chain {
     pool_sponsors: BTreeMap<u64, Cached<SponsorShare>>,
     head: Cached<Head>,
     prices: Cached<Prices>,
+    /// Where pools are synced from, in order ([`crate::service::sync`]).
+    sync_sources: Vec<SyncSource>,
+    proxy: Option<Url>,
+    /// How long a server's sync of a pool is good for (the pool-state TTL).
+    sync_ttl: Duration,
+    /// One per pool: syncs take turns, and the time of the last.
+    sync_gates: BTreeMap<u64, tokio::sync::Mutex<Option<Instant>>>,
 }
 
 /// What energy costs on this chain.
@@ -145,7 +159,16 @@ impl Chain {
             .iter()
             .map(|p| (p.denomination, Cached::new("pool_sponsor", ttl)))
             .collect();
+        let sync_gates = deployment
+            .pools
+            .iter()
+            .map(|p| (p.denomination, tokio::sync::Mutex::new(None)))
+            .collect();
         Chain {
+            sync_sources: SyncSource::defaults(),
+            proxy: None,
+            sync_ttl: ttl,
+            sync_gates,
             pool_sponsors,
             network,
             node,
@@ -158,6 +181,37 @@ impl Chain {
             keys: OnceLock::new(),
             devnet: false,
         }
+    }
+
+    /// Syncs pools from `sources`, in order (none: [`SyncSource::defaults`]), reaching a
+    /// sync server through `proxy`.
+    pub fn with_sync_sources(mut self, sources: Vec<SyncSource>, proxy: Option<Url>) -> Self {
+        if !sources.is_empty() {
+            self.sync_sources = sources;
+        }
+        self.proxy = proxy;
+        self
+    }
+
+    pub fn sync_sources(&self) -> &[SyncSource] {
+        &self.sync_sources
+    }
+
+    pub fn proxy(&self) -> Option<&Url> {
+        self.proxy.as_ref()
+    }
+
+    pub(crate) fn sync_ttl(&self) -> Duration {
+        self.sync_ttl
+    }
+
+    pub(crate) fn sync_gate(
+        &self,
+        denomination: u64,
+    ) -> Result<&tokio::sync::Mutex<Option<Instant>>> {
+        self.sync_gates
+            .get(&denomination)
+            .ok_or_else(|| self.unknown_pool(&denomination.to_string()))
     }
 
     /// Takes the node for a tronpool devnet without asking it: for a chain whose devnet the
@@ -271,6 +325,7 @@ impl Chain {
                 ))
             })?;
             let chain = Chain::new(network.to_owned(), node, deployment, ttl)
+                .with_sync_sources(spec.sync_from.clone(), spec.proxy.clone())
                 .with_keys_dir(spec.keys_dir.clone())
                 .prove_devnet()
                 .await?;
@@ -295,6 +350,7 @@ impl Chain {
         let deployment: Deployment = serde_json::from_value(value)
             .map_err(|e| Error::Failed(format!("the devnet's deployment record: {e}")))?;
         Chain::new(network.to_owned(), node, deployment, ttl)
+            .with_sync_sources(spec.sync_from.clone(), spec.proxy.clone())
             .prove_devnet()
             .await
     }

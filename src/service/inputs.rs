@@ -93,6 +93,39 @@ pub fn denomination(text: &str) -> Option<u64> {
     text.parse().ok()
 }
 
+/// A page's position or size from a query parameter: digits only, at most 10 of them, below
+/// 2^32 (checked by length and alphabet before parsing).
+pub fn count(text: &str, field: &str) -> Result<u32> {
+    let bad = || Error::usage(format!("{field} must be a whole number below 4294967296"));
+    if text.is_empty() || text.len() > 10 || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(bad());
+    }
+    text.parse().map_err(|_| bad())
+}
+
+/// `from` and `limit` from a query string (`?from=N&limit=M`, both optional: 0 and
+/// `default_limit`); any other parameter, or one given twice, is refused.
+pub fn page_query(query: Option<&str>, default_limit: u32) -> Result<(u32, u32)> {
+    let (mut from, mut limit) = (None, None);
+    for (key, value) in url::form_urlencoded::parse(query.unwrap_or("").as_bytes()) {
+        let slot = match key.as_ref() {
+            "from" => &mut from,
+            "limit" => &mut limit,
+            other => {
+                return Err(Error::usage(format!(
+                    "unknown query parameter `{}` (this endpoint takes from and limit)",
+                    other.chars().take(32).collect::<String>()
+                )));
+            }
+        };
+        if slot.is_some() {
+            return Err(Error::usage(format!("`{key}` is given twice")));
+        }
+        *slot = Some(count(&value, &key)?);
+    }
+    Ok((from.unwrap_or(0), limit.unwrap_or(default_limit)))
+}
+
 /// A USDT amount in whole units with up to 6 decimals (`"12.5"`, `100`), as base units.
 pub fn usdt_amount(value: &serde_json::Value, field: &str) -> Result<U256> {
     let text = match value {
@@ -164,6 +197,25 @@ fn describe(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn page_queries_take_from_and_limit_only_as_small_whole_numbers() {
+        assert_eq!(page_query(None, 1000).unwrap(), (0, 1000));
+        assert_eq!(page_query(Some("from=5&limit=20"), 1000).unwrap(), (5, 20));
+        assert_eq!(page_query(Some("limit=7"), 1000).unwrap(), (0, 7));
+        for bad in [
+            "from=-1",
+            "from=1.5",
+            "from=",
+            "from=99999999999",
+            "from=4294967296",
+            "limit=0x10",
+            "from=1&from=2",
+            "offset=3",
+        ] {
+            assert!(page_query(Some(bad), 1000).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn words_are_checked_for_form_and_range() {

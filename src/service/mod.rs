@@ -19,6 +19,7 @@ pub mod price;
 pub mod relayer;
 pub mod relayer_client;
 pub mod relayer_fees;
+pub mod server_client;
 pub mod sponsor;
 pub mod stake;
 pub mod submit;

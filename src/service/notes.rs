@@ -67,7 +67,9 @@ pub struct NoteCheck {
 impl Chain {
     /// Settles a stored note against the chain: a deposit that landed unseen becomes
     /// `deposited` (with its leaf), one that expired unincluded `failed`, a spent note
-    /// `withdrawn`. Asks the chain each time; the store only remembers the answers.
+    /// `withdrawn`. Whether the commitment is in the pool and whether the nullifier is spent
+    /// are read from the pool's synced leaves and withdrawals, never asked of the node, so the
+    /// node never sees the two together; the store only remembers the answers.
     pub async fn check_note(
         &self,
         store: &NoteStore,
@@ -76,38 +78,37 @@ impl Chain {
     ) -> Result<NoteCheck> {
         let note = parse_note(&store.text(record.id)?)?;
         let denomination = record.denomination;
-        let pool = self.pool_address(denomination)?;
         let commitment = commitment_of(&note);
         let nullifier_hash = nullifier_hash_of(&note);
-        let (deposited, spent) = tokio::try_join!(
-            self.view(pool, TronPool::commitmentsCall(commitment)),
-            self.is_spent(denomination, nullifier_hash),
-        )?;
+        let synced = self.sync_tree(denomination, trees, &|_| {}).await?;
+        let leaf = synced.leaf_of(commitment)?;
+        let withdrawal = synced.is_spent(trees, nullifier_hash)?;
+        let (deposited, spent) = (leaf.is_some(), withdrawal.is_some());
         let mut detail = None;
-        let mut leaf_index = record.leaf_index;
-        if deposited && leaf_index.is_none() {
-            leaf_index = self.find_leaf(record, pool, commitment, trees).await?;
-        }
-        let state = match (deposited, spent, record.state) {
-            (_, true, NoteState::Withdrawn) => NoteState::Withdrawn,
-            (_, true, _) => {
-                store.mark_withdrawn(record.id, None, None)?;
-                detail = Some("spent: withdrawn by a transaction not made here".into());
+        let leaf_index = record.leaf_index.or(leaf);
+        let state = match (deposited, &withdrawal, record.state) {
+            (_, Some(_), NoteState::Withdrawn) => NoteState::Withdrawn,
+            (_, Some(w), _) => {
+                store.mark_withdrawn(record.id, Some(&w.txid), Some(&w.recipient))?;
+                detail = Some(format!(
+                    "spent: withdrawn to {} by {}, a transaction not made here",
+                    w.recipient, w.txid
+                ));
                 NoteState::Withdrawn
             }
-            (true, false, NoteState::Deposited) => NoteState::Deposited,
-            (true, false, _) => {
+            (true, None, NoteState::Deposited) => NoteState::Deposited,
+            (true, None, _) => {
                 let index = leaf_index.ok_or_else(|| {
                     Error::Failed(format!(
-                        "note {}'s commitment is in the {denomination} USDT pool, but no \
-                         Deposit event names it",
+                        "note {}'s commitment is in the {denomination} USDT pool, but not at a \
+                         leaf",
                         record.id
                     ))
                 })?;
                 store.mark_deposited(record.id, index, None)?;
                 NoteState::Deposited
             }
-            (false, false, NoteState::Created) => match self.undecided_deposit(record).await? {
+            (false, None, NoteState::Created) => match self.undecided_deposit(record).await? {
                 Some(reason) => {
                     store.mark_failed(record.id, &reason)?;
                     detail = Some(reason);
@@ -121,7 +122,7 @@ impl Chain {
                     NoteState::Created
                 }
             },
-            (false, false, state) => state,
+            (false, None, state) => state,
         };
         Ok(NoteCheck {
             id: record.id,
@@ -134,30 +135,6 @@ impl Chain {
             leaf_index,
             detail,
         })
-    }
-
-    /// The leaf of a deposited commitment: from the deposit's receipt when we know its txid,
-    /// else from the pool's synced tree.
-    async fn find_leaf(
-        &self,
-        record: &NoteRecord,
-        pool: Address,
-        commitment: B256,
-        trees: &TreeCache,
-    ) -> Result<Option<u32>> {
-        if let Some(txid) = record
-            .deposit_txid
-            .as_deref()
-            .and_then(|t| t.parse::<TxId>().ok())
-            && let Some(info) = self.node.get_transaction_info(&txid).await?
-            && let Some(index) = deposit_leaf_index(&info, pool, commitment)
-        {
-            return Ok(Some(index));
-        }
-        let synced = self.sync_tree(record.denomination, trees, &|_| {}).await?;
-        let leaf = zk::field::from_be_bytes(&commitment.0, "commitment")
-            .map_err(|e| Error::Failed(e.to_string()))?;
-        Ok(synced.tree.index_of(&leaf))
     }
 
     /// For a note whose commitment is not on chain: why its deposit can no longer land, or

@@ -154,7 +154,9 @@ impl Chain {
     }
 
     /// Asked of the chain every time: a stale "unspent" could send a relayer after a note
-    /// that is gone.
+    /// that is gone. For servers only (the relayer, `check-spent`): a client decides its own
+    /// notes' spentness locally ([`crate::service::sync::SyncedTree::is_spent`]), so its node
+    /// never learns which nullifier it holds.
     pub async fn is_spent(&self, denomination: u64, nullifier_hash: B256) -> Result<bool> {
         let pool = self.pool_address(denomination)?;
         self.view(
@@ -192,6 +194,23 @@ impl Chain {
             self.is_spent(denomination, nullifier_hash),
             self.is_known_root(denomination, root),
         )?;
+        Ok(Withdrawable::new(spent, known_root))
+    }
+
+    /// [`Chain::can_withdraw`] for a nullifier already known unspent from the synced
+    /// withdrawals: only the root is asked of the node.
+    pub(crate) async fn root_withdrawable(
+        &self,
+        denomination: u64,
+        root: B256,
+    ) -> Result<Withdrawable> {
+        let known_root = self.is_known_root(denomination, root).await?;
+        Ok(Withdrawable::new(false, known_root))
+    }
+}
+
+impl Withdrawable {
+    fn new(spent: bool, known_root: bool) -> Self {
         let reason = match (spent, known_root) {
             (true, _) => Some("the note is already spent".to_owned()),
             (false, false) => Some(format!(
@@ -200,12 +219,12 @@ impl Chain {
             )),
             (false, true) => None,
         };
-        Ok(Withdrawable {
+        Withdrawable {
             can_withdraw: reason.is_none(),
             spent,
             known_root,
             reason,
-        })
+        }
     }
 }
 

@@ -411,7 +411,9 @@ impl Relayer {
             refund,
         };
         // Spent (409), unknown root (422), and the proof for our address and this fee (422).
-        chain.check_withdrawal(&withdrawal).await?;
+        chain
+            .check_withdrawal(&withdrawal, crate::service::builders::SpentCheck::AskNode)
+            .await?;
         if refund_sun > 0 && !self.config.allow_contract_refund {
             self.refuse_contract_recipient(chain, request.recipient)
                 .await?;

@@ -1,25 +1,49 @@
 //! Rebuilding a pool's Merkle tree on the client from its `Deposit` events, so a withdrawal
-//! can prove membership without telling anyone which leaf is its own.
+//! can prove membership without telling anyone which leaf is its own, and keeping its
+//! `Withdrawal` events beside it, so whether a note is spent is known here without asking a
+//! node about its nullifier ([`SyncedTree::is_spent`]).
 //!
-//! The leaves are cached per network; a sync asks the events API only for what is newer than
-//! the cache (paging with fingerprints; the node client retries transient failures), checks
-//! the leaves arrive in order without gaps, and then asks the pool whether the resulting root
-//! is one of its recent roots. Only a tree the chain recognises is saved or used: a mismatch
-//! is an error naming the pool, never a proof against a root the contract never had.
+//! The leaves and withdrawals are cached per network. A sync asks its sources, in the
+//! operator's order ([`SyncSource`]), only for what is newer than the cache: another tronpool
+//! server (`GET /api/pools/{denom}/leaves` and `…/withdrawals`), TronGrid's events API
+//! (paging with fingerprints), or a scan of the node's blocks from the pool's deployment
+//! (`gettransactioninfobyblocknum`, all a bare java-tron node serves). A source that cannot be
+//! reached, does not serve the API or is behind the pool is passed over for the next. The
+//! leaves must arrive in order without gaps, and the tree they make must have a root the pool
+//! knows (`isKnownRoot`): only a tree the chain recognises is saved or used, whoever supplied
+//! it. A mismatch is an error naming the source, never a proof against a root the contract
+//! never had.
+//!
+//! Withdrawals cannot be checked against a root. A source that leaves one out makes a spent
+//! note look unspent here; the contract still refuses it, so a self-withdrawal's simulation
+//! fails and a relayer (which asks its node) refuses it, and nothing is paid.
 
-use alloy_primitives::B256;
+use std::time::{Duration, Instant};
+
+use alloy_primitives::{B256, U256};
+use alloy_sol_types::SolEvent;
 use contracts::TronPool;
-use serde::Serialize;
-use tron::client::{Event, EventQuery};
+use futures_util::StreamExt;
+use serde::{Deserialize, Serialize};
+use tron::client::{Event, EventQuery, TransactionInfo};
+use tron::{Address, NodeError};
 use zk::tree::MerkleTree;
 
 use crate::error::{Error, Result};
 use crate::service::chain::Chain;
 use crate::service::pools::word_hex;
-use crate::store::trees::{Leaf, TreeCache};
+use crate::service::server_client::ServerClient;
+use crate::settings::SyncSource;
+use crate::store::trees::{CacheHead, Leaf, TreeCache, Update, Withdrawal};
 
 /// Enough pages for a full pool (2^20 deposits at 200 a page), with room to spare.
 const MAX_PAGES: usize = 6_000;
+/// The most leaves or withdrawals one page of `GET /api/pools/{denom}/leaves` carries.
+pub const MAX_PAGE: u32 = 1_000;
+/// Blocks a scan asks for at once.
+const SCAN_CONCURRENCY: usize = 8;
+/// A sync server's answer takes at most this long.
+const SERVER_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// How far a sync has come, for a progress bar.
 #[derive(Debug, Clone, Copy)]
@@ -29,24 +53,31 @@ pub struct SyncProgress {
     pub target: u64,
 }
 
-/// A pool's tree, checked against the chain.
+/// A pool's tree, checked against the chain, and its withdrawals as of the same sync.
 pub struct SyncedTree {
     pub denomination: u64,
+    pub pool: Address,
     pub tree: MerkleTree,
     /// The root, as the contract stores it.
     pub root: B256,
     /// Leaves fetched by this sync (the rest came from the cache).
     pub fetched: usize,
+    /// Withdrawals the pool has had, as far as the sync's source knew.
+    pub withdrawals: u32,
+    /// Where this sync's news came from (`events`, `scan`, a server's URL).
+    pub source: String,
 }
 
-/// What `sync` reports.
+/// What `pool sync` reports.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SyncReport {
     pub denomination: u64,
     pub leaves: usize,
     pub fetched: usize,
+    pub withdrawals: u32,
     pub root: String,
+    pub source: String,
 }
 
 impl SyncedTree {
@@ -55,16 +86,238 @@ impl SyncedTree {
             denomination: self.denomination,
             leaves: self.tree.len(),
             fetched: self.fetched,
+            withdrawals: self.withdrawals,
             root: word_hex(&self.root),
+            source: self.source.clone(),
         }
+    }
+
+    /// Whether `nullifier_hash` is spent, by the pool's withdrawals as this sync cached them:
+    /// the one place the client decides it, without asking a node (asking would tell the
+    /// node which nullifier the session holds, and so link it to the deposit it also reads).
+    /// `Some` names the withdrawal that spent it.
+    pub fn is_spent(&self, cache: &TreeCache, nullifier_hash: B256) -> Result<Option<Withdrawal>> {
+        cache.spent(&self.pool.to_base58(), &nullifier_hash.0)
+    }
+
+    /// The leaf index of `commitment`, when it was deposited.
+    pub fn leaf_of(&self, commitment: B256) -> Result<Option<u32>> {
+        let leaf = zk::field::from_be_bytes(&commitment.0, "a commitment")
+            .map_err(|e| Error::Failed(e.to_string()))?;
+        Ok(self.tree.index_of(&leaf))
     }
 }
 
+/// One leaf on the wire (`GET /api/pools/{denom}/leaves`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct LeafEntry {
+    pub index: u32,
+    /// `0x` + 64 hex digits.
+    pub commitment: String,
+    /// ms.
+    pub block_timestamp: i64,
+    pub txid: String,
+}
+
+/// One withdrawal on the wire (`GET /api/pools/{denom}/withdrawals`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct WithdrawalEntry {
+    /// Its place among the pool's withdrawals as the server cached them: pass the next one
+    /// as `from`.
+    pub index: u32,
+    pub nullifier_hash: String,
+    pub txid: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub block: Option<i64>,
+    pub block_timestamp: i64,
+    pub recipient: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub relayer: Option<String>,
+    /// USDT base units.
+    pub fee: String,
+}
+
+/// A page of a pool's leaves.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LeavesPage {
+    pub denomination: u64,
+    pub from: u32,
+    /// How many leaves the server holds in all.
+    pub total: u32,
+    pub leaves: Vec<LeafEntry>,
+}
+
+/// A page of a pool's withdrawals.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WithdrawalsPage {
+    pub denomination: u64,
+    pub from: u32,
+    pub total: u32,
+    pub withdrawals: Vec<WithdrawalEntry>,
+}
+
+impl LeafEntry {
+    fn from_leaf(leaf: &Leaf) -> Self {
+        LeafEntry {
+            index: leaf.index,
+            commitment: format!("0x{}", hex::encode(leaf.commitment)),
+            block_timestamp: leaf.block_timestamp,
+            txid: leaf.txid.clone(),
+        }
+    }
+
+    fn to_leaf(&self) -> std::result::Result<Leaf, String> {
+        Ok(Leaf {
+            index: self.index,
+            commitment: word(&self.commitment, "commitment")?,
+            block_timestamp: self.block_timestamp,
+            txid: self.txid.clone(),
+        })
+    }
+}
+
+impl WithdrawalEntry {
+    fn from_withdrawal(index: u32, w: &Withdrawal) -> Self {
+        WithdrawalEntry {
+            index,
+            nullifier_hash: format!("0x{}", hex::encode(w.nullifier_hash)),
+            txid: w.txid.clone(),
+            block: w.block,
+            block_timestamp: w.block_timestamp,
+            recipient: w.recipient.clone(),
+            relayer: w.relayer.clone(),
+            fee: w.fee.clone(),
+        }
+    }
+
+    fn to_withdrawal(&self) -> std::result::Result<Withdrawal, String> {
+        let address = |text: &str| {
+            text.parse::<Address>()
+                .map(|a| a.to_base58())
+                .map_err(|_| format!("address `{text}`"))
+        };
+        self.fee
+            .parse::<U256>()
+            .map_err(|_| format!("fee `{}`", self.fee))?;
+        Ok(Withdrawal {
+            nullifier_hash: word(&self.nullifier_hash, "nullifierHash")?,
+            txid: self.txid.clone(),
+            block: self.block,
+            block_timestamp: self.block_timestamp,
+            recipient: address(&self.recipient)?,
+            relayer: self.relayer.as_deref().map(address).transpose()?,
+            fee: self.fee.clone(),
+        })
+    }
+}
+
+/// A 32-byte word written as hex, with or without `0x`.
+fn word(text: &str, what: &str) -> std::result::Result<[u8; 32], String> {
+    let bytes =
+        hex::decode(text.trim_start_matches("0x")).map_err(|_| format!("{what} `{text}`"))?;
+    bytes
+        .try_into()
+        .map_err(|_| format!("{what} `{text}` is not 32 bytes"))
+}
+
+/// What one source brought.
+#[derive(Default)]
+struct Fetched {
+    /// Leaves from the cached count on, in order (earlier ones may be included; they are
+    /// skipped).
+    leaves: Vec<Leaf>,
+    withdrawals: Vec<Withdrawal>,
+    /// Where a block scan continues next time.
+    next_block: Option<u64>,
+}
+
+/// Why a source was passed over: the next one is tried.
+struct PassOver(String);
+
+/// One pass of a sync: a checked tree, or why the cache cannot be right.
+enum Attempt {
+    Done(SyncedTree),
+    Stale(String),
+}
+
 impl Chain {
-    /// Brings the cached tree of a pool up to date and checks its root against the chain.
-    /// A cache the chain does not recognise (a devnet started afresh) is dropped and the
-    /// tree fetched again from the start, once.
+    /// Brings the cached tree and withdrawals of a pool up to date from the first source that
+    /// answers, and checks the tree's root against the chain. A cache the chain does not
+    /// recognise (a devnet started afresh) is dropped and the pool fetched again from the
+    /// start, once. Syncs of one pool take turns.
     pub async fn sync_tree(
+        &self,
+        denomination: u64,
+        cache: &TreeCache,
+        progress: &(dyn Fn(SyncProgress) + Sync),
+    ) -> Result<SyncedTree> {
+        let gate = self.sync_gate(denomination)?;
+        let mut last = gate.lock().await;
+        let synced = self.sync_unlocked(denomination, cache, progress).await?;
+        *last = Some(Instant::now());
+        Ok(synced)
+    }
+
+    /// For a server: syncs the pool unless it was synced within the pool-state TTL.
+    pub async fn sync_if_stale(&self, denomination: u64, cache: &TreeCache) -> Result<()> {
+        let gate = self.sync_gate(denomination)?;
+        let mut last = gate.lock().await;
+        if last.is_some_and(|t| t.elapsed() < self.sync_ttl()) {
+            return Ok(());
+        }
+        self.sync_unlocked(denomination, cache, &|_| {}).await?;
+        *last = Some(Instant::now());
+        Ok(())
+    }
+
+    /// A page of the pool's leaves from `from` on, at most [`MAX_PAGE`], for another client
+    /// to sync from; the pool is synced first (at most once per TTL).
+    pub async fn leaves_page(
+        &self,
+        cache: &TreeCache,
+        denomination: u64,
+        from: u32,
+        limit: u32,
+    ) -> Result<LeavesPage> {
+        let pool = self.pool_address(denomination)?.to_base58();
+        self.sync_if_stale(denomination, cache).await?;
+        let leaves = cache.leaves_from(&pool, from, limit.clamp(1, MAX_PAGE))?;
+        Ok(LeavesPage {
+            denomination,
+            from,
+            total: cache.head(&pool)?.count,
+            leaves: leaves.iter().map(LeafEntry::from_leaf).collect(),
+        })
+    }
+
+    /// A page of the pool's withdrawals from the `from`th on, at most [`MAX_PAGE`].
+    pub async fn withdrawals_page(
+        &self,
+        cache: &TreeCache,
+        denomination: u64,
+        from: u32,
+        limit: u32,
+    ) -> Result<WithdrawalsPage> {
+        let pool = self.pool_address(denomination)?.to_base58();
+        self.sync_if_stale(denomination, cache).await?;
+        let withdrawals = cache.withdrawals_from(&pool, from, limit.clamp(1, MAX_PAGE))?;
+        Ok(WithdrawalsPage {
+            denomination,
+            from,
+            total: cache.withdrawals_head(&pool)?.count,
+            withdrawals: withdrawals
+                .iter()
+                .zip(from..)
+                .map(|(w, i)| WithdrawalEntry::from_withdrawal(i, w))
+                .collect(),
+        })
+    }
+
+    async fn sync_unlocked(
         &self,
         denomination: u64,
         cache: &TreeCache,
@@ -103,130 +356,389 @@ impl Chain {
                 head.count
             )));
         }
-        let mut tree = cache.load(&key)?;
         progress(SyncProgress {
             have: head.count.into(),
             target: target.into(),
         });
-        let mut new_leaves: Vec<Leaf> = Vec::new();
-        if head.count < target {
-            let query = EventQuery {
-                event_name: Some("Deposit".into()),
-                limit: Some(200),
-                ascending: true,
-                // Events of the newest cached block again: more deposits may share it.
-                min_block_timestamp: head.last_timestamp,
-                ..Default::default()
-            };
-            let mut fingerprint: Option<String> = None;
-            let mut pages = 0;
-            loop {
-                pages += 1;
-                if pages > MAX_PAGES {
-                    return Err(Error::Failed(format!(
-                        "the events of the {denomination} USDT pool are still paging after \
-                         {MAX_PAGES} pages"
-                    )));
-                }
-                let page = self
-                    .node
-                    .contract_events(&pool, &query, fingerprint.as_deref())
-                    .await?;
-                for event in &page.events {
-                    let leaf = deposit_leaf(event).map_err(|why| {
-                        Error::Failed(format!(
-                            "a Deposit event of the {denomination} USDT pool {pool} is \
-                             unreadable: {why}"
-                        ))
-                    })?;
-                    let next = head.count + new_leaves.len() as u32;
-                    if leaf.index < next {
+        let mut passed = Vec::new();
+        for source in self.sync_sources() {
+            let name = self.describe_source(source);
+            let fetched = match self
+                .fetch(source, denomination, pool, cache, head, target, progress)
+                .await
+            {
+                Ok(fetched) => fetched,
+                Err(e) => match passes_over(&e) {
+                    Some(PassOver(why)) => {
+                        tracing::info!(source = %name, reason = %why, "sync source passed over");
+                        passed.push(format!("{name}: {why}"));
                         continue;
                     }
-                    if leaf.index > next {
-                        return Err(Error::Failed(format!(
-                            "the events API skipped deposits of the {denomination} USDT pool \
-                             {pool}: leaf {} arrived when {next} was next",
-                            leaf.index
-                        )));
-                    }
-                    new_leaves.push(leaf);
-                }
-                progress(SyncProgress {
-                    have: u64::from(head.count) + new_leaves.len() as u64,
-                    target: target.into(),
-                });
-                match page.fingerprint {
-                    Some(next) if fingerprint.as_ref() != Some(&next) => fingerprint = Some(next),
-                    Some(_) => {
-                        return Err(Error::Failed(
-                            "the events API returned the same page twice".into(),
-                        ));
-                    }
-                    None => break,
+                    None => return Err(e),
+                },
+            };
+            match self
+                .settle(denomination, cache, head, target, fetched, source, &name)
+                .await?
+            {
+                Ok(attempt) => return Ok(attempt),
+                Err(PassOver(why)) => {
+                    tracing::info!(source = %name, reason = %why, "sync source passed over");
+                    passed.push(format!("{name}: {why}"));
                 }
             }
+        }
+        Err(Error::Unavailable(format!(
+            "no source could sync the {denomination} USDT pool: {}",
+            passed.join("; ")
+        )))
+    }
+
+    /// Checks what a source brought and, when it rebuilds a root the pool knows, saves it.
+    #[allow(clippy::too_many_arguments)]
+    async fn settle(
+        &self,
+        denomination: u64,
+        cache: &TreeCache,
+        head: CacheHead,
+        target: u32,
+        fetched: Fetched,
+        source: &SyncSource,
+        name: &str,
+    ) -> Result<std::result::Result<Attempt, PassOver>> {
+        let pool = self.pool_address(denomination)?;
+        let key = pool.to_base58();
+        let mut new_leaves: Vec<Leaf> = Vec::new();
+        for leaf in fetched.leaves {
+            let next = head.count + new_leaves.len() as u32;
+            if leaf.index < next {
+                continue;
+            }
+            if leaf.index > next {
+                return Err(Error::Refused(format!(
+                    "{name} skipped deposits of the {denomination} USDT pool {pool}: leaf {} \
+                     arrived when {next} was next",
+                    leaf.index
+                )));
+            }
+            new_leaves.push(leaf);
+        }
+        let total = head.count as u64 + new_leaves.len() as u64;
+        if total < u64::from(target) {
+            return Ok(Err(PassOver(format!(
+                "it knows {total} deposits of the pool; the pool has {target} (behind)"
+            ))));
+        }
+        let mut tree = cache.load(&key)?;
+        if !new_leaves.is_empty() {
             let fresh = new_leaves
                 .iter()
                 .map(|l| zk::field::from_be_bytes(&l.commitment, "a deposit's commitment"))
                 .collect::<std::result::Result<Vec<_>, _>>()
-                .map_err(|e| Error::Failed(format!("the {denomination} USDT pool: {e}")))?;
+                .map_err(|e| {
+                    Error::Refused(format!("{name}, the {denomination} USDT pool: {e}"))
+                })?;
             let extend = tokio::task::spawn_blocking(move || tree.extend(&fresh).map(|_| tree));
             tree = extend
                 .await
                 .map_err(|e| Error::Failed(format!("building the tree stopped: {e}")))?
                 .map_err(|e| Error::Failed(format!("the {denomination} USDT pool: {e}")))?;
         }
-        if (tree.len() as u64) < u64::from(target) {
-            return Err(Error::Failed(format!(
-                "the events API knows {} deposits of the {denomination} USDT pool {pool}; \
-                 the pool has {target} (the indexer is behind: try again shortly)",
-                tree.len()
-            )));
-        }
         let root = B256::from(zk::field::to_be_bytes(&tree.root()));
         if !tree.is_empty() && !self.is_known_root(denomination, root).await? {
-            return Ok(Attempt::Stale(format!(
+            return Ok(Ok(Attempt::Stale(format!(
                 "the tree rebuilt from the deposits of the {denomination} USDT pool {pool} \
-                 has root {}, which the pool does not know; refusing to prove against it",
-                word_hex(&root)
-            )));
+                 (from {name}) has root {}, which the pool does not know; refusing to prove \
+                 against it{}",
+                word_hex(&root),
+                if new_leaves.is_empty() {
+                    ""
+                } else {
+                    ": the source sent leaves that are not the pool's"
+                }
+            ))));
         }
-        if !new_leaves.is_empty() {
-            cache.append(&key, &new_leaves, &tree)?;
-        }
-        Ok(Attempt::Done(SyncedTree {
+        cache.save(
+            &key,
+            &Update {
+                leaves: &new_leaves,
+                tree: (!new_leaves.is_empty()).then_some(&tree),
+                withdrawals: &fetched.withdrawals,
+                next_block: fetched.next_block,
+            },
+        )?;
+        Ok(Ok(Attempt::Done(SyncedTree {
             denomination,
+            pool,
             tree,
             root,
             fetched: new_leaves.len(),
-        }))
+            withdrawals: cache.withdrawals_head(&key)?.count,
+            source: source.to_string(),
+        })))
+    }
+
+    /// A source as messages name it.
+    fn describe_source(&self, source: &SyncSource) -> String {
+        match source {
+            SyncSource::Server(url) => format!("the tronpool server at {url}"),
+            SyncSource::EventsApi => format!(
+                "the events API at {}",
+                self.node
+                    .config()
+                    .events_url
+                    .as_ref()
+                    .unwrap_or(self.node.url())
+            ),
+            SyncSource::BlockScan => format!("the block scan of {}", self.node.url()),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    async fn fetch(
+        &self,
+        source: &SyncSource,
+        denomination: u64,
+        pool: Address,
+        cache: &TreeCache,
+        head: CacheHead,
+        target: u32,
+        progress: &(dyn Fn(SyncProgress) + Sync),
+    ) -> Result<Fetched> {
+        let key = pool.to_base58();
+        let withdrawals = cache.withdrawals_head(&key)?;
+        match source {
+            SyncSource::Server(url) => {
+                let server =
+                    ServerClient::new(url.clone(), "sync server", SERVER_TIMEOUT, self.proxy())?;
+                fetch_from_server(
+                    &server,
+                    denomination,
+                    head,
+                    withdrawals.count,
+                    target,
+                    progress,
+                )
+                .await
+            }
+            SyncSource::EventsApi => {
+                let leaves = self
+                    .events(
+                        pool,
+                        "Deposit",
+                        head.last_timestamp,
+                        |event| deposit_leaf(event).map(Some),
+                        &|n| {
+                            progress(SyncProgress {
+                                have: u64::from(head.count) + n as u64,
+                                target: target.into(),
+                            })
+                        },
+                    )
+                    .await?;
+                let withdrawals = self
+                    .events(
+                        pool,
+                        "Withdrawal",
+                        withdrawals.last_timestamp,
+                        |event| withdrawal_event(event).map(Some),
+                        &|_| {},
+                    )
+                    .await?;
+                Ok(Fetched {
+                    leaves,
+                    withdrawals,
+                    next_block: None,
+                })
+            }
+            SyncSource::BlockScan => {
+                let from = cache
+                    .scan_cursor(&key)?
+                    .unwrap_or(self.deployment.block)
+                    .max(1);
+                self.scan(pool, from, head, target, progress).await
+            }
+        }
+    }
+
+    /// Every event `name` of `pool` from `since` (ms) on, from the events API, read by `read`.
+    async fn events<T>(
+        &self,
+        pool: Address,
+        name: &str,
+        since: Option<i64>,
+        read: impl Fn(&Event) -> std::result::Result<Option<T>, String>,
+        progress: &(dyn Fn(usize) + Sync),
+    ) -> Result<Vec<T>> {
+        let query = EventQuery {
+            event_name: Some(name.into()),
+            limit: Some(200),
+            ascending: true,
+            // Events of the newest cached block again: more may share it.
+            min_block_timestamp: since,
+            ..Default::default()
+        };
+        let mut out = Vec::new();
+        let mut fingerprint: Option<String> = None;
+        for _ in 0..MAX_PAGES {
+            let page = self
+                .node
+                .contract_events(&pool, &query, fingerprint.as_deref())
+                .await?;
+            for event in &page.events {
+                let item = read(event).map_err(|why| {
+                    Error::Refused(format!(
+                        "a {name} event of the pool {pool} from the events API is unreadable: \
+                         {why}"
+                    ))
+                })?;
+                out.extend(item);
+            }
+            progress(out.len());
+            match page.fingerprint {
+                Some(next) if fingerprint.as_ref() != Some(&next) => fingerprint = Some(next),
+                Some(_) => {
+                    return Err(Error::Failed(
+                        "the events API returned the same page twice".into(),
+                    ));
+                }
+                None => return Ok(out),
+            }
+        }
+        Err(Error::Failed(format!(
+            "the {name} events of the pool {pool} are still paging after {MAX_PAGES} pages"
+        )))
+    }
+
+    /// Reads every block from `from` to the head for the pool's events. The head is read
+    /// after the deposit count, so every counted deposit is in a block the scan reads.
+    async fn scan(
+        &self,
+        pool: Address,
+        from: u64,
+        head: CacheHead,
+        target: u32,
+        progress: &(dyn Fn(SyncProgress) + Sync),
+    ) -> Result<Fetched> {
+        let last = self.node.get_now_block().await?.number().max(0) as u64;
+        let mut fetched = Fetched {
+            next_block: Some(last + 1),
+            ..Fetched::default()
+        };
+        let node = &self.node;
+        let mut blocks = futures_util::stream::iter(from..=last)
+            .map(|n| async move { (n, node.get_transaction_infos_by_block(n as i64).await) })
+            .buffered(SCAN_CONCURRENCY);
+        while let Some((number, infos)) = blocks.next().await {
+            for info in infos? {
+                let events = pool_events(&info, pool).map_err(|why| {
+                    Error::Refused(format!(
+                        "block {number} of {} holds an unreadable event of the pool {pool}: \
+                         {why}",
+                        self.node.url()
+                    ))
+                })?;
+                for event in events {
+                    match event {
+                        PoolEvent::Deposit(leaf) => fetched.leaves.push(leaf),
+                        PoolEvent::Withdrawal(w) => fetched.withdrawals.push(w),
+                    }
+                }
+            }
+            if number % 100 == 0 || number == last {
+                progress(SyncProgress {
+                    have: u64::from(head.count) + fetched.leaves.len() as u64,
+                    target: target.into(),
+                });
+            }
+        }
+        Ok(fetched)
     }
 }
 
-/// One pass of a sync: a checked tree, or why the cache cannot be right.
-enum Attempt {
-    Done(SyncedTree),
-    Stale(String),
+/// Whether a source's failure means "try the next one": nothing answered, or it does not
+/// serve what a sync needs (a node without the events API answers 404).
+fn passes_over(e: &Error) -> Option<PassOver> {
+    match e {
+        Error::Node(n) if n.is_unavailable() => Some(PassOver(n.to_string())),
+        Error::Node(n @ (NodeError::Http { .. } | NodeError::NotFound(_))) => {
+            Some(PassOver(n.to_string()))
+        }
+        Error::Unavailable(why) | Error::NotFound(why) => Some(PassOver(why.clone())),
+        Error::Shared(inner) => passes_over(inner),
+        _ => None,
+    }
+}
+
+async fn fetch_from_server(
+    server: &ServerClient,
+    denomination: u64,
+    head: CacheHead,
+    withdrawals_from: u32,
+    target: u32,
+    progress: &(dyn Fn(SyncProgress) + Sync),
+) -> Result<Fetched> {
+    let bad = |what: String| {
+        Error::Refused(format!(
+            "the tronpool server at {} sent {what}",
+            server.url()
+        ))
+    };
+    let mut fetched = Fetched::default();
+    let mut from = head.count;
+    for _ in 0..MAX_PAGES {
+        let path = format!("api/pools/{denomination}/leaves?from={from}&limit={MAX_PAGE}");
+        let data = server.call(reqwest::Method::GET, &path, None).await?;
+        let page: LeavesPage =
+            serde_json::from_value(data).map_err(|e| bad(format!("an unreadable page: {e}")))?;
+        for entry in &page.leaves {
+            fetched.leaves.push(
+                entry
+                    .to_leaf()
+                    .map_err(|e| bad(format!("a bad leaf: {e}")))?,
+            );
+        }
+        progress(SyncProgress {
+            have: u64::from(head.count) + fetched.leaves.len() as u64,
+            target: target.into(),
+        });
+        let Some(last) = page.leaves.last() else {
+            break;
+        };
+        if last.index < from {
+            return Err(bad("leaves it was not asked for".into()));
+        }
+        from = last.index + 1;
+        if from >= page.total {
+            break;
+        }
+    }
+    let mut from = withdrawals_from;
+    for _ in 0..MAX_PAGES {
+        let path = format!("api/pools/{denomination}/withdrawals?from={from}&limit={MAX_PAGE}");
+        let data = server.call(reqwest::Method::GET, &path, None).await?;
+        let page: WithdrawalsPage =
+            serde_json::from_value(data).map_err(|e| bad(format!("an unreadable page: {e}")))?;
+        for entry in &page.withdrawals {
+            fetched.withdrawals.push(
+                entry
+                    .to_withdrawal()
+                    .map_err(|e| bad(format!("a bad withdrawal: {e}")))?,
+            );
+        }
+        from += page.withdrawals.len() as u32;
+        if page.withdrawals.is_empty() || from >= page.total {
+            break;
+        }
+    }
+    Ok(fetched)
 }
 
 /// The leaf a `Deposit(bytes32 indexed commitment, uint32 leafIndex, uint256 timestamp)`
-/// event reports.
+/// event reports, from the events API.
 fn deposit_leaf(event: &Event) -> std::result::Result<Leaf, String> {
-    let text = |name: &str| -> std::result::Result<String, String> {
-        match event.result.get(name) {
-            Some(serde_json::Value::String(s)) => Ok(s.clone()),
-            Some(serde_json::Value::Number(n)) => Ok(n.to_string()),
-            _ => Err(format!("no `{name}`")),
-        }
-    };
-    let commitment = text("commitment")?;
-    let digits = commitment.trim_start_matches("0x");
-    let bytes = hex::decode(digits).map_err(|_| format!("commitment `{commitment}`"))?;
-    let commitment: [u8; 32] = bytes
-        .try_into()
-        .map_err(|_| format!("commitment `{commitment}` is not 32 bytes"))?;
-    let index = text("leafIndex")?;
+    let commitment = word(&event_text(event, "commitment")?, "commitment")?;
+    let index = event_text(event, "leafIndex")?;
     let index: u32 = index.parse().map_err(|_| format!("leafIndex `{index}`"))?;
     Ok(Leaf {
         index,
@@ -234,4 +746,250 @@ fn deposit_leaf(event: &Event) -> std::result::Result<Leaf, String> {
         block_timestamp: event.block_timestamp,
         txid: event.transaction_id.to_hex(),
     })
+}
+
+/// A `Withdrawal(address to, bytes32 nullifierHash, address indexed relayer, uint256 fee)`
+/// event from the events API.
+fn withdrawal_event(event: &Event) -> std::result::Result<Withdrawal, String> {
+    let address = |name: &str| -> std::result::Result<Address, String> {
+        let text = event_text(event, name)?;
+        let digits = text.trim_start_matches("0x");
+        match hex::decode(digits) {
+            Ok(bytes) if bytes.len() == 20 => {
+                let mut raw = [0u8; 20];
+                raw.copy_from_slice(&bytes);
+                Ok(Address::from_evm(raw))
+            }
+            _ => text.parse().map_err(|_| format!("{name} `{text}`")),
+        }
+    };
+    let fee = event_text(event, "fee")?;
+    let fee: U256 = fee.parse().map_err(|_| format!("fee `{fee}`"))?;
+    let relayer = address("relayer")?;
+    Ok(Withdrawal {
+        nullifier_hash: word(&event_text(event, "nullifierHash")?, "nullifierHash")?,
+        txid: event.transaction_id.to_hex(),
+        block: Some(event.block_number),
+        block_timestamp: event.block_timestamp,
+        recipient: address("to")?.to_base58(),
+        relayer: relayer_name(relayer),
+        fee: fee.to_string(),
+    })
+}
+
+fn event_text(event: &Event, name: &str) -> std::result::Result<String, String> {
+    match event.result.get(name) {
+        Some(serde_json::Value::String(s)) => Ok(s.clone()),
+        Some(serde_json::Value::Number(n)) => Ok(n.to_string()),
+        _ => Err(format!("no `{name}`")),
+    }
+}
+
+/// A relayer as cached: `None` for the zero address (a self-withdrawal).
+fn relayer_name(relayer: Address) -> Option<String> {
+    (relayer != Address::ZERO).then(|| relayer.to_base58())
+}
+
+/// A pool event read from a transaction's logs.
+#[derive(Debug, PartialEq, Eq)]
+enum PoolEvent {
+    Deposit(Leaf),
+    Withdrawal(Withdrawal),
+}
+
+/// The `Deposit` and `Withdrawal` events `pool` emitted in a successful transaction, in log
+/// order, as a block scan reads them. Logs of other contracts and other events are ignored;
+/// a log of the pool that claims to be one of the two but does not decode is an error.
+fn pool_events(
+    info: &TransactionInfo,
+    pool: Address,
+) -> std::result::Result<Vec<PoolEvent>, String> {
+    if !info.succeeded() {
+        return Ok(Vec::new());
+    }
+    let mut events = Vec::new();
+    for log in info.log.iter().filter(|l| l.address == pool) {
+        let topics: Vec<B256> = log.topics.iter().map(|t| B256::from(*t)).collect();
+        match topics.first() {
+            Some(t) if *t == TronPool::Deposit::SIGNATURE_HASH => {
+                let e = TronPool::Deposit::decode_raw_log(topics, &log.data)
+                    .map_err(|e| format!("a Deposit event: {e}"))?;
+                events.push(PoolEvent::Deposit(Leaf {
+                    index: e.leafIndex,
+                    commitment: e.commitment.0,
+                    block_timestamp: info.block_timestamp,
+                    txid: info.id.to_hex(),
+                }));
+            }
+            Some(t) if *t == TronPool::Withdrawal::SIGNATURE_HASH => {
+                let e = TronPool::Withdrawal::decode_raw_log(topics, &log.data)
+                    .map_err(|e| format!("a Withdrawal event: {e}"))?;
+                events.push(PoolEvent::Withdrawal(Withdrawal {
+                    nullifier_hash: e.nullifierHash.0,
+                    txid: info.id.to_hex(),
+                    block: Some(info.block_number),
+                    block_timestamp: info.block_timestamp,
+                    recipient: Address::from(e.to).to_base58(),
+                    relayer: relayer_name(Address::from(e.relayer)),
+                    fee: e.fee.to_string(),
+                }));
+            }
+            _ => {}
+        }
+    }
+    Ok(events)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloy_primitives::LogData;
+
+    fn pool() -> Address {
+        Address::from_evm([0x11; 20])
+    }
+
+    fn log(address: Address, data: &LogData) -> serde_json::Value {
+        serde_json::json!({
+            "address": address.to_base58(),
+            "topics": data.topics().iter().map(hex::encode).collect::<Vec<_>>(),
+            "data": hex::encode(&data.data),
+        })
+    }
+
+    fn info(logs: Vec<serde_json::Value>, failed: bool) -> TransactionInfo {
+        let mut value = serde_json::json!({
+            "id": "ab".repeat(32),
+            "blockNumber": 42,
+            "blockTimeStamp": 1_700_000_000_000_i64,
+            "log": logs,
+        });
+        if failed {
+            value["result"] = "FAILED".into();
+        }
+        serde_json::from_value(value).unwrap()
+    }
+
+    fn deposit(index: u32) -> LogData {
+        TronPool::Deposit {
+            commitment: B256::repeat_byte(index as u8 + 1),
+            leafIndex: index,
+            timestamp: U256::from(1_700_000_000u64),
+        }
+        .encode_log_data()
+    }
+
+    fn withdrawal(relayer: Address, fee: u64) -> LogData {
+        TronPool::Withdrawal {
+            to: Address::from_evm([0x22; 20]).into(),
+            nullifierHash: B256::repeat_byte(0x33),
+            relayer: relayer.into(),
+            fee: U256::from(fee),
+        }
+        .encode_log_data()
+    }
+
+    #[test]
+    fn a_block_scan_reads_the_pools_deposits_and_withdrawals_in_log_order() {
+        let relayer = Address::from_evm([0x44; 20]);
+        let other = Address::from_evm([0x55; 20]);
+        let tx = info(
+            vec![
+                log(pool(), &deposit(7)),
+                // The same events from another contract are not the pool's.
+                log(other, &deposit(8)),
+                log(pool(), &withdrawal(relayer, 2_500_000)),
+                log(other, &withdrawal(relayer, 1)),
+            ],
+            false,
+        );
+        let events = pool_events(&tx, pool()).unwrap();
+        assert_eq!(
+            events,
+            vec![
+                PoolEvent::Deposit(Leaf {
+                    index: 7,
+                    commitment: [8; 32],
+                    block_timestamp: 1_700_000_000_000,
+                    txid: "ab".repeat(32),
+                }),
+                PoolEvent::Withdrawal(Withdrawal {
+                    nullifier_hash: [0x33; 32],
+                    txid: "ab".repeat(32),
+                    block: Some(42),
+                    block_timestamp: 1_700_000_000_000,
+                    recipient: Address::from_evm([0x22; 20]).to_base58(),
+                    relayer: Some(relayer.to_base58()),
+                    fee: "2500000".into(),
+                }),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_self_withdrawal_has_no_relayer_and_a_failed_transaction_no_events() {
+        let tx = info(vec![log(pool(), &withdrawal(Address::ZERO, 0))], false);
+        match pool_events(&tx, pool()).unwrap().as_slice() {
+            [PoolEvent::Withdrawal(w)] => {
+                assert_eq!((w.relayer.as_deref(), w.fee.as_str()), (None, "0"))
+            }
+            other => panic!("{other:?}"),
+        }
+        let failed = info(vec![log(pool(), &deposit(0))], true);
+        assert!(pool_events(&failed, pool()).unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_pool_log_that_claims_an_event_but_does_not_decode_is_refused() {
+        let mut bad = withdrawal(Address::ZERO, 0);
+        bad = LogData::new_unchecked(bad.topics().to_vec(), bad.data[..32].to_vec().into());
+        let tx = info(vec![log(pool(), &bad)], false);
+        let why = pool_events(&tx, pool()).unwrap_err();
+        assert!(why.contains("Withdrawal"), "{why}");
+        // An event the pool has that a sync does not read is skipped.
+        let collected = TronPool::FeesCollected {
+            relayer: Address::ZERO.into(),
+            amount: U256::from(1),
+        }
+        .encode_log_data();
+        let tx = info(vec![log(pool(), &collected)], false);
+        assert!(pool_events(&tx, pool()).unwrap().is_empty());
+    }
+
+    #[test]
+    fn events_api_withdrawals_read_hex_addresses_and_wire_entries_round_trip() {
+        let event: Event = serde_json::from_value(serde_json::json!({
+            "block_number": 9,
+            "block_timestamp": 5000,
+            "event_name": "Withdrawal",
+            "result": {
+                "to": format!("0x{}", "22".repeat(20)),
+                "nullifierHash": "33".repeat(32),
+                "relayer": format!("0x{}", "00".repeat(20)),
+                "fee": "0",
+            },
+            "transaction_id": "cd".repeat(32),
+        }))
+        .unwrap();
+        let w = withdrawal_event(&event).unwrap();
+        assert_eq!(w.recipient, Address::from_evm([0x22; 20]).to_base58());
+        assert_eq!((w.relayer, w.block), (None, Some(9)));
+        let entry = WithdrawalEntry::from_withdrawal(4, &withdrawal_event(&event).unwrap());
+        assert_eq!(
+            entry.to_withdrawal().unwrap(),
+            withdrawal_event(&event).unwrap()
+        );
+        let leaf = Leaf {
+            index: 3,
+            commitment: [9; 32],
+            block_timestamp: 1,
+            txid: "t".into(),
+        };
+        assert_eq!(LeafEntry::from_leaf(&leaf).to_leaf().unwrap(), leaf);
+        let short = LeafEntry {
+            commitment: "0x1234".into(),
+            ..LeafEntry::from_leaf(&leaf)
+        };
+        assert!(short.to_leaf().unwrap_err().contains("not 32 bytes"));
+    }
 }

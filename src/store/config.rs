@@ -23,6 +23,9 @@ pub struct ConfigFile {
     pub api_key: Option<String>,
     /// Key file to sign with.
     pub key_file: Option<PathBuf>,
+    /// Every request to a node, relayer or sync server goes through this proxy
+    /// (`socks5h://HOST:PORT`, or an `http://` CONNECT proxy).
+    pub proxy: Option<Url>,
     /// Overrides of the presets, and custom networks.
     #[serde(default)]
     pub networks: BTreeMap<String, NetworkFile>,
@@ -44,6 +47,9 @@ pub struct NetworkFile {
     /// Where the TRX/USDT rate comes from: `fixed:USDT_PER_TRX` or `pair:ADDRESS` (a SunSwap
     /// V2 WTRX/USDT pair). A relayer prices its fee with it; a client checks quotes with it.
     pub price_source: Option<String>,
+    /// Where a pool's deposits and withdrawals are synced from, tried in this order: a
+    /// tronpool server's URL, `events` (TronGrid's events API), `scan` (the node's blocks).
+    pub sync_from: Option<Vec<String>>,
     /// Where tronpool's contracts are on this network: written by `tronpool deploy`, or
     /// copied from an operator's published record.
     pub deployment: Option<DeploymentRecord>,
@@ -312,6 +318,10 @@ pub fn template(network: Option<&str>) -> String {
 # The private key file to sign with (default: the key stored by `tronpool key new|import`).
 # key_file = "~/secrets/tron.key"
 
+# Send every node, relayer and sync request through a proxy (or set TRONPOOL_PROXY). Use
+# socks5h:// (the proxy resolves names) for Tor: socks5:// would ask the local DNS.
+# proxy = "socks5h://127.0.0.1:9050"
+
 # Override a preset...
 # [networks.nile]
 # node = "https://nile.trongrid.io"
@@ -319,6 +329,7 @@ pub fn template(network: Option<&str>) -> String {
 # api_key = "..."
 # relayer = "https://relayer.example.org"   # for `tronpool relay` without --relayer
 # price_source = "fixed:0.28"   # USDT per TRX, or "pair:T..." (a SunSwap V2 WTRX/USDT pair)
+# sync_from = ["https://pool.example.org", "events", "scan"]   # where pools are synced from
 #
 # `tronpool deploy` records its contracts here, as [networks.nile.deployment]; to use an
 # operator's pools, copy the deployment table they publish.

@@ -29,6 +29,11 @@ pub const MIGRATIONS: &[Migration] = &[
                covers `included`",
         apply: relayer_job_receipts,
     },
+    Migration {
+        what: "each pool's withdrawals (nullifier hash, txid, block, time, recipient, relayer, \
+               fee) and its block-scan cursor, beside the cached leaves",
+        apply: pool_withdrawals,
+    },
 ];
 
 /// The version a database has once every migration ran.
@@ -118,6 +123,30 @@ DROP INDEX IF EXISTS relayer_jobs_unfinished;
 CREATE INDEX relayer_jobs_open
     ON relayer_jobs (state) WHERE state IN ('signed', 'broadcast', 'included');
 CREATE INDEX relayer_jobs_nullifier ON relayer_jobs (nullifier_hash);
+",
+    )
+}
+
+fn pool_withdrawals(tx: &Transaction<'_>) -> rusqlite::Result<()> {
+    tx.execute_batch(
+        "
+CREATE TABLE pool_withdrawals (
+    pool             TEXT NOT NULL,
+    seq              INTEGER NOT NULL,
+    nullifier_hash   BLOB NOT NULL,
+    txid             TEXT NOT NULL,
+    block            INTEGER,
+    block_timestamp  INTEGER NOT NULL,
+    recipient        TEXT NOT NULL,
+    relayer          TEXT,
+    fee              TEXT NOT NULL,
+    PRIMARY KEY (pool, seq)
+) WITHOUT ROWID;
+CREATE UNIQUE INDEX pool_withdrawals_nullifier ON pool_withdrawals (pool, nullifier_hash);
+CREATE TABLE pool_scans (
+    pool        TEXT PRIMARY KEY,
+    next_block  INTEGER NOT NULL
+);
 ",
     )
 }
@@ -255,6 +284,64 @@ mod tests {
         let jobs = JobStore::open(&path).unwrap();
         assert_eq!(jobs.get("aa").unwrap().unwrap().state, JobState::Included);
         assert_eq!(version(&path), latest());
+    }
+
+    /// A database as the release before withdrawals were cached wrote it (version 2), with
+    /// two cached leaves.
+    fn version_two_database(path: &std::path::Path) {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let mut conn = Connection::open(path).unwrap();
+        for (i, migration) in MIGRATIONS[..2].iter().enumerate() {
+            let tx = conn.transaction().unwrap();
+            (migration.apply)(&tx).unwrap();
+            tx.pragma_update(None, "user_version", i as i64 + 1)
+                .unwrap();
+            tx.commit().unwrap();
+        }
+        conn.execute_batch(
+            "INSERT INTO tree_leaves VALUES ('TPool', 0, x'01', 7, 'dtx0');
+             INSERT INTO tree_leaves VALUES ('TPool', 1, x'02', 8, 'dtx1');",
+        )
+        .unwrap();
+    }
+
+    #[test]
+    fn a_version_two_database_gains_the_withdrawals_and_keeps_its_leaves() {
+        use crate::store::trees::{Update, Withdrawal};
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("devnet/tronpool.sqlite3");
+        version_two_database(&path);
+        assert_eq!(version(&path), 2);
+        let trees = TreeCache::open(&path).unwrap();
+        assert_eq!(version(&path), latest());
+        assert_eq!(trees.head("TPool").unwrap().count, 2);
+        assert_eq!(trees.withdrawals_head("TPool").unwrap().count, 0);
+        assert_eq!(trees.scan_cursor("TPool").unwrap(), None);
+        let withdrawal = Withdrawal {
+            nullifier_hash: [9; 32],
+            txid: "wtx".into(),
+            block: Some(12),
+            block_timestamp: 9,
+            recipient: "TRecipient".into(),
+            relayer: None,
+            fee: "0".into(),
+        };
+        trees
+            .save(
+                "TPool",
+                &Update {
+                    withdrawals: std::slice::from_ref(&withdrawal),
+                    next_block: Some(13),
+                    ..Update::default()
+                },
+            )
+            .unwrap();
+        drop(trees);
+        let trees = TreeCache::open(&path).unwrap();
+        let spent = trees.spent("TPool", &[9; 32]).unwrap().expect("recorded");
+        assert_eq!((spent.txid.as_str(), spent.block), ("wtx", Some(12)));
+        assert_eq!(trees.scan_cursor("TPool").unwrap(), Some(13));
+        assert_eq!(trees.head("TPool").unwrap().count, 2, "the leaves are kept");
     }
 
     #[test]

@@ -4,6 +4,10 @@
 //!
 //! The leaves are the truth; the snapshot is a shortcut, used only when it holds exactly the
 //! stored leaves and its checksum matches, and otherwise rebuilt from them.
+//!
+//! Beside the leaves: each pool's withdrawals (from its `Withdrawal` events), so whether a
+//! note is spent is answered here without asking a node about its nullifier, and the block a
+//! block scan continues from.
 
 use std::path::Path;
 use std::sync::Mutex;
@@ -14,12 +18,49 @@ use zk::tree::MerkleTree;
 use crate::error::{Error, Result};
 
 /// One deposit, as its event reported it.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Leaf {
     pub index: u32,
     pub commitment: [u8; 32],
     pub block_timestamp: i64,
     pub txid: String,
+}
+
+/// One withdrawal, as its `Withdrawal` event reported it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Withdrawal {
+    pub nullifier_hash: [u8; 32],
+    pub txid: String,
+    /// The block it is in, when the source said.
+    pub block: Option<i64>,
+    pub block_timestamp: i64,
+    /// Base58.
+    pub recipient: String,
+    /// Base58; `None` for a withdrawal without a relayer.
+    pub relayer: Option<String>,
+    /// The relayer's fee in USDT base units, decimal.
+    pub fee: String,
+}
+
+/// What is cached of a pool's withdrawals.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WithdrawalsHead {
+    pub count: u32,
+    /// The block time of the newest: the next sync asks for events from here.
+    pub last_timestamp: Option<i64>,
+}
+
+/// What one sync adds to a pool's cache, written in one transaction.
+#[derive(Default)]
+pub struct Update<'a> {
+    /// New leaves, in order, following the cached ones.
+    pub leaves: &'a [Leaf],
+    /// The tree the leaves make (required with leaves).
+    pub tree: Option<&'a MerkleTree>,
+    /// Withdrawals; ones already cached (by nullifier hash) are skipped.
+    pub withdrawals: &'a [Withdrawal],
+    /// The block a block scan continues from next time.
+    pub next_block: Option<u64>,
 }
 
 /// What is cached for a pool.
@@ -136,10 +177,9 @@ impl TreeCache {
         Ok(leaves)
     }
 
-    /// Appends new leaves and the tree they make, in one transaction: the cache never holds
-    /// leaves its snapshot does not know about, or the reverse.
-    pub fn append(&self, pool: &str, leaves: &[Leaf], tree: &MerkleTree) -> Result<()> {
-        let nodes = tree.to_nodes_bytes();
+    /// Saves what a sync found, in one transaction: the cache never holds leaves its
+    /// snapshot does not know about, or the reverse, nor a scan cursor past what was saved.
+    pub fn save(&self, pool: &str, update: &Update<'_>) -> Result<()> {
         let mut db = self.db();
         let tx = db.transaction().map_err(db_error)?;
         {
@@ -149,7 +189,7 @@ impl TreeCache {
                      VALUES (?1, ?2, ?3, ?4, ?5)",
                 )
                 .map_err(db_error)?;
-            for leaf in leaves {
+            for leaf in update.leaves {
                 insert
                     .execute(params![
                         pool,
@@ -160,13 +200,151 @@ impl TreeCache {
                     ])
                     .map_err(db_error)?;
             }
+            let mut insert = tx
+                .prepare(
+                    "INSERT OR IGNORE INTO pool_withdrawals (pool, seq, nullifier_hash, txid,
+                         block, block_timestamp, recipient, relayer, fee)
+                     VALUES (?1, (SELECT COALESCE(MAX(seq) + 1, 0) FROM pool_withdrawals
+                                  WHERE pool = ?1),
+                             ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                )
+                .map_err(db_error)?;
+            for w in update.withdrawals {
+                insert
+                    .execute(params![
+                        pool,
+                        w.nullifier_hash.as_slice(),
+                        w.txid,
+                        w.block,
+                        w.block_timestamp,
+                        w.recipient,
+                        w.relayer,
+                        w.fee
+                    ])
+                    .map_err(db_error)?;
+            }
         }
-        tx.execute(
-            "INSERT OR REPLACE INTO tree_nodes (pool, leaf_count, nodes) VALUES (?1, ?2, ?3)",
-            params![pool, tree.len() as i64, nodes],
-        )
-        .map_err(db_error)?;
+        if let Some(tree) = update.tree {
+            tx.execute(
+                "INSERT OR REPLACE INTO tree_nodes (pool, leaf_count, nodes) VALUES (?1, ?2, ?3)",
+                params![pool, tree.len() as i64, tree.to_nodes_bytes()],
+            )
+            .map_err(db_error)?;
+        } else if !update.leaves.is_empty() {
+            return Err(Error::Failed(format!(
+                "tree cache of {pool}: leaves without their tree"
+            )));
+        }
+        if let Some(next) = update.next_block {
+            tx.execute(
+                "INSERT OR REPLACE INTO pool_scans (pool, next_block) VALUES (?1, ?2)",
+                params![pool, next as i64],
+            )
+            .map_err(db_error)?;
+        }
         tx.commit().map_err(db_error)
+    }
+
+    /// Up to `limit` cached leaves from index `from` on.
+    pub fn leaves_from(&self, pool: &str, from: u32, limit: u32) -> Result<Vec<Leaf>> {
+        let db = self.db();
+        let mut query = db
+            .prepare(
+                "SELECT leaf_index, commitment, block_timestamp, txid FROM tree_leaves
+                 WHERE pool = ?1 AND leaf_index >= ?2 ORDER BY leaf_index LIMIT ?3",
+            )
+            .map_err(db_error)?;
+        let rows = query
+            .query_map(params![pool, i64::from(from), i64::from(limit)], |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, Vec<u8>>(1)?,
+                    r.get::<_, i64>(2)?,
+                    r.get::<_, String>(3)?,
+                ))
+            })
+            .map_err(db_error)?;
+        let mut leaves = Vec::new();
+        for row in rows {
+            let (index, bytes, block_timestamp, txid) = row.map_err(db_error)?;
+            let commitment: [u8; 32] = bytes.as_slice().try_into().map_err(|_| {
+                Error::Failed(format!(
+                    "tree cache of {pool}: leaf {index} is not 32 bytes"
+                ))
+            })?;
+            leaves.push(Leaf {
+                index: index as u32,
+                commitment,
+                block_timestamp,
+                txid,
+            });
+        }
+        Ok(leaves)
+    }
+
+    pub fn withdrawals_head(&self, pool: &str) -> Result<WithdrawalsHead> {
+        let (count, last): (i64, Option<i64>) = self
+            .db()
+            .query_row(
+                "SELECT COUNT(*), MAX(block_timestamp) FROM pool_withdrawals WHERE pool = ?1",
+                [pool],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .map_err(db_error)?;
+        Ok(WithdrawalsHead {
+            count: count as u32,
+            last_timestamp: last,
+        })
+    }
+
+    /// Up to `limit` cached withdrawals, in the order they were cached, from the `from`th on.
+    pub fn withdrawals_from(&self, pool: &str, from: u32, limit: u32) -> Result<Vec<Withdrawal>> {
+        let db = self.db();
+        let mut query = db
+            .prepare(
+                "SELECT nullifier_hash, txid, block, block_timestamp, recipient, relayer, fee
+                 FROM pool_withdrawals WHERE pool = ?1 AND seq >= ?2 ORDER BY seq LIMIT ?3",
+            )
+            .map_err(db_error)?;
+        let rows = query
+            .query_map(
+                params![pool, i64::from(from), i64::from(limit)],
+                withdrawal_row,
+            )
+            .map_err(db_error)?;
+        rows.collect::<rusqlite::Result<Vec<_>>>()
+            .map_err(db_error)?
+            .into_iter()
+            .collect()
+    }
+
+    /// The cached withdrawal that spent `nullifier_hash`, if any. What the cache knows only:
+    /// `Chain::spent_locally` syncs first.
+    pub fn spent(&self, pool: &str, nullifier_hash: &[u8; 32]) -> Result<Option<Withdrawal>> {
+        self.db()
+            .query_row(
+                "SELECT nullifier_hash, txid, block, block_timestamp, recipient, relayer, fee
+                 FROM pool_withdrawals WHERE pool = ?1 AND nullifier_hash = ?2",
+                params![pool, nullifier_hash.as_slice()],
+                withdrawal_row,
+            )
+            .optional()
+            .map_err(db_error)?
+            .transpose()
+    }
+
+    /// The block a block scan of the pool continues from, if one ran.
+    pub fn scan_cursor(&self, pool: &str) -> Result<Option<u64>> {
+        let next: Option<i64> = self
+            .db()
+            .query_row(
+                "SELECT next_block FROM pool_scans WHERE pool = ?1",
+                [pool],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(db_error)?;
+        Ok(next.map(|n| n.max(0) as u64))
     }
 
     fn save_snapshot(&self, pool: &str, tree: &MerkleTree) -> Result<()> {
@@ -186,6 +364,10 @@ impl TreeCache {
         tx.execute("DELETE FROM tree_leaves WHERE pool = ?1", [pool])
             .map_err(db_error)?;
         tx.execute("DELETE FROM tree_nodes WHERE pool = ?1", [pool])
+            .map_err(db_error)?;
+        tx.execute("DELETE FROM pool_withdrawals WHERE pool = ?1", [pool])
+            .map_err(db_error)?;
+        tx.execute("DELETE FROM pool_scans WHERE pool = ?1", [pool])
             .map_err(db_error)?;
         tx.commit().map_err(db_error)
     }
@@ -209,6 +391,26 @@ impl TreeCache {
             .optional()
             .map_err(db_error)
     }
+}
+
+/// A `pool_withdrawals` row; a nullifier hash of the wrong length is the cache's error.
+fn withdrawal_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Result<Withdrawal>> {
+    let bytes: Vec<u8> = r.get(0)?;
+    let txid: String = r.get(1)?;
+    let Ok(nullifier_hash) = <[u8; 32]>::try_from(bytes.as_slice()) else {
+        return Ok(Err(Error::Failed(format!(
+            "tree cache: the nullifier hash of withdrawal {txid} is not 32 bytes"
+        ))));
+    };
+    Ok(Ok(Withdrawal {
+        nullifier_hash,
+        txid,
+        block: r.get(2)?,
+        block_timestamp: r.get(3)?,
+        recipient: r.get(4)?,
+        relayer: r.get(5)?,
+        fee: r.get(6)?,
+    }))
 }
 
 #[cfg(test)]
@@ -236,7 +438,16 @@ mod tests {
             .map(|l| zk::field::from_be_bytes(&l.commitment, "t").unwrap())
             .collect();
         let tree = MerkleTree::from_leaves(&fr).unwrap();
-        cache.append("P", &leaves, &tree).unwrap();
+        cache
+            .save(
+                "P",
+                &Update {
+                    leaves: &leaves,
+                    tree: Some(&tree),
+                    ..Update::default()
+                },
+            )
+            .unwrap();
         assert_eq!(
             cache.head("P").unwrap(),
             CacheHead {
@@ -259,7 +470,65 @@ mod tests {
             .execute("UPDATE tree_nodes SET nodes = x'00'", [])
             .unwrap();
         assert_eq!(cache.load("P").unwrap().root(), tree.root());
+        assert_eq!(cache.leaves_from("P", 3, 10).unwrap().len(), 2);
+        assert_eq!(cache.leaves_from("P", 1, 1).unwrap()[0].index, 1);
         cache.clear("P").unwrap();
         assert_eq!(cache.head("P").unwrap().count, 0);
+    }
+
+    fn withdrawal(n: u8) -> Withdrawal {
+        Withdrawal {
+            nullifier_hash: [n; 32],
+            txid: format!("w{n}"),
+            block: Some(i64::from(n)),
+            block_timestamp: 2000 + i64::from(n),
+            recipient: "TRecipient".into(),
+            relayer: (n % 2 == 0).then(|| "TRelayer".into()),
+            fee: (u32::from(n) * 1000).to_string(),
+        }
+    }
+
+    #[test]
+    fn withdrawals_are_kept_once_each_in_order_with_the_scan_cursor() {
+        let cache = TreeCache::in_memory().unwrap();
+        let first = [withdrawal(1), withdrawal(2)];
+        let update = Update {
+            withdrawals: &first,
+            next_block: Some(40),
+            ..Update::default()
+        };
+        cache.save("P", &update).unwrap();
+        // A source that sends the newest again (events of the same block) adds nothing twice.
+        let again = [withdrawal(2), withdrawal(3)];
+        let update = Update {
+            withdrawals: &again,
+            ..Update::default()
+        };
+        cache.save("P", &update).unwrap();
+        assert_eq!(
+            cache.withdrawals_head("P").unwrap(),
+            WithdrawalsHead {
+                count: 3,
+                last_timestamp: Some(2003)
+            }
+        );
+        let page = cache.withdrawals_from("P", 1, 5).unwrap();
+        assert_eq!(page, vec![withdrawal(2), withdrawal(3)]);
+        assert_eq!(cache.spent("P", &[2; 32]).unwrap(), Some(withdrawal(2)));
+        assert_eq!(cache.spent("P", &[7; 32]).unwrap(), None);
+        assert_eq!(cache.spent("Q", &[2; 32]).unwrap(), None, "per pool");
+        assert_eq!(cache.scan_cursor("P").unwrap(), Some(40));
+        // Leaves without their tree are refused, and nothing of the update is kept.
+        let leaves = [leaf(0)];
+        let bad = Update {
+            leaves: &leaves,
+            next_block: Some(99),
+            ..Update::default()
+        };
+        assert!(cache.save("P", &bad).is_err());
+        assert_eq!(cache.scan_cursor("P").unwrap(), Some(40));
+        cache.clear("P").unwrap();
+        assert_eq!(cache.withdrawals_head("P").unwrap().count, 0);
+        assert_eq!(cache.scan_cursor("P").unwrap(), None);
     }
 }

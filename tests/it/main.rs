@@ -9,6 +9,7 @@ mod cli_key;
 mod cli_pool;
 mod cli_serve;
 mod cli_stake;
+mod cli_sync;
 mod cli_tty;
 mod cli_tx;
 mod generated;

@@ -248,3 +248,88 @@ pub async fn forward(
     let status = answer.status();
     (status, answer.text().await.unwrap())
 }
+
+/// A minimal SOCKS5 server (RFC 1928: no authentication, CONNECT only) on `runtime`, for
+/// proving where a client's traffic goes. It resolves the names it is asked for itself, and
+/// knows only `*.tronpool.test`, which it sends to 127.0.0.1: a client that reaches such a
+/// name went through it, since nothing else can resolve it. Every `host:port` asked for is
+/// recorded.
+pub struct Socks5 {
+    pub url: String,
+    pub seen: Arc<Mutex<Vec<String>>>,
+}
+
+impl Socks5 {
+    pub fn start(runtime: &tokio::runtime::Runtime) -> Socks5 {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+        async fn serve(
+            mut client: tokio::net::TcpStream,
+            seen: Arc<Mutex<Vec<String>>>,
+        ) -> std::io::Result<()> {
+            let mut greeting = [0u8; 2];
+            client.read_exact(&mut greeting).await?;
+            let mut methods = vec![0u8; usize::from(greeting[1])];
+            client.read_exact(&mut methods).await?;
+            if greeting[0] != 5 || !methods.contains(&0) {
+                client.write_all(&[5, 0xff]).await?;
+                return Ok(());
+            }
+            client.write_all(&[5, 0]).await?;
+            let mut request = [0u8; 4];
+            client.read_exact(&mut request).await?;
+            let host = match request[3] {
+                // A name: what socks5h sends, so that the proxy resolves it.
+                3 => {
+                    let mut len = [0u8; 1];
+                    client.read_exact(&mut len).await?;
+                    let mut name = vec![0u8; usize::from(len[0])];
+                    client.read_exact(&mut name).await?;
+                    String::from_utf8_lossy(&name).into_owned()
+                }
+                1 => {
+                    let mut ip = [0u8; 4];
+                    client.read_exact(&mut ip).await?;
+                    std::net::Ipv4Addr::from(ip).to_string()
+                }
+                _ => {
+                    let mut ip = [0u8; 16];
+                    client.read_exact(&mut ip).await?;
+                    std::net::Ipv6Addr::from(ip).to_string()
+                }
+            };
+            let mut port = [0u8; 2];
+            client.read_exact(&mut port).await?;
+            let port = u16::from_be_bytes(port);
+            seen.lock().unwrap().push(format!("{host}:{port}"));
+            let reply_fail = [5, 4, 0, 1, 0, 0, 0, 0, 0, 0];
+            if request[1] != 1 || !host.ends_with(".tronpool.test") {
+                client.write_all(&reply_fail).await?;
+                return Ok(());
+            }
+            let Ok(mut upstream) = tokio::net::TcpStream::connect(("127.0.0.1", port)).await else {
+                client.write_all(&reply_fail).await?;
+                return Ok(());
+            };
+            client.write_all(&[5, 0, 0, 1, 127, 0, 0, 1, 0, 0]).await?;
+            tokio::io::copy_bidirectional(&mut client, &mut upstream).await?;
+            Ok(())
+        }
+
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let listener = runtime
+            .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+            .unwrap();
+        let addr = listener.local_addr().unwrap();
+        let recorded = seen.clone();
+        runtime.spawn(async move {
+            while let Ok((client, _)) = listener.accept().await {
+                tokio::spawn(serve(client, recorded.clone()));
+            }
+        });
+        Socks5 {
+            url: format!("socks5h://{addr}"),
+            seen,
+        }
+    }
+}

@@ -85,6 +85,10 @@ pub struct DevnetConfig {
     /// stake their callers pay all, as under a deployer that staked nothing. Only a new chain
     /// is affected: a state file keeps whatever it has.
     pub sponsor: bool,
+    /// Whether TronGrid's indexed API (`/v1/*`) is served. Off, those routes answer 404 as a
+    /// plain java-tron node's do: a client must find events another way (a block scan with
+    /// `gettransactioninfobyblocknum`).
+    pub events_api: bool,
 }
 
 impl DevnetConfig {
@@ -101,6 +105,7 @@ impl DevnetConfig {
             tvm: chain::evm::TvmSwitches::default(),
             usdt_energy_factor: None,
             sponsor: true,
+            events_api: true,
         }
     }
 }
@@ -186,7 +191,7 @@ pub async fn spawn(config: DevnetConfig) -> Result<DevnetHandle, DevnetError> {
         snapshots: Mutex::new(Vec::new()),
     });
     let (stop, stopped) = oneshot::channel::<()>();
-    let router = api::router(shared.clone());
+    let router = api::router(shared.clone(), config.events_api);
     let server = tokio::spawn(async move {
         let serve = axum::serve(listener, router).with_graceful_shutdown(async {
             let _ = stopped.await;

@@ -28,10 +28,17 @@ use crate::Shared;
 /// java-tron's default `node.http.maxMessageSize`.
 const MAX_BODY: usize = 4 * 1024 * 1024;
 
-pub(crate) fn router(shared: Arc<Shared>) -> Router {
-    Router::new()
-        .route("/v1/contracts/{address}/events", get(trongrid::events))
-        .route("/v1/accounts/{address}", get(trongrid::account))
+/// The API; without `events_api`, TronGrid's `/v1/*` routes are left out and answer 404 like
+/// any path java-tron does not serve.
+pub(crate) fn router(shared: Arc<Shared>, events_api: bool) -> Router {
+    let router = if events_api {
+        Router::new()
+            .route("/v1/contracts/{address}/events", get(trongrid::events))
+            .route("/v1/accounts/{address}", get(trongrid::account))
+    } else {
+        Router::new()
+    };
+    router
         .route("/healthcheck", get(trongrid::healthcheck))
         .route("/devnet/{action}", any(control::dispatch))
         .fallback(wallet::dispatch)

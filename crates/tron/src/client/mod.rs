@@ -44,6 +44,8 @@ pub struct NodeConfig {
     /// The largest answer read: a node (or whatever answers at its URL) that sends more is
     /// cut off there with an error, so a hostile or broken endpoint cannot fill our memory.
     pub max_response_bytes: usize,
+    /// Every request goes through this proxy (see [`http_client`]).
+    pub proxy: Option<Url>,
 }
 
 /// The default [`NodeConfig::max_response_bytes`]: far above any answer we ask for (a page of
@@ -61,6 +63,7 @@ impl NodeConfig {
             retries: 3,
             backoff: Duration::from_millis(250),
             max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
+            proxy: None,
         }
     }
 }
@@ -73,6 +76,7 @@ impl std::fmt::Debug for NodeConfig {
             .field("api_key", &self.api_key.as_ref().map(|_| "<set>"))
             .field("timeout", &self.timeout)
             .field("retries", &self.retries)
+            .field("proxy", &self.proxy.as_ref().and_then(Url::host_str))
             .finish()
     }
 }
@@ -101,6 +105,75 @@ pub fn install_crypto_provider() {
     });
 }
 
+/// How an HTTP client is made: [`http_client`].
+#[derive(Debug, Clone)]
+pub struct HttpOptions {
+    /// For one whole request.
+    pub timeout: Duration,
+    pub connect_timeout: Duration,
+    /// `socks5h://HOST:PORT` (names are resolved by the proxy) or `http(s)://HOST:PORT`
+    /// (a CONNECT proxy); `None`: direct, ignoring any `HTTP_PROXY` in the environment.
+    pub proxy: Option<Url>,
+    /// Sent with every request.
+    pub headers: reqwest::header::HeaderMap,
+}
+
+impl HttpOptions {
+    pub fn new(timeout: Duration, proxy: Option<Url>) -> Self {
+        HttpOptions {
+            timeout,
+            connect_timeout: Duration::from_secs(5),
+            proxy,
+            headers: reqwest::header::HeaderMap::new(),
+        }
+    }
+}
+
+/// Refuses a proxy that would leak something: `socks5://` and `socks4://` resolve host
+/// names on this machine, so the DNS server would learn every host contacted.
+pub fn check_proxy(proxy: &Url) -> Result<(), String> {
+    // Never the whole URL in a message: it may carry a password.
+    let host = proxy.host_str().unwrap_or("HOST");
+    match proxy.scheme() {
+        "socks5h" | "http" | "https" if proxy.host_str().is_some() => Ok(()),
+        "socks5h" | "http" | "https" => Err("the proxy URL names no host".into()),
+        "socks5" | "socks4" | "socks4a" => Err(format!(
+            "the proxy {}://{host} resolves host names here, which tells the local DNS server \
+             every host contacted; use socks5h://{host}",
+            proxy.scheme()
+        )),
+        other => Err(format!(
+            "the proxy's scheme `{other}` is not supported (socks5h://HOST:PORT, or an \
+             http:// CONNECT proxy)"
+        )),
+    }
+}
+
+/// The one place every HTTP client of tronpool is built (the node's, a relayer's, a sync
+/// server's): the user agent, the timeouts, and the proxy. With a proxy, every connection
+/// goes through it, names included; without one, the environment's `HTTP_PROXY` and the
+/// like are ignored, so what the configuration says is what happens.
+pub fn http_client(options: HttpOptions) -> Result<reqwest::Client, String> {
+    install_crypto_provider();
+    let mut builder = reqwest::Client::builder()
+        .user_agent(concat!("tronpool/", env!("CARGO_PKG_VERSION")))
+        .default_headers(options.headers)
+        .timeout(options.timeout)
+        .connect_timeout(options.connect_timeout)
+        .no_proxy();
+    if let Some(proxy) = &options.proxy {
+        check_proxy(proxy)?;
+        let proxy = reqwest::Proxy::all(proxy.as_str()).map_err(|_| {
+            format!(
+                "the proxy at {} is not usable",
+                proxy.host_str().unwrap_or("")
+            )
+        })?;
+        builder = builder.proxy(proxy);
+    }
+    builder.build().map_err(|e| e.to_string())
+}
+
 impl NodeClient {
     pub fn new(config: NodeConfig) -> Result<Self, NodeError> {
         install_crypto_provider();
@@ -114,16 +187,16 @@ impl NodeClient {
             value.set_sensitive(true);
             headers.insert(API_KEY_HEADER, value);
         }
-        let http = reqwest::Client::builder()
-            .user_agent(concat!("tronpool/", env!("CARGO_PKG_VERSION")))
-            .default_headers(headers)
-            .timeout(config.timeout)
-            .connect_timeout(config.connect_timeout)
-            .build()
-            .map_err(|e| NodeError::Unreachable {
-                url: config.url.to_string(),
-                reason: format!("cannot set up HTTP: {e}"),
-            })?;
+        let http = http_client(HttpOptions {
+            timeout: config.timeout,
+            connect_timeout: config.connect_timeout,
+            proxy: config.proxy.clone(),
+            headers,
+        })
+        .map_err(|reason| NodeError::Unreachable {
+            url: config.url.to_string(),
+            reason: format!("cannot set up HTTP: {reason}"),
+        })?;
         Ok(NodeClient { http, config })
     }
 
@@ -623,6 +696,28 @@ impl NodeClient {
         let path = "walletsolidity/gettransactioninfobyid";
         let body = json!({ "value": txid.to_hex(), "visible": true });
         self.read_optional(path, body).await
+    }
+
+    /// The execution records of every transaction in block `number`, in the block's order
+    /// (`/wallet/gettransactioninfobyblocknum`): what a scan for events reads where no events
+    /// API is served. An empty block, or a block not produced yet, is an empty list.
+    pub async fn get_transaction_infos_by_block(
+        &self,
+        number: i64,
+    ) -> Result<Vec<TransactionInfo>, NodeError> {
+        let path = "wallet/gettransactioninfobyblocknum";
+        let value = self
+            .wallet(
+                path,
+                json!({ "num": number, "visible": true }),
+                Idempotence::Read,
+            )
+            .await?;
+        // java-tron answers `{}` for a number below 1.
+        if is_empty(&value) {
+            return Ok(Vec::new());
+        }
+        Self::decode(path, value)
     }
 
     /// A deployed contract, or `None` when there is no contract at the address.

@@ -1,0 +1,380 @@
+//! Syncing a pool without TronGrid, and a client that tells its node nothing about its notes:
+//! a node with no events API (`devnet --no-events-api`) synced by a block scan or from a
+//! tronpool server's leaves; a server that alters a leaf refused by the root check; every
+//! request through a SOCKS5 proxy; and no `isSpent` or `commitments` call to the node from a
+//! withdrawal or a notes check.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use alloy_sol_types::SolCall;
+use assert_cmd::Command;
+use serde_json::Value;
+use tron::PrivateKey;
+
+use crate::support::{Chain, Socks5, TestEnv, forward, json_run};
+
+/// `tronpool --node NODE ARGS`, in the test's home.
+fn run(env: &TestEnv, node: &str, args: &[&str]) -> Command {
+    let mut cmd = env.cmd();
+    cmd.args(["--node", node]).args(args);
+    cmd
+}
+
+fn ok(env: &TestEnv, node: &str, args: &[&str]) -> Value {
+    let (code, out) = json_run(&mut run(env, node, args));
+    assert_eq!(code, 0, "{args:?}: {out}");
+    out["data"].clone()
+}
+
+fn fails(env: &TestEnv, node: &str, args: &[&str], code: i32) -> String {
+    let (got, out) = json_run(&mut run(env, node, args));
+    assert_eq!(got, code, "{args:?}: {out}");
+    out["error"].as_str().unwrap().to_owned()
+}
+
+/// A tronpool server (no relayer) on `chain`'s devnet, syncing its pools its default way.
+fn server(chain: &Chain) -> tronpool::api::ServerHandle {
+    chain.runtime.block_on(async {
+        let node =
+            tron::NodeClient::new(tron::NodeConfig::new(chain.url().parse().unwrap())).unwrap();
+        let service =
+            tronpool::service::chain::Chain::connect("devnet", node, Duration::from_millis(200))
+                .await
+                .unwrap();
+        let app = tronpool::api::App::new(
+            service,
+            crate::api::devnet_pricing(&chain.devnet),
+            Default::default(),
+        );
+        tronpool::api::spawn("127.0.0.1:0".parse().unwrap(), Arc::new(app))
+            .await
+            .unwrap()
+    })
+}
+
+/// A proxy on `chain`'s runtime in front of `upstream` that passes every request on and
+/// hands each answer to `alter` (path, body) on its way back.
+fn proxy(
+    chain: &Chain,
+    upstream: String,
+    seen: Arc<Mutex<Vec<(String, String)>>>,
+    alter: fn(&str, String) -> String,
+) -> String {
+    use axum::body::Bytes;
+    use axum::http::{Method, Uri};
+    use axum::response::IntoResponse;
+
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let handler = move |method: Method, uri: Uri, body: Bytes| {
+        let upstream = upstream.clone();
+        let seen = seen.clone();
+        async move {
+            seen.lock().unwrap().push((
+                uri.path().to_owned(),
+                String::from_utf8_lossy(&body).into_owned(),
+            ));
+            let (status, text) = forward(&upstream, method, &uri, &body).await;
+            let text = alter(uri.path(), text);
+            (status, [("content-type", "application/json")], text).into_response()
+        }
+    };
+    let app = axum::Router::new().fallback(handler);
+    let listener = chain
+        .runtime
+        .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+        .unwrap();
+    let addr = listener.local_addr().unwrap();
+    chain
+        .runtime
+        .spawn(async move { axum::serve(listener, app).await.unwrap() });
+    format!("http://{addr}")
+}
+
+fn unchanged(_: &str, text: String) -> String {
+    text
+}
+
+/// Changes the last digit of the second leaf's commitment in a leaves page.
+fn tamper(path: &str, text: String) -> String {
+    if !path.ends_with("/leaves") {
+        return text;
+    }
+    let mut page: Value = serde_json::from_str(&text).unwrap();
+    if let Some(leaf) = page["data"]["leaves"].get_mut(1) {
+        let mut commitment = leaf["commitment"].as_str().unwrap().to_owned();
+        let last = if commitment.ends_with('0') { "1" } else { "0" };
+        commitment.replace_range(commitment.len() - 1.., last);
+        leaf["commitment"] = commitment.into();
+    }
+    page.to_string()
+}
+
+fn sync_report(env: &TestEnv, node: &str, extra: &[&str]) -> Value {
+    let mut args = extra.to_vec();
+    args.extend(["pool", "sync", "--denom", "100"]);
+    ok(env, node, &args)[0].clone()
+}
+
+#[test]
+fn without_an_events_api_pools_sync_from_a_server_or_a_block_scan() {
+    let chain = Chain::with(devnet::DevnetConfig {
+        events_api: false,
+        ..devnet::DevnetConfig::ephemeral()
+    });
+    let node = chain.url();
+    let status = chain.runtime.block_on(async {
+        reqwest::get(format!("{node}/v1/contracts/T/events"))
+            .await
+            .unwrap()
+            .status()
+    });
+    assert_eq!(status, 404, "no /v1 routes, as on a plain java-tron node");
+
+    let depositor = TestEnv::new();
+    let deposited = ok(
+        &depositor,
+        &node,
+        &["deposit", "--denom", "100", "--count", "2", "--yes"],
+    );
+    let first = deposited["notes"][0]["id"].as_i64().unwrap().to_string();
+
+    // By default the events API is tried first, found missing, and the blocks are scanned.
+    let scanner = TestEnv::new();
+    let report = sync_report(&scanner, &node, &[]);
+    assert_eq!(report["source"], "scan", "{report}");
+    assert_eq!(
+        (report["leaves"].as_u64(), report["withdrawals"].as_u64()),
+        (Some(2), Some(0))
+    );
+
+    // A withdrawal proven from a scanned tree, with spentness decided from scanned
+    // withdrawals.
+    let recipient = PrivateKey::generate().address().to_base58();
+    ok(
+        &depositor,
+        &node,
+        &["withdraw", &first, "--to", &recipient, "--yes"],
+    );
+    let again = sync_report(&scanner, &node, &[]);
+    assert_eq!(
+        (again["fetched"].as_u64(), again["withdrawals"].as_u64()),
+        (Some(0), Some(1))
+    );
+
+    // A client that names a server syncs from its leaves once the events API fails it.
+    let server = server(&chain);
+    let sources = format!("events,{}", server.url());
+    let client = TestEnv::new();
+    let report = sync_report(&client, &node, &["--sync-from", &sources]);
+    assert_eq!(report["source"], format!("{}/", server.url()), "{report}");
+    assert_eq!(
+        (report["leaves"].as_u64(), report["withdrawals"].as_u64()),
+        (Some(2), Some(1))
+    );
+    assert_eq!(report["root"], again["root"]);
+
+    // The server's pages, as the OpenAPI document describes them.
+    let page: Value = chain.runtime.block_on(async {
+        reqwest::get(format!(
+            "{}/api/pools/100/withdrawals?from=0&limit=5",
+            server.url()
+        ))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap()
+    });
+    let withdrawal = &page["data"]["withdrawals"][0];
+    assert_eq!(withdrawal["recipient"], recipient.as_str(), "{page}");
+    assert_eq!(withdrawal["fee"], "0");
+    assert!(withdrawal["txid"].as_str().unwrap().len() == 64, "{page}");
+    for bad in ["from=-1", "limit=abc", "offset=2", "from=1&from=2"] {
+        let status = chain.runtime.block_on(async {
+            reqwest::get(format!("{}/api/pools/100/leaves?{bad}", server.url()))
+                .await
+                .unwrap()
+                .status()
+        });
+        assert_eq!(status, 400, "{bad}");
+    }
+
+    // The depositor's other note: unspent by the scanned withdrawals; the first is spent.
+    let checked = ok(&depositor, &node, &["notes", "check"]);
+    let states: Vec<(bool, bool)> = checked
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["deposited"].as_bool().unwrap(),
+                c["spent"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(states, [(true, true), (true, false)], "{checked}");
+}
+
+#[test]
+fn a_server_that_alters_a_leaf_is_refused_by_the_root_check() {
+    let chain = Chain::start();
+    let node = chain.url();
+    let depositor = TestEnv::new();
+    ok(
+        &depositor,
+        &node,
+        &["deposit", "--denom", "100", "--count", "2", "--yes"],
+    );
+    let server = server(&chain);
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let liar = proxy(&chain, server.url(), seen.clone(), tamper);
+
+    let client = TestEnv::new();
+    let error = fails(
+        &client,
+        &node,
+        &["--sync-from", &liar, "pool", "sync", "--denom", "100"],
+        4,
+    );
+    assert!(
+        error.contains(&format!("the tronpool server at {liar}/")),
+        "{error}"
+    );
+    assert!(error.contains("which the pool does not know"), "{error}");
+    assert!(
+        seen.lock()
+            .unwrap()
+            .iter()
+            .any(|(path, _)| path == "/api/pools/100/leaves"),
+        "the leaves came through the liar"
+    );
+    // Nothing of it was kept: the honest server's leaves are taken from the start.
+    let report = sync_report(&client, &node, &["--sync-from", &server.url()]);
+    assert_eq!(
+        (report["leaves"].as_u64(), report["fetched"].as_u64()),
+        (Some(2), Some(2))
+    );
+}
+
+#[test]
+fn every_request_goes_through_the_configured_socks5_proxy() {
+    let chain = Chain::start();
+    let socks = Socks5::start(&chain.runtime);
+    let port = |url: &str| {
+        url.rsplit(':')
+            .next()
+            .unwrap()
+            .trim_end_matches('/')
+            .to_owned()
+    };
+    // Names only the proxy resolves: reaching them at all proves the traffic went through it.
+    let node = format!("http://node.tronpool.test:{}", port(&chain.url()));
+    let server = server(&chain);
+    let sync_server = format!("http://sync.tronpool.test:{}", port(&server.url()));
+
+    let env = TestEnv::new();
+    ok(&env, &chain.url(), &["deposit", "--denom", "100", "--yes"]);
+    let through = ["--proxy", socks.url.as_str()];
+    let report = sync_report(&env, &node, &through);
+    assert_eq!(report["source"], "events", "{report}");
+    let mut args = through.to_vec();
+    args.extend(["--sync-from", sync_server.as_str()]);
+    let report = sync_report(&TestEnv::new(), &node, &args);
+    assert_eq!(report["source"], format!("{sync_server}/"), "{report}");
+    let seen = socks.seen.lock().unwrap().clone();
+    assert!(
+        seen.iter().any(|h| h.starts_with("node.tronpool.test:")),
+        "{seen:?}"
+    );
+    assert!(
+        seen.iter().any(|h| h.starts_with("sync.tronpool.test:")),
+        "{seen:?}"
+    );
+    assert!(
+        seen.iter().all(|h| h.contains(".tronpool.test:")),
+        "only by name: {seen:?}"
+    );
+
+    // The proxy from the environment, and from the config file, the same way.
+    let before = seen.len();
+    let mut cmd = run(&env, &node, &["pools"]);
+    cmd.env("TRONPOOL_PROXY", &socks.url);
+    assert_eq!(json_run(&mut cmd).0, 0);
+    assert!(socks.seen.lock().unwrap().len() > before);
+    let config = env.write("proxied.toml", &format!("proxy = \"{}\"\n", socks.url));
+    let before = socks.seen.lock().unwrap().len();
+    ok(
+        &env,
+        &node,
+        &["--config", config.to_str().unwrap(), "pools"],
+    );
+    assert!(socks.seen.lock().unwrap().len() > before);
+
+    // Without the proxy the name resolves nowhere; a proxy that resolves names here is refused.
+    fails(&env, &node, &["pools"], 3);
+    let error = fails(
+        &env,
+        &node,
+        &["--proxy", &socks.url.replace("socks5h", "socks5"), "pools"],
+        2,
+    );
+    assert!(error.contains("use socks5h://"), "{error}");
+}
+
+#[test]
+fn a_withdrawal_and_a_notes_check_never_ask_the_node_about_the_note() {
+    let chain = Chain::start();
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let node = proxy(&chain, chain.url(), seen.clone(), unchanged);
+    let env = TestEnv::new();
+    let deposited = ok(
+        &env,
+        &node,
+        &["deposit", "--denom", "100", "--count", "2", "--yes"],
+    );
+    let id = deposited["notes"][0]["id"].as_i64().unwrap().to_string();
+    seen.lock().unwrap().clear();
+
+    let checked = ok(&env, &node, &["notes", "check", &id]);
+    assert_eq!(checked[0]["state"], "deposited", "{checked}");
+    let recipient = PrivateKey::generate().address().to_base58();
+    ok(&env, &node, &["withdraw", &id, "--to", &recipient, "--yes"]);
+    let checked = ok(&env, &node, &["notes", "check"]);
+    assert_eq!(checked[0]["state"], "withdrawn", "{checked}");
+    assert_eq!(checked[1]["withdrawable"], true, "{checked}");
+    // A second spend is refused by the synced withdrawals, before any proof.
+    let error = fails(
+        &env,
+        &node,
+        &["withdraw", &id, "--to", &recipient, "--yes"],
+        4,
+    );
+    assert!(error.contains("already spent"), "{error}");
+
+    let selectors = [
+        hex::encode(contracts::TronPool::isSpentCall::SELECTOR),
+        hex::encode(contracts::TronPool::isSpentArrayCall::SELECTOR),
+        hex::encode(contracts::TronPool::commitmentsCall::SELECTOR),
+        hex::encode(contracts::TronPool::nullifierHashesCall::SELECTOR),
+    ];
+    let seen = seen.lock().unwrap();
+    assert!(
+        seen.iter()
+            .any(|(path, _)| path.ends_with("triggerconstantcontract")),
+        "the node was asked other things: {:?}",
+        seen.iter().map(|(p, _)| p).collect::<Vec<_>>()
+    );
+    for (path, body) in seen.iter() {
+        let Ok(body) = serde_json::from_str::<Value>(body) else {
+            continue;
+        };
+        let data = body["data"].as_str().unwrap_or_default();
+        for selector in &selectors {
+            assert!(
+                !data.starts_with(selector.as_str()),
+                "{path} asked the node {selector}: {body}"
+            );
+        }
+    }
+}
