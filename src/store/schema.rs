@@ -29,6 +29,10 @@ pub const MIGRATIONS: &[Migration] = &[
                covers `included`",
         apply: relayer_job_receipts,
     },
+    Migration {
+        what: "notes from a mnemonic: each note's seed and index, the next index per seed and pool",
+        apply: seed_indices,
+    },
 ];
 
 /// The version a database has once every migration ran.
@@ -118,6 +122,21 @@ DROP INDEX IF EXISTS relayer_jobs_unfinished;
 CREATE INDEX relayer_jobs_open
     ON relayer_jobs (state) WHERE state IN ('signed', 'broadcast', 'included');
 CREATE INDEX relayer_jobs_nullifier ON relayer_jobs (nullifier_hash);
+",
+    )
+}
+
+fn seed_indices(tx: &Transaction<'_>) -> rusqlite::Result<()> {
+    tx.execute_batch(
+        "
+ALTER TABLE notes ADD COLUMN seed_id TEXT;
+ALTER TABLE notes ADD COLUMN seed_index INTEGER;
+CREATE TABLE seed_indices (
+    seed_id     TEXT NOT NULL,
+    pool        TEXT NOT NULL,
+    next_index  INTEGER NOT NULL,
+    PRIMARY KEY (seed_id, pool)
+) WITHOUT ROWID;
 ",
     )
 }
@@ -227,7 +246,11 @@ mod tests {
         assert_eq!(version(&path), 0);
 
         // Whichever store opens it first migrates the whole file.
-        let notes = NoteStore::open(&path).unwrap();
+        let notes = NoteStore::open(
+            &path,
+            std::sync::Arc::new(crate::store::vault::Vault::plain()),
+        )
+        .unwrap();
         assert_eq!(version(&path), latest());
         let note = notes.get(1).unwrap().expect("the note survived");
         assert_eq!(note.state, NoteState::Withdrawn);
@@ -257,6 +280,43 @@ mod tests {
         assert_eq!(version(&path), latest());
     }
 
+    /// The release before notes from a mnemonic: migrations 1 and 2 only.
+    fn version_two_database(path: &std::path::Path) {
+        first_release_database(path);
+        let mut conn = Connection::open(path).unwrap();
+        for (version, migration) in MIGRATIONS[..2].iter().enumerate() {
+            let tx = conn.transaction().unwrap();
+            (migration.apply)(&tx).unwrap();
+            tx.pragma_update(None, "user_version", version as i64 + 1)
+                .unwrap();
+            tx.commit().unwrap();
+        }
+    }
+
+    #[test]
+    fn a_version_two_database_gets_seed_indices_with_its_notes_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("devnet/tronpool.sqlite3");
+        version_two_database(&path);
+        assert_eq!(version(&path), 2);
+        let notes = NoteStore::open(
+            &path,
+            std::sync::Arc::new(crate::store::vault::Vault::plain()),
+        )
+        .unwrap();
+        assert_eq!(version(&path), latest());
+        let note = notes.get(1).unwrap().expect("the note survived");
+        assert_eq!(note.state, NoteState::Withdrawn);
+        assert_eq!(note.seed_index, None);
+        assert_eq!(
+            notes.text(1).unwrap().as_str(),
+            "tronpool-usdt-100-devnet-0xsecret"
+        );
+        assert_eq!(notes.next_index("s", "TPool").unwrap(), 0);
+        notes.advance_index("s", "TPool", 3).unwrap();
+        assert_eq!(notes.next_index("s", "TPool").unwrap(), 3);
+    }
+
     #[test]
     fn a_database_from_a_newer_tronpool_is_refused_untouched() {
         let dir = tempfile::tempdir().unwrap();
@@ -266,7 +326,12 @@ mod tests {
             .unwrap()
             .pragma_update(None, "user_version", latest() + 1)
             .unwrap();
-        let refused = NoteStore::open(&path).err().expect("refused");
+        let refused = NoteStore::open(
+            &path,
+            std::sync::Arc::new(crate::store::vault::Vault::plain()),
+        )
+        .err()
+        .expect("refused");
         assert!(refused.to_string().contains("newer tronpool"), "{refused}");
         assert_eq!(version(&path), latest() + 1);
         let columns: i64 = Connection::open(&path)
@@ -286,6 +351,6 @@ mod tests {
         let path = dir.path().join("nile/tronpool.sqlite3");
         JobStore::open(&path).unwrap();
         assert_eq!(version(&path), latest());
-        assert!(latest() >= 2);
+        assert!(latest() >= 3);
     }
 }
