@@ -126,6 +126,10 @@ mod tests {
             hex::encode(n0.secret_bytes()),
             "9cbc9b684d1f0cb359ed622d710629ec9d9fb5a86e9da42107d642115584d2"
         );
+        assert_eq!(
+            zk::field::to_hex(&n0.commitment()),
+            "0x04c60af5835ff08fec410b8f326f8bba1f8df38547107a888cf68083bb1fda37"
+        );
         let n1 = seed.note(meta(), POOL, 1);
         assert_eq!(
             hex::encode(n1.nullifier_bytes()),
