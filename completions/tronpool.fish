@@ -47,9 +47,11 @@ complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "withdraw" -d 'Wit
 complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "pool" -d 'A pool\'s settings: who pays its callers\' energy'
 complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "stake" -d 'Stake TRX for energy, release it, lend it to another account (Stake 2.0)'
 complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "relay" -d 'Withdraw through a relayer that pays the energy (the private way), or ask its terms'
-complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "notes" -d 'Your notes: list, show, export, import, check against the chain'
+complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "notes" -d 'Your notes: list, show, export, import, check against the chain, recover from the mnemonic, report a deposit and its withdrawal'
 complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "config" -d 'Show and create the configuration'
 complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "key" -d 'Create, import and inspect the signing key'
+complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "mnemonic" -d 'The mnemonic deposits derive their notes from: create or import it'
+complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "secrets" -d 'Encrypt the stored secrets (notes, key, mnemonic) with a passphrase, or see whether they are'
 complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "tx" -d 'Decode, sign and broadcast raw transactions (for external signers)'
 complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "deploy" -d 'Deploy the hasher, the verifier and the pools to a network, and record them in the config file'
 complete -c tronpool -n "__fish_tronpool_needs_command" -f -a "ceremony" -d 'The trusted-setup ceremony: export the circuit, import its keys'
@@ -120,6 +122,7 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand deposit" -l key-file -
 complete -c tronpool -n "__fish_tronpool_using_subcommand deposit" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
 json\t''"
 complete -c tronpool -n "__fish_tronpool_using_subcommand deposit" -l unsigned -d 'Store the notes and print unsigned deposits (the API\'s JSON) for an external signer; `tronpool notes check` settles them once they are broadcast'
+complete -c tronpool -n "__fish_tronpool_using_subcommand deposit" -l random -d 'Make random notes even though a mnemonic is stored (such notes cannot be recovered from the mnemonic: back them up with `tronpool notes export`)'
 complete -c tronpool -n "__fish_tronpool_using_subcommand deposit" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
 complete -c tronpool -n "__fish_tronpool_using_subcommand deposit" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
 complete -c tronpool -n "__fish_tronpool_using_subcommand deposit" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
@@ -368,26 +371,28 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen
 complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from collect" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
 complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from collect" -s h -l help -d 'Print help'
 complete -c tronpool -n "__fish_tronpool_using_subcommand relay; and __fish_seen_subcommand_from collect" -s V -l version -d 'Print version'
-complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
-complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check" -l node -d 'TRON node URL, overriding the network\'s' -r
-complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
-complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
-complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check" -l config -d 'Config file to read instead of the default one' -r -F
-complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
-complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check recover report" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check recover report" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check recover report" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check recover report" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check recover report" -l config -d 'Config file to read instead of the default one' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check recover report" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check recover report" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
 json\t''"
-complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
-complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
-complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
-complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check" -s q -l quiet -d 'Print only results and errors'
-complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
-complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check" -s h -l help -d 'Print help'
-complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check" -s V -l version -d 'Print version'
-complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check" -f -a "list" -d 'Every note with its state (created, deposited, withdrawn, failed); no secrets'
-complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check" -f -a "show" -d 'One note: its record, its history and its text (the secret)'
-complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check" -f -a "export" -d 'Every note\'s text, one per line, to back them up'
-complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check" -f -a "import" -d 'Store notes from a file or stdin (one per line), then check them against the chain'
-complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check" -f -a "check" -d 'Ask the chain what became of each note (or of the ones named)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check recover report" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check recover report" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check recover report" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check recover report" -s q -l quiet -d 'Print only results and errors'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check recover report" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check recover report" -s h -l help -d 'Print help'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check recover report" -s V -l version -d 'Print version'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check recover report" -f -a "list" -d 'Every note with its state (created, deposited, withdrawn, failed); no secrets'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check recover report" -f -a "show" -d 'One note: its record, its history and its text (the secret)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check recover report" -f -a "export" -d 'Every note\'s text, one per line, to back them up'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check recover report" -f -a "import" -d 'Store notes from a file or stdin (one per line), then check them against the chain'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check recover report" -f -a "check" -d 'Ask the chain what became of each note (or of the ones named)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check recover report" -f -a "recover" -d 'Find every deposit made with the mnemonic (stored, or read from --from) in each pool, and which were withdrawn, and store their notes'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and not __fish_seen_subcommand_from list show export import check recover report" -f -a "report" -d 'A note\'s deposit and the withdrawal it funded (amounts, times, txids, recipient), for an auditor; never the note itself'
 complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from list" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from list" -l node -d 'TRON node URL, overriding the network\'s' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from list" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
@@ -427,6 +432,7 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen
 complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from export" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from export" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
 json\t''"
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from export" -l encrypted -d 'Seal the file with a passphrase (argon2id, XChaCha20-Poly1305), read from TRONPOOL_PASSPHRASE_FILE or typed twice; `notes import` opens it'
 complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from export" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
 complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from export" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
 complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from export" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
@@ -464,6 +470,38 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen
 complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from check" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
 complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from check" -s h -l help -d 'Print help'
 complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from check" -s V -l version -d 'Print version'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from recover" -l from -d 'Read the mnemonic from this file (`-` for standard input) instead of the stored one; it is stored when none is' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from recover" -l gap-limit -d 'Stop looking in a pool after this many indices in a row with no deposit' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from recover" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from recover" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from recover" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from recover" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from recover" -l config -d 'Config file to read instead of the default one' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from recover" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from recover" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+json\t''"
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from recover" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from recover" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from recover" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from recover" -s q -l quiet -d 'Print only results and errors'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from recover" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from recover" -s h -l help -d 'Print help'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from recover" -s V -l version -d 'Print version'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from report" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from report" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from report" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from report" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from report" -l config -d 'Config file to read instead of the default one' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from report" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from report" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+json\t''"
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from report" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from report" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from report" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from report" -s q -l quiet -d 'Print only results and errors'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from report" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from report" -s h -l help -d 'Print help'
+complete -c tronpool -n "__fish_tronpool_using_subcommand notes; and __fish_seen_subcommand_from report" -s V -l version -d 'Print version'
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and not __fish_seen_subcommand_from init show path" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and not __fish_seen_subcommand_from init show path" -l node -d 'TRON node URL, overriding the network\'s' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand config; and not __fish_seen_subcommand_from init show path" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
@@ -593,6 +631,117 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand key; and __fish_seen_s
 complete -c tronpool -n "__fish_tronpool_using_subcommand key; and __fish_seen_subcommand_from address" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
 complete -c tronpool -n "__fish_tronpool_using_subcommand key; and __fish_seen_subcommand_from address" -s h -l help -d 'Print help'
 complete -c tronpool -n "__fish_tronpool_using_subcommand key; and __fish_seen_subcommand_from address" -s V -l version -d 'Print version'
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and not __fish_seen_subcommand_from new import status" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and not __fish_seen_subcommand_from new import status" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and not __fish_seen_subcommand_from new import status" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and not __fish_seen_subcommand_from new import status" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and not __fish_seen_subcommand_from new import status" -l config -d 'Config file to read instead of the default one' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and not __fish_seen_subcommand_from new import status" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and not __fish_seen_subcommand_from new import status" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+json\t''"
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and not __fish_seen_subcommand_from new import status" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and not __fish_seen_subcommand_from new import status" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and not __fish_seen_subcommand_from new import status" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and not __fish_seen_subcommand_from new import status" -s q -l quiet -d 'Print only results and errors'
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and not __fish_seen_subcommand_from new import status" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and not __fish_seen_subcommand_from new import status" -s h -l help -d 'Print help'
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and not __fish_seen_subcommand_from new import status" -s V -l version -d 'Print version'
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and not __fish_seen_subcommand_from new import status" -f -a "new" -d 'Create a 24-word mnemonic, store it (mode 0600) and print it once: write it down'
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and not __fish_seen_subcommand_from new import status" -f -a "import" -d 'Store an existing mnemonic, read from --from FILE, standard input or a hidden prompt (never an argument)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and not __fish_seen_subcommand_from new import status" -f -a "status" -d 'Whether a mnemonic is stored, and its id (which reveals nothing of it)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and __fish_seen_subcommand_from new" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and __fish_seen_subcommand_from new" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and __fish_seen_subcommand_from new" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and __fish_seen_subcommand_from new" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and __fish_seen_subcommand_from new" -l config -d 'Config file to read instead of the default one' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and __fish_seen_subcommand_from new" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and __fish_seen_subcommand_from new" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+json\t''"
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and __fish_seen_subcommand_from new" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and __fish_seen_subcommand_from new" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and __fish_seen_subcommand_from new" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and __fish_seen_subcommand_from new" -s q -l quiet -d 'Print only results and errors'
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and __fish_seen_subcommand_from new" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and __fish_seen_subcommand_from new" -s h -l help -d 'Print help'
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and __fish_seen_subcommand_from new" -s V -l version -d 'Print version'
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and __fish_seen_subcommand_from import" -l from -d 'Read the mnemonic from this file (`-` for standard input)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and __fish_seen_subcommand_from import" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and __fish_seen_subcommand_from import" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and __fish_seen_subcommand_from import" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and __fish_seen_subcommand_from import" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and __fish_seen_subcommand_from import" -l config -d 'Config file to read instead of the default one' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and __fish_seen_subcommand_from import" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and __fish_seen_subcommand_from import" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+json\t''"
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and __fish_seen_subcommand_from import" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and __fish_seen_subcommand_from import" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and __fish_seen_subcommand_from import" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and __fish_seen_subcommand_from import" -s q -l quiet -d 'Print only results and errors'
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and __fish_seen_subcommand_from import" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and __fish_seen_subcommand_from import" -s h -l help -d 'Print help'
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and __fish_seen_subcommand_from import" -s V -l version -d 'Print version'
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and __fish_seen_subcommand_from status" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and __fish_seen_subcommand_from status" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and __fish_seen_subcommand_from status" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and __fish_seen_subcommand_from status" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and __fish_seen_subcommand_from status" -l config -d 'Config file to read instead of the default one' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and __fish_seen_subcommand_from status" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and __fish_seen_subcommand_from status" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+json\t''"
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and __fish_seen_subcommand_from status" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and __fish_seen_subcommand_from status" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and __fish_seen_subcommand_from status" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and __fish_seen_subcommand_from status" -s q -l quiet -d 'Print only results and errors'
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and __fish_seen_subcommand_from status" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help'
+complete -c tronpool -n "__fish_tronpool_using_subcommand mnemonic; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
+complete -c tronpool -n "__fish_tronpool_using_subcommand secrets; and not __fish_seen_subcommand_from status encrypt" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand secrets; and not __fish_seen_subcommand_from status encrypt" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand secrets; and not __fish_seen_subcommand_from status encrypt" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand secrets; and not __fish_seen_subcommand_from status encrypt" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand secrets; and not __fish_seen_subcommand_from status encrypt" -l config -d 'Config file to read instead of the default one' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand secrets; and not __fish_seen_subcommand_from status encrypt" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand secrets; and not __fish_seen_subcommand_from status encrypt" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+json\t''"
+complete -c tronpool -n "__fish_tronpool_using_subcommand secrets; and not __fish_seen_subcommand_from status encrypt" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
+complete -c tronpool -n "__fish_tronpool_using_subcommand secrets; and not __fish_seen_subcommand_from status encrypt" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand secrets; and not __fish_seen_subcommand_from status encrypt" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand secrets; and not __fish_seen_subcommand_from status encrypt" -s q -l quiet -d 'Print only results and errors'
+complete -c tronpool -n "__fish_tronpool_using_subcommand secrets; and not __fish_seen_subcommand_from status encrypt" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand secrets; and not __fish_seen_subcommand_from status encrypt" -s h -l help -d 'Print help'
+complete -c tronpool -n "__fish_tronpool_using_subcommand secrets; and not __fish_seen_subcommand_from status encrypt" -s V -l version -d 'Print version'
+complete -c tronpool -n "__fish_tronpool_using_subcommand secrets; and not __fish_seen_subcommand_from status encrypt" -f -a "status" -d 'Whether the secrets are encrypted: the vault, the key, the mnemonic, each network\'s notes'
+complete -c tronpool -n "__fish_tronpool_using_subcommand secrets; and not __fish_seen_subcommand_from status encrypt" -f -a "encrypt" -d 'Encrypt the stored secrets with a passphrase (argon2id, XChaCha20-Poly1305), converting what is stored in the clear; run again to finish a conversion that was interrupted'
+complete -c tronpool -n "__fish_tronpool_using_subcommand secrets; and __fish_seen_subcommand_from status" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand secrets; and __fish_seen_subcommand_from status" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand secrets; and __fish_seen_subcommand_from status" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand secrets; and __fish_seen_subcommand_from status" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand secrets; and __fish_seen_subcommand_from status" -l config -d 'Config file to read instead of the default one' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand secrets; and __fish_seen_subcommand_from status" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand secrets; and __fish_seen_subcommand_from status" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+json\t''"
+complete -c tronpool -n "__fish_tronpool_using_subcommand secrets; and __fish_seen_subcommand_from status" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
+complete -c tronpool -n "__fish_tronpool_using_subcommand secrets; and __fish_seen_subcommand_from status" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand secrets; and __fish_seen_subcommand_from status" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand secrets; and __fish_seen_subcommand_from status" -s q -l quiet -d 'Print only results and errors'
+complete -c tronpool -n "__fish_tronpool_using_subcommand secrets; and __fish_seen_subcommand_from status" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand secrets; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help'
+complete -c tronpool -n "__fish_tronpool_using_subcommand secrets; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
+complete -c tronpool -n "__fish_tronpool_using_subcommand secrets; and __fish_seen_subcommand_from encrypt" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand secrets; and __fish_seen_subcommand_from encrypt" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand secrets; and __fish_seen_subcommand_from encrypt" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand secrets; and __fish_seen_subcommand_from encrypt" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand secrets; and __fish_seen_subcommand_from encrypt" -l config -d 'Config file to read instead of the default one' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand secrets; and __fish_seen_subcommand_from encrypt" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand secrets; and __fish_seen_subcommand_from encrypt" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+json\t''"
+complete -c tronpool -n "__fish_tronpool_using_subcommand secrets; and __fish_seen_subcommand_from encrypt" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
+complete -c tronpool -n "__fish_tronpool_using_subcommand secrets; and __fish_seen_subcommand_from encrypt" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand secrets; and __fish_seen_subcommand_from encrypt" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand secrets; and __fish_seen_subcommand_from encrypt" -s q -l quiet -d 'Print only results and errors'
+complete -c tronpool -n "__fish_tronpool_using_subcommand secrets; and __fish_seen_subcommand_from encrypt" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand secrets; and __fish_seen_subcommand_from encrypt" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c tronpool -n "__fish_tronpool_using_subcommand secrets; and __fish_seen_subcommand_from encrypt" -s V -l version -d 'Print version'
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and not __fish_seen_subcommand_from decode sign broadcast" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and not __fish_seen_subcommand_from decode sign broadcast" -l node -d 'TRON node URL, overriding the network\'s' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and not __fish_seen_subcommand_from decode sign broadcast" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r

@@ -28,3 +28,5 @@ pub const LOG_FORMAT: &str = "TRONPOOL_LOG_FORMAT";
 pub const RELAYER_KEY_FILE: &str = "TRONPOOL_RELAYER_KEY_FILE";
 /// The relayer's private key as hex. For containers; prefer a key file.
 pub const RELAYER_PRIVATE_KEY: &str = "TRONPOOL_RELAYER_PRIVATE_KEY";
+/// A file holding the passphrase that unlocks the encrypted secrets (for scripts).
+pub const PASSPHRASE_FILE: &str = "TRONPOOL_PASSPHRASE_FILE";

@@ -26,12 +26,14 @@ pub enum Kind {
     Conflict,
     /// A service that is switched off or cannot pay (the relayer). Exit 4, HTTP 503.
     Disabled,
+    /// Encrypted secrets and a wrong (or no) passphrase. Exit 6, HTTP 403.
+    Locked,
     /// Ctrl-C. Exit 130.
     Interrupted,
 }
 
 impl Kind {
-    const ALL: [Kind; 9] = [
+    const ALL: [Kind; 10] = [
         Kind::Usage,
         Kind::Failed,
         Kind::Unavailable,
@@ -40,6 +42,7 @@ impl Kind {
         Kind::NotFound,
         Kind::Conflict,
         Kind::Disabled,
+        Kind::Locked,
         Kind::Interrupted,
     ];
 
@@ -54,6 +57,7 @@ impl Kind {
             Kind::NotFound => "not_found",
             Kind::Conflict => "conflict",
             Kind::Disabled => "disabled",
+            Kind::Locked => "locked",
             Kind::Interrupted => "interrupted",
         }
     }
@@ -116,6 +120,9 @@ pub enum Error {
     /// A service other than the node (a remote relayer) could not be reached.
     #[error("{0}")]
     Unavailable(String),
+    /// The secrets are encrypted and the passphrase is wrong or missing.
+    #[error("{0}")]
+    Locked(String),
     #[error("interrupted")]
     Interrupted,
     /// One failure handed to every caller that waited on the same fetch (see
@@ -141,6 +148,7 @@ impl Error {
             Kind::NotFound => Error::NotFound(message),
             Kind::Conflict => Error::Conflict(message),
             Kind::Disabled => Error::Disabled(message),
+            Kind::Locked => Error::Locked(message),
         }
     }
 
@@ -167,6 +175,7 @@ impl Error {
             Error::BadNote(_) => Kind::BadNote,
             Error::Disabled(_) => Kind::Disabled,
             Error::Unavailable(_) => Kind::Unavailable,
+            Error::Locked(_) => Kind::Locked,
             Error::Interrupted => Kind::Interrupted,
             Error::Shared(inner) => inner.kind(),
         }
@@ -188,6 +197,7 @@ impl Error {
             Kind::Unavailable => 3,
             Kind::Refused | Kind::Conflict | Kind::Disabled => 4,
             Kind::BadNote => 5,
+            Kind::Locked => 6,
             Kind::Interrupted => 130,
         }
     }
@@ -200,6 +210,7 @@ impl Error {
             Kind::Conflict => 409,
             Kind::Refused | Kind::BadNote => 422,
             Kind::Disabled => 503,
+            Kind::Locked => 403,
             Kind::Unavailable => match self {
                 Error::Node(NodeError::Timeout { .. }) => 504,
                 _ if matches!(self.root(), Error::Node(NodeError::Timeout { .. })) => 504,
@@ -282,6 +293,8 @@ mod tests {
         assert_eq!((proof.exit_code(), proof.http_status()), (5, 422));
         let pool = Error::NotFound("no pool".into());
         assert_eq!((pool.exit_code(), pool.http_status()), (2, 404));
+        let locked = Error::Locked("wrong passphrase".into());
+        assert_eq!((locked.exit_code(), locked.http_status()), (6, 403));
         let shared = Error::Shared(std::sync::Arc::new(timeout));
         assert_eq!((shared.exit_code(), shared.http_status()), (3, 504));
     }

@@ -268,7 +268,7 @@ fn schemas(
             "Error": { "type": "object", "required": ["ok", "error", "kind"], "properties": {
                 "ok": { "const": false }, "error": { "type": "string" },
                 "kind": { "enum": ["usage", "failed", "unavailable", "refused", "bad_note",
-                    "not_found", "conflict", "disabled", "interrupted"],
+                    "not_found", "conflict", "disabled", "locked", "interrupted"],
                     "description": "The failure's class; the CLI's exit code follows from it" } } },
             "Pool": { "type": "object", "properties": {
                 "denomination": { "type": "integer" }, "denominationRaw": raw,

@@ -13,11 +13,12 @@ use crate::service::builders::Unsigned;
 use crate::service::chain::Chain;
 use crate::service::notes::commitment_of;
 use crate::service::pools::{six_decimals_text, word_hex};
+use crate::service::seed::Seed;
 use crate::store::notes::NoteStore;
 
 use super::Context;
 use super::input::confirm;
-use super::session::{connect, key, notes, owner, sign_and_confirm};
+use super::session::{connect, key, notes, owner, seed, sign_and_confirm};
 
 /// One command deposits at most this many notes: each is a transaction to wait for.
 const MAX_COUNT: u64 = 100;
@@ -37,6 +38,10 @@ pub struct DepositArgs {
     /// With --unsigned: the address that will sign (default: the signing key's)
     #[arg(long, value_name = "ADDRESS", requires = "unsigned")]
     from: Option<Address>,
+    /// Make random notes even though a mnemonic is stored (such notes cannot be recovered
+    /// from the mnemonic: back them up with `tronpool notes export`)
+    #[arg(long)]
+    random: bool,
 }
 
 /// A deposited (or, with `--unsigned`, prepared) note.
@@ -72,8 +77,15 @@ impl DepositArgs {
         let chain = connect(ctx).await?;
         let pool = chain.pool_address(self.denom)?;
         let store = notes(ctx)?;
+        let seed = if self.random { None } else { seed(ctx)? };
+        if seed.is_some() {
+            ctx.out
+                .note("notes are derived from the stored mnemonic (`notes recover` finds them)");
+        }
         if self.unsigned {
-            return self.unsigned(ctx, &chain, &store, pool).await;
+            return self
+                .unsigned(ctx, &chain, &store, pool, seed.as_ref())
+                .await;
         }
         let key = key(ctx)?;
         let from = key.address();
@@ -134,7 +146,7 @@ impl DepositArgs {
         )?;
         let mut deposited = Vec::new();
         for _ in 0..self.count {
-            let (id, note) = new_note(&chain, &store, self.denom, "deposit")?;
+            let (id, note) = new_note(&chain, &store, self.denom, "deposit", seed.as_ref())?;
             ctx.out.note(format!("note {id} stored"));
             let result = deposit_one(&chain, &store, &key, id, &note, self.denom, pool).await;
             let (txid, leaf) = match result {
@@ -173,11 +185,12 @@ impl DepositArgs {
         chain: &Chain,
         store: &NoteStore,
         pool: Address,
+        seed: Option<&Seed>,
     ) -> Result<()> {
         let from = owner(ctx, self.from)?;
         let mut prepared = Vec::new();
         for _ in 0..self.count {
-            let (id, note) = new_note(chain, store, self.denom, "deposit")?;
+            let (id, note) = new_note(chain, store, self.denom, "deposit", seed)?;
             let tx = chain
                 .deposit_transaction(from, self.denom, commitment_of(&note))
                 .await;

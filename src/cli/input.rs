@@ -72,3 +72,67 @@ pub fn hidden(prompt: &str) -> Result<zeroize::Zeroizing<String>> {
         .map(zeroize::Zeroizing::new)
         .map_err(|e| Error::Failed(format!("cannot read from the terminal: {e}")))
 }
+
+/// Where the passphrase of the encrypted secrets comes from: the file `TRONPOOL_PASSPHRASE_FILE`
+/// names, else a hidden prompt when a person is at the terminal.
+pub fn passphrase_source(ctx: &Context) -> crate::store::vault::PassphraseSource {
+    let interactive = interactive(ctx);
+    Box::new(move || {
+        if let Some(passphrase) = passphrase_from_file()? {
+            return Ok(passphrase);
+        }
+        if interactive {
+            return hidden("Passphrase of the encrypted secrets");
+        }
+        Err(Error::Locked(format!(
+            "the secrets are encrypted: set {} to a file holding the passphrase, or run at a \
+             terminal",
+            crate::env_vars::PASSPHRASE_FILE
+        )))
+    })
+}
+
+/// The passphrase in the file `TRONPOOL_PASSPHRASE_FILE` names (its first line), if it is set.
+pub fn passphrase_from_file() -> Result<Option<zeroize::Zeroizing<String>>> {
+    let Some(path) = std::env::var_os(crate::env_vars::PASSPHRASE_FILE).filter(|p| !p.is_empty())
+    else {
+        return Ok(None);
+    };
+    let path = std::path::PathBuf::from(path);
+    let text =
+        zeroize::Zeroizing::new(std::fs::read_to_string(&path).map_err(|e| Error::io(&path, e))?);
+    let line = text.lines().next().unwrap_or_default();
+    if line.is_empty() {
+        return Err(Error::usage(format!(
+            "{} names {}, which holds no passphrase",
+            crate::env_vars::PASSPHRASE_FILE,
+            path.display()
+        )));
+    }
+    Ok(Some(zeroize::Zeroizing::new(line.to_owned())))
+}
+
+/// A new passphrase: from `TRONPOOL_PASSPHRASE_FILE`, or typed twice at a hidden prompt.
+pub fn new_passphrase(ctx: &Context, what: &str) -> Result<zeroize::Zeroizing<String>> {
+    let passphrase = if let Some(p) = passphrase_from_file()? {
+        p
+    } else if interactive(ctx) {
+        dialoguer::Password::new()
+            .with_prompt(format!("New passphrase for {what}"))
+            .with_confirmation("Again", "the two did not match")
+            .interact()
+            .map(zeroize::Zeroizing::new)
+            .map_err(|e| Error::Failed(format!("cannot read from the terminal: {e}")))?
+    } else {
+        return Err(Error::usage(format!(
+            "no passphrase: set {} to a file holding it, or run at a terminal",
+            crate::env_vars::PASSPHRASE_FILE
+        )));
+    };
+    if passphrase.chars().count() < 8 {
+        return Err(Error::usage(
+            "the passphrase is too short (8 characters at least)",
+        ));
+    }
+    Ok(passphrase)
+}

@@ -59,13 +59,13 @@ impl KeyCommand {
             KeyCommand::New(args) => {
                 let path = target(ctx, args.out)?;
                 let key = PrivateKey::generate();
-                store_key(&path, &key)?;
+                store_key(&path, &key, &*ctx.vault()?)?;
                 report_stored(ctx, &key, &path, "new key")
             }
             KeyCommand::Import(args) => {
                 let path = target(ctx, args.out)?;
                 let key = read_import(ctx, args.from)?;
-                store_key(&path, &key)?;
+                store_key(&path, &key, &*ctx.vault()?)?;
                 report_stored(ctx, &key, &path, "imported key")
             }
             KeyCommand::Address => {
@@ -156,7 +156,7 @@ fn read_import(ctx: &Context, from: Option<PathBuf>) -> Result<PrivateKey> {
 /// else on the devnet its dev account 1; `None` elsewhere without either.
 pub fn relayer_key(file: Option<&std::path::Path>, network: &str) -> Result<Option<PrivateKey>> {
     if let Some(path) = file {
-        return Ok(Some(crate::store::keystore::read_key_file(path)?));
+        return Ok(Some(crate::store::keystore::read_key_file(path, None)?));
     }
     if let Some(hex) = std::env::var_os(env_vars::RELAYER_PRIVATE_KEY) {
         let hex = zeroize::Zeroizing::new(hex.to_string_lossy().into_owned());
@@ -171,7 +171,7 @@ pub fn relayer_key(file: Option<&std::path::Path>, network: &str) -> Result<Opti
 /// dev account 0, or a hidden prompt when a person is at the terminal.
 pub fn signing_key(ctx: &Context) -> Result<(PrivateKey, KeyOrigin)> {
     let settings = ctx.settings()?;
-    if let Some(found) = load_signing_key(settings)? {
+    if let Some(found) = load_signing_key(settings, &*ctx.vault()?)? {
         return Ok(found);
     }
     if settings.network.value == crate::network::DEFAULT_NETWORK {

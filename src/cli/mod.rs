@@ -12,12 +12,14 @@ pub mod generate;
 pub mod global;
 pub mod input;
 pub mod key;
+pub mod mnemonic;
 pub mod notes;
 pub mod output;
 pub mod pool;
 pub mod pools;
 pub mod relay;
 pub mod relay_collect;
+pub mod secrets;
 pub mod serve;
 pub mod session;
 pub mod stake;
@@ -41,6 +43,7 @@ Exit status:
   3    the TRON node is unreachable or timed out (worth retrying)
   4    refused by the chain, the node or a relayer
   5    bad note or proof
+  6    wrong or missing passphrase for the encrypted secrets
   130  interrupted
 
 Environment:
@@ -53,6 +56,8 @@ Environment:
   TRONPOOL_PRIVATE_KEY  private key as hex (for CI; never pass a key as an argument)
   TRONPOOL_RELAYER_KEY_FILE, TRONPOOL_RELAYER_PRIVATE_KEY
                         the relayer's key for `serve` (a file, or hex)
+  TRONPOOL_PASSPHRASE_FILE
+                        a file holding the passphrase of the encrypted secrets
   TRONPOOL_JSON         print JSON (like --json)
   TRONPOOL_LOG          log filter, e.g. tronpool=debug (overrides -v/-q)
   TRONPOOL_LOG_FORMAT   text or json (like --log-format)
@@ -98,7 +103,8 @@ pub enum Command {
     /// Withdraw through a relayer that pays the energy (the private way), or ask its terms
     #[command(subcommand)]
     Relay(relay::RelayCommand),
-    /// Your notes: list, show, export, import, check against the chain
+    /// Your notes: list, show, export, import, check against the chain, recover from the
+    /// mnemonic, report a deposit and its withdrawal
     #[command(subcommand)]
     Notes(notes::NotesCommand),
     /// Show and create the configuration
@@ -107,6 +113,13 @@ pub enum Command {
     /// Create, import and inspect the signing key
     #[command(subcommand)]
     Key(key::KeyCommand),
+    /// The mnemonic deposits derive their notes from: create or import it
+    #[command(subcommand)]
+    Mnemonic(mnemonic::MnemonicCommand),
+    /// Encrypt the stored secrets (notes, key, mnemonic) with a passphrase, or see whether
+    /// they are
+    #[command(subcommand)]
+    Secrets(secrets::SecretsCommand),
     /// Decode, sign and broadcast raw transactions (for external signers)
     #[command(subcommand)]
     Tx(tx::TxCommand),
@@ -131,6 +144,7 @@ pub struct Context {
     pub out: Output,
     overrides: Overrides,
     settings: std::cell::OnceCell<Settings>,
+    vault: std::cell::OnceCell<std::sync::Arc<crate::store::vault::Vault>>,
 }
 
 impl Context {
@@ -151,6 +165,20 @@ impl Context {
         let resolved = Settings::resolve(self.overrides.clone())?;
         Ok(self.settings.get_or_init(|| resolved))
     }
+
+    /// The data folder's vault (encryption of the secrets), asking for its passphrase at most
+    /// once a run and only when a secret is read or written.
+    pub fn vault(&self) -> Result<std::sync::Arc<crate::store::vault::Vault>> {
+        if let Some(v) = self.vault.get() {
+            return Ok(v.clone());
+        }
+        let data_dir = self.locate()?.0.data_dir;
+        let vault = std::sync::Arc::new(crate::store::vault::Vault::open(
+            &data_dir,
+            Some(input::passphrase_source(self)),
+        )?);
+        Ok(self.vault.get_or_init(|| vault).clone())
+    }
 }
 
 impl Command {
@@ -167,6 +195,8 @@ impl Command {
             Command::Notes(cmd) => cmd.run(ctx).await,
             Command::Config(cmd) => cmd.run(ctx),
             Command::Key(cmd) => cmd.run(ctx),
+            Command::Mnemonic(cmd) => cmd.run(ctx),
+            Command::Secrets(cmd) => cmd.run(ctx),
             Command::Tx(cmd) => cmd.run(ctx).await,
             Command::Deploy(args) => args.run(ctx).await,
             Command::Ceremony(cmd) => cmd.run(ctx).await,
@@ -214,6 +244,7 @@ pub fn main() -> ExitCode {
         global: cli.global,
         out,
         settings: std::cell::OnceCell::new(),
+        vault: std::cell::OnceCell::new(),
     };
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()

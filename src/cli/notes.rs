@@ -1,7 +1,9 @@
-//! `tronpool notes list | show | export | import | check`: the notes of this network.
+//! `tronpool notes list | show | export | import | check | recover | report`: the notes of
+//! this network.
 //!
-//! `list` and `check` never print a note's secret; `show` and `export` do, on request, and
-//! `export` writes a file only readable by you.
+//! `list`, `check`, `recover` and `report` never print a note's secret; `show` and `export`
+//! do, on request, and `export` writes a file only readable by you (`--encrypted`: sealed
+//! with a passphrase, which `import` opens).
 
 use std::path::PathBuf;
 
@@ -14,9 +16,15 @@ use crate::service::pools::word_hex;
 use crate::store::notes::{NoteChange, NoteRecord};
 
 use super::Context;
-use super::input::read_text;
+use super::input::{hidden, interactive, new_passphrase, passphrase_from_file, read_text};
 use super::output::{rows, table};
-use super::session::{connect, given_note, notes, trees};
+use super::session::{bar, connect, given_note, notes, seed, trees};
+use crate::service::recover::{PoolRecovery, Report};
+use crate::service::seed::{Seed, normalize_mnemonic};
+use crate::store::vault::PassphraseSealed;
+
+/// What an encrypted notes backup is sealed as.
+const BACKUP: &str = "notes-backup";
 
 #[derive(Debug, Subcommand)]
 pub enum NotesCommand {
@@ -30,6 +38,30 @@ pub enum NotesCommand {
     Import(ImportArgs),
     /// Ask the chain what became of each note (or of the ones named)
     Check(CheckArgs),
+    /// Find every deposit made with the mnemonic (stored, or read from --from) in each pool,
+    /// and which were withdrawn, and store their notes
+    Recover(RecoverArgs),
+    /// A note's deposit and the withdrawal it funded (amounts, times, txids, recipient),
+    /// for an auditor; never the note itself
+    Report(ReportArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct RecoverArgs {
+    /// Read the mnemonic from this file (`-` for standard input) instead of the stored one;
+    /// it is stored when none is
+    #[arg(long, value_name = "FILE")]
+    from: Option<PathBuf>,
+    /// Stop looking in a pool after this many indices in a row with no deposit
+    #[arg(long, value_name = "N", default_value_t = crate::service::recover::DEFAULT_GAP_LIMIT)]
+    gap_limit: u32,
+}
+
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// The note's id (`tronpool notes list`)
+    #[arg(value_name = "ID")]
+    id: i64,
 }
 
 #[derive(Debug, Args)]
@@ -44,11 +76,15 @@ pub struct ExportArgs {
     /// Write to this file (created readable only by you) instead of stdout
     #[arg(short, long, value_name = "PATH")]
     out: Option<PathBuf>,
+    /// Seal the file with a passphrase (argon2id, XChaCha20-Poly1305), read from
+    /// TRONPOOL_PASSPHRASE_FILE or typed twice; `notes import` opens it
+    #[arg(long, requires = "out")]
+    encrypted: bool,
 }
 
 #[derive(Debug, Args)]
 pub struct ImportArgs {
-    /// The file of notes (`-` or nothing: standard input)
+    /// The file of notes, or an encrypted backup (`-` or nothing: standard input)
     #[arg(value_name = "FILE")]
     input: Option<PathBuf>,
 }
@@ -68,6 +104,8 @@ impl NotesCommand {
             NotesCommand::Export(args) => export(ctx, args),
             NotesCommand::Import(args) => import(ctx, args).await,
             NotesCommand::Check(args) => check(ctx, args).await,
+            NotesCommand::Recover(args) => recover(ctx, args).await,
+            NotesCommand::Report(args) => report(ctx, args).await,
         }
     }
 }
@@ -198,7 +236,13 @@ fn export(ctx: &Context, args: ExportArgs) -> Result<()> {
         })
         .collect();
     if let Some(path) = &args.out {
-        crate::store::fs::write_private(path, text.as_bytes(), false)?;
+        if args.encrypted {
+            let passphrase = new_passphrase(ctx, "the backup")?;
+            let sealed = PassphraseSealed::seal(&passphrase, BACKUP, text.as_bytes())?;
+            crate::store::fs::write_private(path, sealed.to_json().as_bytes(), false)?;
+        } else {
+            crate::store::fs::write_private(path, text.as_bytes(), false)?;
+        }
         ctx.out.note(format!(
             "wrote {} notes to {} (readable only by you)",
             exported.len(),
@@ -221,7 +265,27 @@ fn export(ctx: &Context, args: ExportArgs) -> Result<()> {
 }
 
 async fn import(ctx: &Context, args: ImportArgs) -> Result<()> {
-    let text = zeroize::Zeroizing::new(read_text(args.input.as_deref(), "the notes")?);
+    let mut text = zeroize::Zeroizing::new(read_text(args.input.as_deref(), "the notes")?);
+    if let Some(sealed) = PassphraseSealed::parse(&text) {
+        if sealed.holds != BACKUP {
+            return Err(Error::usage("that file is not a notes backup"));
+        }
+        let passphrase = match passphrase_from_file()? {
+            Some(p) => p,
+            None if interactive(ctx) => hidden("Passphrase of the backup")?,
+            None => {
+                return Err(Error::Locked(format!(
+                    "the backup is encrypted: set {} or run at a terminal",
+                    crate::env_vars::PASSPHRASE_FILE
+                )));
+            }
+        };
+        let opened = sealed.open(&passphrase)?;
+        text = zeroize::Zeroizing::new(
+            String::from_utf8(opened.to_vec())
+                .map_err(|_| Error::usage("the backup does not hold text"))?,
+        );
+    }
     let network = ctx.settings()?.network.value.clone();
     // Every line is read before anything is stored: one bad note stores none.
     let mut parsed = Vec::new();
@@ -314,4 +378,131 @@ fn describe_checks(checks: &[NoteCheck]) -> String {
         ]);
     }
     table(&out)
+}
+
+async fn recover(ctx: &Context, args: RecoverArgs) -> Result<()> {
+    let seed = match &args.from {
+        Some(path) => {
+            let words = normalize_mnemonic(&zeroize::Zeroizing::new(read_text(
+                Some(path),
+                "the mnemonic",
+            )?))?;
+            let file = ctx.settings()?.dirs.mnemonic_file();
+            if !file.exists() {
+                crate::store::keystore::store_mnemonic(&file, &words, &*ctx.vault()?)?;
+                ctx.out
+                    .note(format!("the mnemonic is stored in {}", file.display()));
+            }
+            Seed::from_mnemonic(&words)?
+        }
+        None => seed(ctx)?.ok_or_else(|| {
+            Error::usage(
+                "no mnemonic stored: pass --from FILE (or `--from -` to pipe it), or run \
+                 `tronpool mnemonic import` first",
+            )
+        })?,
+    };
+    let chain = connect(ctx).await?;
+    let store = notes(ctx)?;
+    let trees = trees(ctx)?;
+    let progress = bar(ctx, "syncing");
+    let pools = chain
+        .recover(&store, &trees, &seed, args.gap_limit, &|denomination, p| {
+            progress.set_message(format!("syncing the {denomination} USDT pool"));
+            progress.set_length(p.target);
+            progress.set_position(p.have);
+        })
+        .await?;
+    progress.finish_and_clear();
+    ctx.out.result(&pools, || describe_recovery(&pools))
+}
+
+fn describe_recovery(pools: &[PoolRecovery]) -> String {
+    let found: usize = pools.iter().map(|p| p.found.len()).sum();
+    if found == 0 {
+        return "no deposits made with this mnemonic were found\n".into();
+    }
+    let mut out = vec![[
+        "ID".to_owned(),
+        "DENOM".into(),
+        "INDEX".into(),
+        "LEAF".into(),
+        "STATE".into(),
+        "".into(),
+    ]];
+    for pool in pools {
+        for f in &pool.found {
+            out.push([
+                f.id.to_string(),
+                format!("{} USDT", pool.denomination),
+                f.index.to_string(),
+                f.leaf_index.to_string(),
+                f.state.as_str().into(),
+                if f.restored {
+                    "restored"
+                } else {
+                    "already stored"
+                }
+                .into(),
+            ]);
+        }
+    }
+    table(&out)
+}
+
+async fn report(ctx: &Context, args: ReportArgs) -> Result<()> {
+    let store = notes(ctx)?;
+    let record = store.get(args.id)?.ok_or_else(|| {
+        Error::NotFound(format!("no note {} (see `tronpool notes list`)", args.id))
+    })?;
+    let chain = connect(ctx).await?;
+    let report = chain.report(&record).await?;
+    ctx.out.result(&report, || describe_report(&report))
+}
+
+fn describe_report(r: &Report) -> String {
+    let when = |t: Option<i64>| t.map_or("-".to_owned(), time);
+    let text = |t: &Option<String>| t.clone().unwrap_or_else(|| "-".into());
+    let mut lines = vec![
+        ("note", r.id.to_string()),
+        ("network", r.network.clone()),
+        ("pool", format!("{} ({} USDT)", r.pool, r.denomination)),
+        ("state", r.state.as_str().into()),
+        ("commitment", r.commitment.clone()),
+        ("nullifier hash", r.nullifier_hash.clone()),
+    ];
+    match &r.deposit {
+        Some(d) => {
+            lines.push(("deposit tx", d.txid.clone()));
+            lines.push(("deposit time", when(d.time)));
+            lines.push(("deposit amount", format!("{} USDT", d.amount)));
+            lines.push(("deposit from", d.from.map_or("-".into(), |a| a.to_base58())));
+            lines.push(("leaf", d.leaf_index.map_or("-".into(), |l| l.to_string())));
+        }
+        None => lines.push(("deposit", "not known here".into())),
+    }
+    match &r.withdrawal {
+        Some(w) => {
+            lines.push(("withdrawal tx", w.txid.clone()));
+            lines.push(("withdrawal time", when(w.time)));
+            lines.push(("recipient", text(&w.recipient)));
+            lines.push((
+                "received",
+                w.received
+                    .as_ref()
+                    .map_or("-".into(), |a| format!("{a} USDT")),
+            ));
+            lines.push((
+                "fee",
+                w.fee.as_ref().map_or("-".into(), |a| format!("{a} USDT")),
+            ));
+            lines.push(("relayer", text(&w.relayer)));
+        }
+        None if r.withdrawn => lines.push((
+            "withdrawal",
+            "spent, by a transaction not made here (unknown)".into(),
+        )),
+        None => lines.push(("withdrawal", "none: not withdrawn".into())),
+    }
+    rows(&lines)
 }

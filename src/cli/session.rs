@@ -48,7 +48,17 @@ pub fn pricing(ctx: &Context, chain: &Chain) -> Result<Pricing> {
 }
 
 pub fn notes(ctx: &Context) -> Result<NoteStore> {
-    NoteStore::open(&ctx.settings()?.database())
+    NoteStore::open(&ctx.settings()?.database(), ctx.vault()?)
+}
+
+/// The stored mnemonic's derivation key, if a mnemonic is stored (opening it asks for the
+/// passphrase when the secrets are encrypted).
+pub fn seed(ctx: &Context) -> Result<Option<crate::service::seed::Seed>> {
+    let file = ctx.settings()?.dirs.mnemonic_file();
+    match crate::store::keystore::read_mnemonic(&file, &*ctx.vault()?)? {
+        Some(words) => Ok(Some(crate::service::seed::Seed::from_mnemonic(&words)?)),
+        None => Ok(None),
+    }
 }
 
 pub fn trees(ctx: &Context) -> Result<TreeCache> {

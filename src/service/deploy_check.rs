@@ -356,7 +356,7 @@ pub async fn test_deposit(
             .send_and_confirm(&approve, "the test deposit's approval")
             .await?;
     }
-    let (id, note) = new_note(chain, store, denomination, TEST_DEPOSIT_ORIGIN)?;
+    let (id, note) = new_note(chain, store, denomination, TEST_DEPOSIT_ORIGIN, None)?;
     let (txid, _) = deposit_one(chain, store, key, id, &note, denomination, pool).await?;
     Ok((id, note, txid))
 }

@@ -9,21 +9,43 @@ use zk::note::{Note, NoteMeta};
 use crate::error::{Error, Result};
 use crate::service::chain::Chain;
 use crate::service::notes::commitment_of;
+use crate::service::seed::Seed;
 use crate::store::notes::NoteStore;
 
 /// Makes a note for `denomination`'s pool and stores it; it is on disk when this returns.
-/// `origin` says in the store what made it.
+/// With `seed`, the note is the pool's next one derived from the mnemonic (and the next index
+/// moves on in the same write); without, it is random. `origin` says in the store what made
+/// it.
 pub fn new_note(
     chain: &Chain,
     store: &NoteStore,
     denomination: u64,
     origin: &str,
+    seed: Option<&Seed>,
 ) -> Result<(i64, Note)> {
     let meta = NoteMeta::usdt(denomination, &chain.network)
         .map_err(|e| Error::Failed(format!("cannot make a note: {e}")))?;
-    let note = Note::generate(meta);
-    let id = chain.store_note(store, &note, origin)?;
-    Ok((id, note))
+    let Some(seed) = seed else {
+        let note = Note::generate(meta);
+        let id = chain.store_note(store, &note, origin)?;
+        return Ok((id, note));
+    };
+    let pool = chain.pool_address(denomination)?.to_base58();
+    let seed_id = seed.id();
+    let mut index = store.next_index(&seed_id, &pool)?;
+    // An index already stored (recovered, or taken by another process) is skipped.
+    for _ in 0..1000 {
+        let note = seed.note(meta.clone(), &pool, index);
+        match chain.store_note_from(store, &note, origin, Some((&seed_id, index))) {
+            Ok(id) => return Ok((id, note)),
+            Err(Error::Conflict(_)) => index += 1,
+            Err(e) => return Err(e),
+        }
+    }
+    Err(Error::Failed(format!(
+        "the mnemonic's notes for the {denomination} USDT pool up to index {index} are all \
+         stored already"
+    )))
 }
 
 /// Builds, signs, records, broadcasts and follows the deposit of stored note `id`; returns

@@ -163,6 +163,18 @@ impl Chain {
     /// Stores `note` for its pool on this chain and returns its id; it is on disk when this
     /// returns. A note stored before is a conflict.
     pub fn store_note(&self, store: &NoteStore, note: &Note, origin: &str) -> Result<i64> {
+        self.store_note_from(store, note, origin, None)
+    }
+
+    /// [`Chain::store_note`] for a note derived from a mnemonic: `seed` is its id and the
+    /// note's index, and the pool's next index moves past it in the same write.
+    pub fn store_note_from(
+        &self,
+        store: &NoteStore,
+        note: &Note,
+        origin: &str,
+        seed: Option<(&str, u32)>,
+    ) -> Result<i64> {
         let denomination = note.meta().denomination();
         let pool = self.pool_address(denomination)?;
         store.insert(&NewNote {
@@ -172,6 +184,7 @@ impl Chain {
             commitment: &word_hex(&commitment_of(note)),
             nullifier_hash: &word_hex(&nullifier_hash_of(note)),
             origin,
+            seed,
         })
     }
 

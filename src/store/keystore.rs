@@ -1,5 +1,6 @@
-//! Private keys on disk and in the environment. A key never comes from a plain argument (it
-//! would sit in shell history and in every process listing).
+//! Private keys and the mnemonic on disk, and keys in the environment. A key never comes from
+//! a plain argument (it would sit in shell history and in every process listing). With
+//! encryption on (`store::vault`), the stored files hold sealed text.
 
 use std::path::{Path, PathBuf};
 
@@ -10,6 +11,12 @@ use crate::env_vars;
 use crate::error::{Error, Result};
 use crate::settings::{Settings, Source};
 use crate::store::fs::{readable_by_others, write_private};
+use crate::store::vault::{Vault, is_sealed};
+
+/// What a sealed key file is bound to.
+const KEY_AAD: &str = "key";
+/// What the sealed mnemonic is bound to.
+const MNEMONIC_AAD: &str = "mnemonic";
 
 /// Where the signing key came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,8 +47,9 @@ impl std::fmt::Display for KeyOrigin {
     }
 }
 
-/// Reads a key file: 64 hex digits, optionally `0x`, surrounding white space ignored.
-pub fn read_key_file(path: &Path) -> Result<PrivateKey> {
+/// Reads a key file: 64 hex digits, optionally `0x`, surrounding white space ignored; or,
+/// with `vault`, the same sealed.
+pub fn read_key_file(path: &Path, vault: Option<&Vault>) -> Result<PrivateKey> {
     let text = Zeroizing::new(std::fs::read_to_string(path).map_err(|e| {
         if e.kind() == std::io::ErrorKind::NotFound {
             Error::usage(format!("key file {} does not exist", path.display()))
@@ -56,15 +64,26 @@ pub fn read_key_file(path: &Path) -> Result<PrivateKey> {
             path.display()
         );
     }
+    let text = if is_sealed(&text) {
+        let vault = vault.ok_or_else(|| {
+            Error::usage(format!(
+                "key file {} is sealed; only the stored key may be",
+                path.display()
+            ))
+        })?;
+        vault.open_text(KEY_AAD, &text)?
+    } else {
+        text
+    };
     PrivateKey::from_hex(&text)
         .map_err(|e| Error::usage(format!("key file {}: {e}", path.display())))
 }
 
 /// Stores a key 0600 in a 0700 folder. Never replaces a different key: losing a key loses
 /// the money it holds.
-pub fn store_key(path: &Path, key: &PrivateKey) -> Result<()> {
+pub fn store_key(path: &Path, key: &PrivateKey, vault: &Vault) -> Result<()> {
     if path.exists() {
-        let existing = read_key_file(path).ok();
+        let existing = read_key_file(path, Some(vault)).ok();
         if existing.is_some_and(|k| k.address() == key.address()) {
             return Ok(());
         }
@@ -73,16 +92,84 @@ pub fn store_key(path: &Path, key: &PrivateKey) -> Result<()> {
             path.display()
         )));
     }
-    let mut text = key.to_hex();
+    let mut text = vault.seal_text(KEY_AAD, &key.to_hex())?;
     text.push('\n');
     write_private(path, text.as_bytes(), false)
 }
 
+/// Seals a plain secret file in place (the stored key: `aad` "key"; the mnemonic:
+/// "mnemonic"). Returns whether it changed anything.
+fn seal_file(path: &Path, aad: &str, vault: &Vault) -> Result<bool> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => Zeroizing::new(text),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
+        Err(e) => return Err(Error::io(path, e)),
+    };
+    if is_sealed(&text) {
+        return Ok(false);
+    }
+    let mut sealed = vault.key()?.seal(aad, text.trim().as_bytes());
+    sealed.push('\n');
+    write_private(path, sealed.as_bytes(), true)?;
+    Ok(true)
+}
+
+/// Seals the stored key file, if there is one in the clear.
+pub fn seal_key_file(path: &Path, vault: &Vault) -> Result<bool> {
+    seal_file(path, KEY_AAD, vault)
+}
+
+/// Seals the stored mnemonic, if there is one in the clear.
+pub fn seal_mnemonic_file(path: &Path, vault: &Vault) -> Result<bool> {
+    seal_file(path, MNEMONIC_AAD, vault)
+}
+
+/// Whether a stored secret file is sealed (`None`: there is no such file).
+pub fn file_sealed(path: &Path) -> Result<Option<bool>> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok(Some(is_sealed(&Zeroizing::new(text)))),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(Error::io(path, e)),
+    }
+}
+
+/// Stores the mnemonic (normalized words), 0600, sealed when encryption is on. Never replaces
+/// a different one: notes made from it would be lost with it.
+pub fn store_mnemonic(path: &Path, words: &str, vault: &Vault) -> Result<()> {
+    if let Some(existing) = read_mnemonic(path, vault)? {
+        if existing.as_str() == words {
+            return Ok(());
+        }
+        return Err(Error::Conflict(format!(
+            "a different mnemonic is already stored at {}; its notes can only be recovered \
+             with it, so it is not replaced",
+            path.display()
+        )));
+    }
+    let mut text = vault.seal_text(MNEMONIC_AAD, words)?;
+    text.push('\n');
+    write_private(path, text.as_bytes(), false)
+}
+
+/// The stored mnemonic, if there is one.
+pub fn read_mnemonic(path: &Path, vault: &Vault) -> Result<Option<Zeroizing<String>>> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => Zeroizing::new(text),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(Error::io(path, e)),
+    };
+    let words = vault.open_text(MNEMONIC_AAD, text.trim())?;
+    Ok(Some(Zeroizing::new(words.trim().to_owned())))
+}
+
 /// The key to sign with, from the sources that need no typing, in order: key file (flag, env,
 /// config), `TRONPOOL_PRIVATE_KEY`, the stored key. `None` when there is none.
-pub fn load_signing_key(settings: &Settings) -> Result<Option<(PrivateKey, KeyOrigin)>> {
+pub fn load_signing_key(
+    settings: &Settings,
+    vault: &Vault,
+) -> Result<Option<(PrivateKey, KeyOrigin)>> {
     if let Some(path) = &settings.key_file.value {
-        let key = read_key_file(path)?;
+        let key = read_key_file(path, Some(vault))?;
         return Ok(Some((
             key,
             KeyOrigin::File {
@@ -99,7 +186,7 @@ pub fn load_signing_key(settings: &Settings) -> Result<Option<(PrivateKey, KeyOr
     }
     let stored = settings.dirs.default_key_file();
     if stored.exists() {
-        let key = read_key_file(&stored)?;
+        let key = read_key_file(&stored, Some(vault))?;
         return Ok(Some((key, KeyOrigin::Stored(stored))));
     }
     Ok(None)

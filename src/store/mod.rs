@@ -9,3 +9,4 @@ pub mod notes;
 pub mod paths;
 pub mod schema;
 pub mod trees;
+pub mod vault;

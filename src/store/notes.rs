@@ -3,13 +3,14 @@
 //! every change of its state is appended to its history.
 
 use std::path::Path;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde::Serialize;
 use zeroize::Zeroizing;
 
 use crate::error::{Error, Result};
+use crate::store::vault::{Vault, is_sealed};
 
 /// Where a note stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -65,8 +66,11 @@ pub struct NoteRecord {
     pub withdraw_txid: Option<String>,
     pub recipient: Option<String>,
     pub error: Option<String>,
-    /// How the note got here: `deposit` or `import`.
+    /// How the note got here: `deposit`, `import` or `recover`.
     pub origin: String,
+    /// Its index among the notes its mnemonic made for this pool, when it came from one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed_index: Option<u32>,
     pub created_at: i64,
     pub updated_at: i64,
 }
@@ -88,15 +92,30 @@ pub struct NewNote<'a> {
     pub commitment: &'a str,
     pub nullifier_hash: &'a str,
     pub origin: &'a str,
+    /// The mnemonic's id and the note's index, for a derived note.
+    pub seed: Option<(&'a str, u32)>,
+}
+
+/// How many notes are sealed and how many are not.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct SealCount {
+    pub sealed: u64,
+    pub plain: u64,
 }
 
 pub struct NoteStore {
     db: Mutex<Connection>,
+    vault: Arc<Vault>,
 }
 
 const COLUMNS: &str = "id, denomination, pool, commitment, nullifier_hash, state, leaf_index,
     deposit_txid, deposit_expiration, withdraw_txid, recipient, error, origin, created_at,
-    updated_at";
+    updated_at, seed_index";
+
+/// What a note's sealed text is bound to: its commitment.
+fn note_aad(commitment: &str) -> String {
+    format!("note {commitment}")
+}
 
 fn db_error(e: rusqlite::Error) -> Error {
     Error::Failed(format!("note store: {e}"))
@@ -126,6 +145,7 @@ fn record(row: &Row<'_>) -> rusqlite::Result<(NoteRecord, String)> {
             origin: row.get(12)?,
             created_at: row.get(13)?,
             updated_at: row.get(14)?,
+            seed_index: row.get::<_, Option<i64>>(15)?.map(|i| i as u32),
         },
         state,
     ))
@@ -137,20 +157,29 @@ fn finish((mut record, state): (NoteRecord, String)) -> Result<NoteRecord> {
 }
 
 impl NoteStore {
-    /// Opens (creating) the network's database at `path`.
-    pub fn open(path: &Path) -> Result<Self> {
-        Self::init(crate::store::db::open(path, "the note store")?)
+    /// Opens (creating) the network's database at `path`; notes' texts are sealed with
+    /// `vault` when it is on.
+    pub fn open(path: &Path, vault: Arc<Vault>) -> Result<Self> {
+        Self::init(crate::store::db::open(path, "the note store")?, vault)
     }
 
     pub fn in_memory() -> Result<Self> {
-        Self::init(crate::store::db::in_memory("the note store")?)
+        Self::init(
+            crate::store::db::in_memory("the note store")?,
+            Arc::new(Vault::plain()),
+        )
     }
 
     /// The tables are the database's (`store::schema`), made or migrated when it opened.
-    fn init(conn: Connection) -> Result<Self> {
+    fn init(conn: Connection, vault: Arc<Vault>) -> Result<Self> {
         Ok(NoteStore {
             db: Mutex::new(conn),
+            vault,
         })
+    }
+
+    pub fn vault(&self) -> &Vault {
+        &self.vault
     }
 
     fn db(&self) -> std::sync::MutexGuard<'_, Connection> {
@@ -159,21 +188,27 @@ impl NoteStore {
 
     /// Stores a new note (state `created`) and returns its id. It is on disk when this returns.
     pub fn insert(&self, note: &NewNote<'_>) -> Result<i64> {
+        // Sealed (asking for the passphrase) before anything is written.
+        let text = self
+            .vault
+            .seal_text(&note_aad(note.commitment), note.text)?;
         let mut db = self.db();
         let tx = db.transaction().map_err(db_error)?;
         let at = now();
         let inserted = tx.execute(
             "INSERT INTO notes (note, denomination, pool, commitment, nullifier_hash, state,
-                 origin, created_at, updated_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, 'created', ?6, ?7, ?7)",
+                 origin, created_at, updated_at, seed_id, seed_index)
+             VALUES (?1, ?2, ?3, ?4, ?5, 'created', ?6, ?7, ?7, ?8, ?9)",
             params![
-                note.text,
+                text.as_str(),
                 note.denomination as i64,
                 note.pool,
                 note.commitment,
                 note.nullifier_hash,
                 note.origin,
-                at
+                at,
+                note.seed.map(|(id, _)| id),
+                note.seed.map(|(_, index)| i64::from(index)),
             ],
         );
         match inserted {
@@ -194,9 +229,91 @@ impl NoteStore {
             other => other.map_err(db_error)?,
         };
         let id = tx.last_insert_rowid();
+        if let Some((seed, index)) = note.seed {
+            advance_index(&tx, seed, note.pool, index + 1)?;
+        }
         history(&tx, id, NoteState::Created, note.origin)?;
         tx.commit().map_err(db_error)?;
         Ok(id)
+    }
+
+    /// The index the next note of `seed` for `pool` takes.
+    pub fn next_index(&self, seed: &str, pool: &str) -> Result<u32> {
+        let next: Option<i64> = self
+            .db()
+            .query_row(
+                "SELECT next_index FROM seed_indices WHERE seed_id = ?1 AND pool = ?2",
+                [seed, pool],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(db_error)?;
+        Ok(next.unwrap_or(0) as u32)
+    }
+
+    /// Moves the next index of `seed` for `pool` up to `next` (never down).
+    pub fn advance_index(&self, seed: &str, pool: &str, next: u32) -> Result<()> {
+        let mut db = self.db();
+        let tx = db.transaction().map_err(db_error)?;
+        advance_index(&tx, seed, pool, next)?;
+        tx.commit().map_err(db_error)
+    }
+
+    /// How many stored notes are sealed.
+    pub fn seal_count(&self) -> Result<SealCount> {
+        let db = self.db();
+        let mut query = db.prepare("SELECT note FROM notes").map_err(db_error)?;
+        let texts = query
+            .query_map([], |r| r.get::<_, String>(0))
+            .map_err(db_error)?
+            .collect::<rusqlite::Result<Vec<_>>>()
+            .map_err(db_error)?;
+        let sealed = texts.iter().filter(|t| is_sealed(t)).count() as u64;
+        Ok(SealCount {
+            sealed,
+            plain: texts.len() as u64 - sealed,
+        })
+    }
+
+    /// Seals every note stored in the clear, in one transaction, then rewrites the file so no
+    /// old page keeps a plain note (`VACUUM`, and the write-ahead log emptied). Returns how
+    /// many it sealed.
+    pub fn seal_all(&self) -> Result<u64> {
+        let mut db = self.db();
+        let tx = db.transaction().map_err(db_error)?;
+        let plain = {
+            let mut query = tx
+                .prepare("SELECT id, commitment, note FROM notes")
+                .map_err(db_error)?;
+            query
+                .query_map([], |r| {
+                    Ok((
+                        r.get::<_, i64>(0)?,
+                        r.get::<_, String>(1)?,
+                        Zeroizing::new(r.get::<_, String>(2)?),
+                    ))
+                })
+                .map_err(db_error)?
+                .collect::<rusqlite::Result<Vec<_>>>()
+                .map_err(db_error)?
+        };
+        let mut count = 0;
+        for (id, commitment, text) in plain.iter().filter(|(_, _, t)| !is_sealed(t)) {
+            let sealed = self.vault.seal_text(&note_aad(commitment), text)?;
+            if !is_sealed(&sealed) {
+                return Err(Error::Failed("encryption is not on".into()));
+            }
+            tx.execute(
+                "UPDATE notes SET note = ?2 WHERE id = ?1",
+                params![id, sealed.as_str()],
+            )
+            .map_err(db_error)?;
+            count += 1;
+        }
+        tx.commit().map_err(db_error)?;
+        db.execute_batch("VACUUM; PRAGMA wal_checkpoint(TRUNCATE);")
+            .map_err(db_error)?;
+        Ok(count)
     }
 
     /// Records the deposit transaction before it is broadcast, so a crash after the
@@ -310,16 +427,24 @@ impl NoteStore {
         rows.into_iter().map(finish).collect()
     }
 
-    /// The note's text: its secret.
+    /// The note's text: its secret (opened, when it is sealed).
     pub fn text(&self, id: i64) -> Result<Zeroizing<String>> {
-        self.db()
-            .query_row("SELECT note FROM notes WHERE id = ?1", [id], |r| {
-                r.get::<_, String>(0)
-            })
+        let (commitment, stored) = self
+            .db()
+            .query_row(
+                "SELECT commitment, note FROM notes WHERE id = ?1",
+                [id],
+                |r| {
+                    Ok((
+                        r.get::<_, String>(0)?,
+                        Zeroizing::new(r.get::<_, String>(1)?),
+                    ))
+                },
+            )
             .optional()
             .map_err(db_error)?
-            .map(Zeroizing::new)
-            .ok_or_else(|| Error::NotFound(format!("no note {id} (see `tronpool notes list`)")))
+            .ok_or_else(|| Error::NotFound(format!("no note {id} (see `tronpool notes list`)")))?;
+        self.vault.open_text(&note_aad(&commitment), &stored)
     }
 
     pub fn history(&self, id: i64) -> Result<Vec<NoteChange>> {
@@ -346,6 +471,16 @@ impl NoteStore {
     }
 }
 
+fn advance_index(tx: &rusqlite::Transaction<'_>, seed: &str, pool: &str, next: u32) -> Result<()> {
+    tx.execute(
+        "INSERT INTO seed_indices (seed_id, pool, next_index) VALUES (?1, ?2, ?3)
+         ON CONFLICT (seed_id, pool) DO UPDATE SET next_index = max(next_index, ?3)",
+        params![seed, pool, i64::from(next)],
+    )
+    .map_err(db_error)?;
+    Ok(())
+}
+
 fn history(tx: &rusqlite::Transaction<'_>, id: i64, state: NoteState, detail: &str) -> Result<()> {
     tx.execute(
         "INSERT INTO note_history (note_id, at, state, detail) VALUES (?1, ?2, ?3, ?4)",
@@ -367,6 +502,7 @@ mod tests {
             commitment,
             nullifier_hash: "0xnh",
             origin: "deposit",
+            seed: None,
         }
     }
 
@@ -407,5 +543,56 @@ mod tests {
             Err(Error::NotFound(_))
         ));
         assert_eq!(store.list().unwrap().len(), 1);
+    }
+
+    fn files_contain(dir: &std::path::Path, needle: &str) -> bool {
+        std::fs::read_dir(dir).unwrap().any(|entry| {
+            let bytes = std::fs::read(entry.unwrap().path()).unwrap_or_default();
+            bytes.windows(needle.len()).any(|w| w == needle.as_bytes())
+        })
+    }
+
+    #[test]
+    fn a_plain_store_is_sealed_in_place_and_no_page_keeps_a_note() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("devnet/tronpool.sqlite3");
+        let plain = NoteStore::open(&path, Arc::new(Vault::plain())).unwrap();
+        let id = plain.insert(&new_note("0xc1")).unwrap();
+        drop(plain);
+        assert!(files_contain(path.parent().unwrap(), "0xsecret"));
+
+        let vault = Arc::new(Vault::create(dir.path(), "pw").unwrap());
+        let store = NoteStore::open(&path, vault.clone()).unwrap();
+        let count = store.seal_count().unwrap();
+        assert_eq!((count.sealed, count.plain), (0, 1));
+        assert_eq!(store.seal_all().unwrap(), 1);
+        let mut seeded = new_note("0xc2");
+        seeded.seed = Some(("seed1", 4));
+        store.insert(&seeded).unwrap();
+        assert_eq!(store.next_index("seed1", "TPool").unwrap(), 5);
+        store.advance_index("seed1", "TPool", 3).unwrap();
+        assert_eq!(store.next_index("seed1", "TPool").unwrap(), 5, "never down");
+        assert_eq!(store.next_index("seed2", "TPool").unwrap(), 0);
+        let count = store.seal_count().unwrap();
+        assert_eq!((count.sealed, count.plain), (2, 0));
+        assert_eq!(
+            store.text(id).unwrap().as_str(),
+            "tronpool-v1-usdt-100-devnet-0xsecret"
+        );
+        drop(store);
+        assert!(!files_contain(path.parent().unwrap(), "0xsecret"));
+
+        // Without the passphrase nothing opens, and nothing is written.
+        let locked =
+            NoteStore::open(&path, Arc::new(Vault::open(dir.path(), None).unwrap())).unwrap();
+        assert_eq!(
+            locked.text(id).err().unwrap().kind(),
+            crate::error::Kind::Locked
+        );
+        assert_eq!(
+            locked.insert(&new_note("0xc3")).err().unwrap().kind(),
+            crate::error::Kind::Locked
+        );
+        assert_eq!(locked.list().unwrap().len(), 2);
     }
 }

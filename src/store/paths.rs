@@ -48,6 +48,11 @@ impl Dirs {
     pub fn default_key_file(&self) -> PathBuf {
         self.keys_dir().join("default.key")
     }
+
+    /// The mnemonic `mnemonic new` and `mnemonic import` store; deposits derive notes from it.
+    pub fn mnemonic_file(&self) -> PathBuf {
+        self.keys_dir().join("mnemonic")
+    }
 }
 
 /// `~/x` → `$HOME/x`, for paths written in the config file.

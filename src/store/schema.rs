@@ -34,6 +34,10 @@ pub const MIGRATIONS: &[Migration] = &[
                fee) and its block-scan cursor, beside the cached leaves",
         apply: pool_withdrawals,
     },
+    Migration {
+        what: "notes from a mnemonic: each note's seed and index, the next index per seed and pool",
+        apply: seed_indices,
+    },
 ];
 
 /// The version a database has once every migration ran.
@@ -151,6 +155,21 @@ CREATE TABLE pool_scans (
     )
 }
 
+fn seed_indices(tx: &Transaction<'_>) -> rusqlite::Result<()> {
+    tx.execute_batch(
+        "
+ALTER TABLE notes ADD COLUMN seed_id TEXT;
+ALTER TABLE notes ADD COLUMN seed_index INTEGER;
+CREATE TABLE seed_indices (
+    seed_id     TEXT NOT NULL,
+    pool        TEXT NOT NULL,
+    next_index  INTEGER NOT NULL,
+    PRIMARY KEY (seed_id, pool)
+) WITHOUT ROWID;
+",
+    )
+}
+
 /// Brings the database up to [`latest`], each migration in its own transaction with the
 /// version it reaches; refuses a database a newer tronpool wrote, and changes nothing then.
 pub fn migrate(conn: &mut Connection) -> Result<()> {
@@ -256,7 +275,11 @@ mod tests {
         assert_eq!(version(&path), 0);
 
         // Whichever store opens it first migrates the whole file.
-        let notes = NoteStore::open(&path).unwrap();
+        let notes = NoteStore::open(
+            &path,
+            std::sync::Arc::new(crate::store::vault::Vault::plain()),
+        )
+        .unwrap();
         assert_eq!(version(&path), latest());
         let note = notes.get(1).unwrap().expect("the note survived");
         assert_eq!(note.state, NoteState::Withdrawn);
@@ -344,6 +367,43 @@ mod tests {
         assert_eq!(trees.head("TPool").unwrap().count, 2, "the leaves are kept");
     }
 
+    /// The release before notes from a mnemonic: migrations 1 to 3 only.
+    fn version_three_database(path: &std::path::Path) {
+        first_release_database(path);
+        let mut conn = Connection::open(path).unwrap();
+        for (version, migration) in MIGRATIONS[..3].iter().enumerate() {
+            let tx = conn.transaction().unwrap();
+            (migration.apply)(&tx).unwrap();
+            tx.pragma_update(None, "user_version", version as i64 + 1)
+                .unwrap();
+            tx.commit().unwrap();
+        }
+    }
+
+    #[test]
+    fn a_version_three_database_gets_seed_indices_with_its_notes_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("devnet/tronpool.sqlite3");
+        version_three_database(&path);
+        assert_eq!(version(&path), 3);
+        let notes = NoteStore::open(
+            &path,
+            std::sync::Arc::new(crate::store::vault::Vault::plain()),
+        )
+        .unwrap();
+        assert_eq!(version(&path), latest());
+        let note = notes.get(1).unwrap().expect("the note survived");
+        assert_eq!(note.state, NoteState::Withdrawn);
+        assert_eq!(note.seed_index, None);
+        assert_eq!(
+            notes.text(1).unwrap().as_str(),
+            "tronpool-usdt-100-devnet-0xsecret"
+        );
+        assert_eq!(notes.next_index("s", "TPool").unwrap(), 0);
+        notes.advance_index("s", "TPool", 3).unwrap();
+        assert_eq!(notes.next_index("s", "TPool").unwrap(), 3);
+    }
+
     #[test]
     fn a_database_from_a_newer_tronpool_is_refused_untouched() {
         let dir = tempfile::tempdir().unwrap();
@@ -353,7 +413,12 @@ mod tests {
             .unwrap()
             .pragma_update(None, "user_version", latest() + 1)
             .unwrap();
-        let refused = NoteStore::open(&path).err().expect("refused");
+        let refused = NoteStore::open(
+            &path,
+            std::sync::Arc::new(crate::store::vault::Vault::plain()),
+        )
+        .err()
+        .expect("refused");
         assert!(refused.to_string().contains("newer tronpool"), "{refused}");
         assert_eq!(version(&path), latest() + 1);
         let columns: i64 = Connection::open(&path)
@@ -373,6 +438,6 @@ mod tests {
         let path = dir.path().join("nile/tronpool.sqlite3");
         JobStore::open(&path).unwrap();
         assert_eq!(version(&path), latest());
-        assert!(latest() >= 2);
+        assert!(latest() >= 3);
     }
 }

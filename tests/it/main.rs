@@ -6,6 +6,7 @@ mod cli_config;
 mod cli_deploy;
 mod cli_devnet;
 mod cli_key;
+mod cli_notes;
 mod cli_pool;
 mod cli_serve;
 mod cli_stake;
