@@ -2,12 +2,13 @@
 //! a snarkjs ceremony's keys (whose proofs take snarkjs's R1CS-to-QAP reduction).
 //! Target on the 2-core reference machine: prove ≤ 0.3 s median. See BENCHMARKS.md.
 //!
-//! The ceremony's zkey is `$TRONPOOL_BENCH_ZKEY`, else `<target>/ceremony/withdraw.zkey`, made
-//! by tests/interop/ceremony.sh when missing (minutes, once; the tests share it).
+//! The ceremony's zkey is `$TRONPOOL_BENCH_ZKEY`, else the tests' shared ceremony
+//! (`test_support::ceremony`: `<target>/ceremony/withdraw.zkey`, made when missing, minutes
+//! once). Without snarkjs installed (`bash tests/interop/install.sh`) and no
+//! `$TRONPOOL_BENCH_ZKEY`, the ceremony group is skipped with a message; the rest runs.
 #![allow(clippy::unwrap_used)] // a test fails by panicking: unwrapping is how it says so
 
 use std::path::PathBuf;
-use std::process::Command;
 
 use ark_std::UniformRand;
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -61,33 +62,27 @@ fn groth16(c: &mut Criterion) {
     group.finish();
 }
 
-/// The ceremony's zkey: given, cached by the tests, or made now.
-fn ceremony_zkey() -> PathBuf {
+/// The ceremony's zkey: given, or the tests' shared one (made now if missing); `None` when
+/// neither is possible on this machine.
+fn ceremony_zkey() -> Option<PathBuf> {
     if let Some(path) = std::env::var_os("TRONPOOL_BENCH_ZKEY") {
-        return PathBuf::from(path);
+        return Some(PathBuf::from(path));
     }
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let dir = std::env::var_os("CARGO_TARGET_DIR")
-        .map_or_else(|| root.join("target"), PathBuf::from)
-        .join("ceremony");
-    let zkey = dir.join("withdraw.zkey");
-    if !zkey.exists() {
-        std::fs::create_dir_all(&dir).expect("create the ceremony folder");
-        let r1cs = dir.join("withdraw.r1cs");
-        std::fs::write(&r1cs, zk::r1cs::withdraw_r1cs()).expect("write the r1cs");
-        let status = Command::new("bash")
-            .arg(root.join("tests/interop/ceremony.sh"))
-            .arg(&r1cs)
-            .arg(&dir)
-            .status()
-            .expect("run tests/interop/ceremony.sh");
-        assert!(status.success(), "the ceremony failed; see its output");
+    let shared = test_support::ceremony::ceremony_dir().join("withdraw.zkey");
+    if shared.is_file() {
+        return Some(shared);
     }
-    zkey
+    test_support::interop::installed().then(|| test_support::ceremony::ceremony().zkey.clone())
 }
 
 fn groth16_ceremony(c: &mut Criterion) {
-    let path = ceremony_zkey();
+    let Some(path) = ceremony_zkey() else {
+        eprintln!(
+            "groth16_ceremony skipped: no TRONPOOL_BENCH_ZKEY and snarkjs is not installed \
+             (bash tests/interop/install.sh)"
+        );
+        return;
+    };
     let bytes = std::fs::read(&path).expect("read the zkey");
     let keys = Keys::from_zkey(&bytes).expect("a zkey for the withdraw circuit");
     let (public, witness) = inputs();

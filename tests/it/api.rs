@@ -3,7 +3,7 @@
 //! unsigned transactions signed by unmodified TronWeb and executed on the chain.
 
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::time::Duration;
@@ -838,7 +838,7 @@ async fn readiness_checks_the_relayer_too() {
 }
 
 fn interop_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/interop")
+    test_support::interop::dir()
 }
 
 /// Has TronWeb sign the API's transactions with `key` and broadcast them to the devnet.
@@ -874,6 +874,7 @@ fn tronweb_sign_and_send(node: &str, key: &PrivateKey, transactions: &[Value]) -
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs node and python: bash tests/interop/install.sh (scripts/test runs it)"]
 async fn tronweb_signs_what_the_api_builds_and_the_chain_runs_it() {
     let served = Served::start(ApiConfig::default(), Duration::ZERO).await;
     let node = served.devnet().url();

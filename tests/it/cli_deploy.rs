@@ -16,15 +16,6 @@ use serde_json::Value;
 
 use crate::support::{Chain, TestEnv, json_run, mode};
 
-/// `<target>/ceremony`, shared with the zk and devnet ceremony tests.
-fn ceremony_dir() -> PathBuf {
-    let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
-    tmp.parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target"))
-        .join("ceremony")
-}
-
 /// A node that answers every request with `{}`: reachable, with no block 0, so no tronpool
 /// devnet. Returns its URL.
 fn not_a_devnet() -> String {
@@ -66,11 +57,11 @@ fn not_a_devnet() -> String {
 /// The test ceremony's Phase 1 transcript (power 13, not one a network accepts).
 fn ceremony_ptau() -> PathBuf {
     ceremony_zkey();
-    ceremony_dir().join("pot13_final.ptau")
+    test_support::ceremony::ceremony().ptau.clone()
 }
 
-/// The circuit exported by `tronpool ceremony r1cs`, through snarkjs's ceremony (cached by
-/// tests/interop/ceremony.sh): the zkey.
+/// The circuit as `tronpool ceremony r1cs` exports it, through snarkjs's ceremony (shared with
+/// the zk and devnet ceremony tests: `test_support::ceremony`): the zkey.
 fn ceremony_zkey() -> &'static Path {
     static ZKEY: OnceLock<PathBuf> = OnceLock::new();
     ZKEY.get_or_init(|| {
@@ -90,27 +81,9 @@ fn ceremony_zkey() -> &'static Path {
         let err = fails(&mut env.cmd(), &["ceremony", "r1cs"], 2);
         assert!(err.contains("-o FILE"), "{err}");
 
-        let dir = ceremony_dir();
-        std::fs::create_dir_all(&dir).unwrap();
-        let r1cs = dir.join("withdraw.r1cs");
-        if std::fs::read(&r1cs).ok() != Some(bytes.clone()) {
-            let tmp = dir.join(format!("withdraw.r1cs.{}", std::process::id()));
-            std::fs::write(&tmp, &bytes).unwrap();
-            std::fs::rename(&tmp, &r1cs).unwrap();
-        }
-        let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/interop/ceremony.sh");
-        let status = StdCommand::new("bash")
-            .arg(&script)
-            .arg(&r1cs)
-            .arg(&dir)
-            .status()
-            .unwrap();
-        assert!(
-            status.success(),
-            "{} failed; it needs node and `bash tests/interop/install.sh`",
-            script.display()
-        );
-        dir.join("withdraw.zkey")
+        // What the binary exports is the circuit the shared ceremony runs on.
+        assert_eq!(bytes, zk::r1cs::withdraw_r1cs());
+        test_support::ceremony::ceremony().zkey.clone()
     })
 }
 
@@ -160,6 +133,7 @@ fn config(env: &TestEnv) -> String {
 }
 
 #[test]
+#[ignore = "needs node and python: bash tests/interop/install.sh (scripts/test runs it)"]
 fn deploy_with_ceremony_keys_resume_and_withdraw() {
     let zkey = ceremony_zkey().to_str().unwrap().to_owned();
     let chain = Chain::start();
@@ -271,7 +245,7 @@ fn deploy_with_ceremony_keys_resume_and_withdraw() {
     );
     // What `snarkjs groth16 setup` wrote (kept by the ceremony script): it verifies against
     // the ptau, and is refused all the same, even as a rehearsal key.
-    let bare = ceremony_dir().join("withdraw_0000.zkey");
+    let bare = test_support::ceremony::ceremony().uncontributed.clone();
     let err = fails(
         &mut on(&env, &chain, 3),
         &[
@@ -775,6 +749,7 @@ fn balance(env: &TestEnv, chain: &Chain, address: &str) -> u128 {
 }
 
 #[test]
+#[ignore = "needs node and python: bash tests/interop/install.sh (scripts/test runs it)"]
 fn refusals() {
     let chain = Chain::start();
     let env = rehearsal(&chain);
@@ -909,6 +884,7 @@ fn refusals() {
 /// ceremony's key passes and lists its contributions; the uncontributed setup output is
 /// refused (exit 4); a ptau that is not one is a usage error.
 #[test]
+#[ignore = "needs node and python: bash tests/interop/install.sh (scripts/test runs it)"]
 fn ceremony_verify_lists_the_contributions_or_refuses() {
     let zkey = ceremony_zkey().to_str().unwrap().to_owned();
     let ptau = ceremony_ptau().to_str().unwrap().to_owned();
@@ -939,7 +915,7 @@ fn ceremony_verify_lists_the_contributions_or_refuses() {
         "{text}"
     );
 
-    let bare = ceremony_dir().join("withdraw_0000.zkey");
+    let bare = test_support::ceremony::ceremony().uncontributed.clone();
     let err = fails(
         &mut env.cmd(),
         &[
@@ -972,6 +948,7 @@ fn rehearsal_config(chain: &Chain) -> String {
 /// network without it is refused before anything is priced or signed, and one without Cancun
 /// is fine.
 #[test]
+#[ignore = "needs node and python: bash tests/interop/install.sh (scripts/test runs it)"]
 fn deploy_checks_the_networks_tvm_switches() {
     let zkey = ceremony_zkey().to_str().unwrap().to_owned();
     let without = |shanghai: bool, cancun: bool| {

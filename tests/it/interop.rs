@@ -1,11 +1,10 @@
 //! Our TRON encoding and signatures against independent implementations: tronpy 0.6.2 and
 //! TronWeb 6.5.1 generate random keys and transactions that we must reproduce byte for byte,
 //! and TronWeb checks transactions we build and sign. The tools are installed by
-//! `tests/interop/install.sh` (which `scripts/test` runs); these tests fail, never skip, when
-//! they are missing.
+//! `tests/interop/install.sh`. These tests are ignored by a plain `cargo test`; `scripts/test`
+//! installs the tools and runs them (`-- --include-ignored`); without the tools they fail.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use serde::Deserialize;
@@ -14,37 +13,11 @@ use tron::{
     Action, Address, PrivateKey, RefBlock, Signature, Transaction, TransactionBuilder, Trigger,
 };
 
-fn repo() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn interop_dir() -> PathBuf {
-    repo().join("tests/interop")
-}
-
 const INSTALL_HINT: &str =
     "the interop tools are not installed: run `bash tests/interop/install.sh` (scripts/test does)";
 
-fn python() -> PathBuf {
-    let python = repo().join(".tools/venv/bin/python");
-    assert!(
-        python.exists(),
-        "{INSTALL_HINT} ({} missing)",
-        python.display()
-    );
-    python
-}
-
 fn node() -> Command {
-    let tronweb = interop_dir().join("node_modules/tronweb");
-    assert!(
-        tronweb.exists(),
-        "{INSTALL_HINT} ({} missing)",
-        tronweb.display()
-    );
-    let mut cmd = Command::new("node");
-    cmd.arg(interop_dir().join("tronweb_vectors.js"));
-    cmd
+    test_support::interop::node("tronweb_vectors.js")
 }
 
 /// A fresh seed per run (printed, and settable with TRONPOOL_INTEROP_SEED to replay one).
@@ -226,21 +199,18 @@ fn check(v: &Vectors, seed: u64) {
 }
 
 #[test]
+#[ignore = "needs node and python: bash tests/interop/install.sh (scripts/test runs it)"]
 fn tronpy_vectors_are_reproduced() {
     let seed = seed();
-    let mut cmd = Command::new(python());
-    cmd.arg(interop_dir().join("tronpy_vectors.py")).args([
-        "--seed",
-        &seed.to_string(),
-        "--count",
-        "40",
-    ]);
+    let mut cmd = test_support::interop::python_script("tronpy_vectors.py");
+    cmd.args(["--seed", &seed.to_string(), "--count", "40"]);
     let vectors: Vectors = serde_json::from_value(run_json(cmd, None)).unwrap();
     assert_eq!(vectors.tool, "tronpy");
     check(&vectors, seed);
 }
 
 #[test]
+#[ignore = "needs node and python: bash tests/interop/install.sh (scripts/test runs it)"]
 fn tronweb_vectors_are_reproduced() {
     let seed = seed();
     let mut cmd = node();
@@ -278,6 +248,7 @@ impl Rng {
 }
 
 #[test]
+#[ignore = "needs node and python: bash tests/interop/install.sh (scripts/test runs it)"]
 fn tronweb_accepts_our_transactions_and_signatures() {
     let seed = seed();
     let mut rng = Rng(seed);

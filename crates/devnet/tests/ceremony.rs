@@ -2,14 +2,13 @@
 //! in-process devnet with the ceremony zkey's verifying key accepts a proof made in Rust with
 //! that zkey, and refuses it for a changed public input.
 //!
-//! Shares `<target>/ceremony` with `crates/zk/tests/ceremony.rs` (see its support module):
+//! Shares `<target>/ceremony` with `crates/zk/tests/ceremony.rs` (see `test_support::ceremony`):
 //! the ceremony runs once, minutes the first time. Needs node and
-//! `bash tests/interop/install.sh`; without them this test fails.
+//! `bash tests/interop/install.sh`, so it is ignored by a plain `cargo test` and run by
+//! `scripts/test`.
 #![allow(clippy::unwrap_used)] // a test fails by panicking: unwrapping is how it says so
 
 mod support;
-#[path = "../../zk/tests/support/ceremony.rs"]
-mod zk_ceremony;
 
 use alloy_primitives::U256;
 use alloy_sol_types::SolCall;
@@ -53,8 +52,9 @@ async fn verify_on_chain(
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs node and python: bash tests/interop/install.sh (scripts/test runs it)"]
 async fn the_verifier_deployed_with_ceremony_keys_accepts_their_proofs() {
-    let ceremony = tokio::task::spawn_blocking(zk_ceremony::ceremony)
+    let ceremony = tokio::task::spawn_blocking(test_support::ceremony::ceremony)
         .await
         .expect("ceremony thread");
     let keys = Keys::read_zkey(&ceremony.zkey).expect("the ceremony zkey loads");

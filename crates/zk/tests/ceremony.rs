@@ -4,10 +4,9 @@
 //! verifies in Rust, and the verifying key snarkjs exports is the one we load.
 //!
 //! The ceremony is cached in `<target>/ceremony` (minutes the first time, a second after).
-//! Needs node and `bash tests/interop/install.sh`; without them these tests fail.
+//! Needs node and `bash tests/interop/install.sh`, so these tests are ignored by a plain
+//! `cargo test` and run by `scripts/test`.
 #![allow(clippy::unwrap_used)] // a test fails by panicking: unwrapping is how it says so
-
-mod support;
 
 use std::path::Path;
 use std::str::FromStr;
@@ -17,7 +16,7 @@ use ark_bn254::{Bn254, Fq, Fq2, G1Affine, G2Affine};
 use ark_ec::AffineRepr;
 use ark_groth16::{Proof, VerifyingKey};
 use serde_json::{Value, json};
-use support::ceremony::{arg, ceremony, snarkjs, text};
+use test_support::ceremony::{arg, ceremony, snarkjs, text};
 use zk::Fr;
 use zk::circuit::{PublicInputs, WithdrawCircuit};
 use zk::field::{self, to_decimal};
@@ -154,6 +153,7 @@ fn scratch() -> tempfile::TempDir {
 }
 
 #[test]
+#[ignore = "needs node and python: bash tests/interop/install.sh (scripts/test runs it)"]
 fn snarkjs_reads_our_r1cs_with_our_counts() {
     let c = ceremony();
     let r = zk::r1cs::withdraw();
@@ -175,6 +175,7 @@ fn snarkjs_reads_our_r1cs_with_our_counts() {
 }
 
 #[test]
+#[ignore = "needs node and python: bash tests/interop/install.sh (scripts/test runs it)"]
 fn snarkjs_checks_our_witness_against_our_r1cs() {
     let c = ceremony();
     let dir = scratch();
@@ -206,6 +207,7 @@ fn snarkjs_checks_our_witness_against_our_r1cs() {
 }
 
 #[test]
+#[ignore = "needs node and python: bash tests/interop/install.sh (scripts/test runs it)"]
 fn ceremony_keys_load_and_are_snarkjs_keys() {
     let keys = keys();
     assert!(!keys.is_insecure_dev());
@@ -215,6 +217,7 @@ fn ceremony_keys_load_and_are_snarkjs_keys() {
 }
 
 #[test]
+#[ignore = "needs node and python: bash tests/interop/install.sh (scripts/test runs it)"]
 fn snarkjs_exports_our_verifying_key() {
     let exported = read_json(&ceremony().verification_key);
     let ours = vk_json(&keys().verifying);
@@ -233,6 +236,7 @@ fn snarkjs_exports_our_verifying_key() {
 }
 
 #[test]
+#[ignore = "needs node and python: bash tests/interop/install.sh (scripts/test runs it)"]
 fn a_rust_proof_with_ceremony_keys_verifies_in_rust_and_in_snarkjs() {
     let keys = keys();
     let dir = scratch();
@@ -283,6 +287,7 @@ fn a_rust_proof_with_ceremony_keys_verifies_in_rust_and_in_snarkjs() {
 }
 
 #[test]
+#[ignore = "needs node and python: bash tests/interop/install.sh (scripts/test runs it)"]
 fn a_snarkjs_proof_from_our_witness_verifies_in_rust() {
     let c = ceremony();
     let keys = keys();
@@ -321,6 +326,7 @@ fn a_snarkjs_proof_from_our_witness_verifies_in_rust() {
 
 /// The real zkey with one A/B coefficient changed: refused as another circuit's.
 #[test]
+#[ignore = "needs node and python: bash tests/interop/install.sh (scripts/test runs it)"]
 fn the_ceremony_zkey_with_a_changed_coefficient_is_refused() {
     let mut bytes = std::fs::read(&ceremony().zkey).unwrap();
     let u32_at = |b: &[u8], at: usize| u32::from_le_bytes(b[at..at + 4].try_into().unwrap());
@@ -348,6 +354,7 @@ fn the_ceremony_zkey_with_a_changed_coefficient_is_refused() {
 /// beacon) is not. The uncontributed key does derive from the circuit and the ptau (snarkjs's
 /// `zkey verify` passes it too), with no contribution to list.
 #[test]
+#[ignore = "needs node and python: bash tests/interop/install.sh (scripts/test runs it)"]
 fn a_zkey_nobody_contributed_to_is_unsafe_and_the_ceremonys_is_not() {
     let c = ceremony();
     let final_bytes = std::fs::read(&c.zkey).unwrap();
@@ -424,6 +431,7 @@ fn snarkjs_contribution_hashes(log: &str) -> Vec<(usize, String, String)> {
 }
 
 #[test]
+#[ignore = "needs node and python: bash tests/interop/install.sh (scripts/test runs it)"]
 fn the_ceremony_zkey_verifies_natively_with_the_hashes_snarkjs_printed() {
     let c = ceremony();
     let bytes = std::fs::read(&c.zkey).unwrap();
@@ -487,6 +495,7 @@ fn c_tampered_r1cs() -> Vec<u8> {
 /// it and a prover would use it, but its proofs would check another constraint system.
 /// Native verification refuses it, at the C query.
 #[test]
+#[ignore = "needs node and python: bash tests/interop/install.sh (scripts/test runs it)"]
 fn a_key_whose_c_is_another_circuits_loads_but_does_not_verify() {
     let c = ceremony();
     let dir = scratch();
@@ -518,6 +527,7 @@ fn a_key_whose_c_is_another_circuits_loads_but_does_not_verify() {
 
 /// Keys for another circuit, or altered after the ceremony, do not verify.
 #[test]
+#[ignore = "needs node and python: bash tests/interop/install.sh (scripts/test runs it)"]
 fn altered_keys_and_other_circuits_do_not_verify() {
     let zkey = std::fs::read(&ceremony().zkey).unwrap();
     let sections = |b: &[u8]| -> Vec<(u32, usize, usize)> {

@@ -1,13 +1,12 @@
 //! `zk::poseidon::hash1`/`hash2` against circomlibjs 0.1.7 (`buildPoseidon()`), the
 //! implementation circom circuits and snarkjs users hash with, on a few hundred random inputs.
 //!
-//! Needs node and `tests/interop/node_modules` (`bash tests/interop/install.sh`); without them
-//! the test fails, it never skips. The seed comes from the clock and is printed; rerun a
+//! Needs node and `tests/interop/node_modules` (`bash tests/interop/install.sh`), so it is
+//! ignored by a plain `cargo test` and run by `scripts/test`; without them it fails. The seed comes from the clock and is printed; rerun a
 //! failure with `TRONPOOL_INTEROP_SEED=<seed> cargo test -p zk --test circomlibjs`.
 #![allow(clippy::unwrap_used)] // a test fails by panicking: unwrapping is how it says so
 
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -19,11 +18,6 @@ use zk::field::{from_decimal, to_decimal};
 use zk::poseidon::{hash1, hash2};
 
 const PER_ARITY: usize = 150;
-
-fn repo_root() -> PathBuf {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    root.canonicalize().unwrap_or(root)
-}
 
 fn seed() -> u64 {
     match std::env::var("TRONPOOL_INTEROP_SEED") {
@@ -73,13 +67,9 @@ fn inputs(seed: u64) -> Vec<Vec<Fr>> {
 
 /// Runs `tests/interop/poseidon_vectors.js` on `inputs` and returns its outputs.
 fn circomlibjs(inputs: &[Vec<Fr>]) -> Vec<Fr> {
-    let root = repo_root();
-    let interop = root.join("tests/interop");
-    assert!(
-        interop.join("node_modules/circomlibjs").is_dir(),
-        "circomlibjs is not installed in {}: run `bash tests/interop/install.sh`",
-        interop.join("node_modules").display()
-    );
+    let root = test_support::repo_root();
+    let interop = test_support::interop::dir();
+    test_support::interop::require_node_package("circomlibjs");
     let request = serde_json::json!({
         "inputs": inputs
             .iter()
@@ -122,6 +112,7 @@ fn circomlibjs(inputs: &[Vec<Fr>]) -> Vec<Fr> {
 }
 
 #[test]
+#[ignore = "needs node and python: bash tests/interop/install.sh (scripts/test runs it)"]
 fn poseidon_matches_circomlibjs() {
     let seed = seed();
     println!("circomlibjs interop seed: {seed} (rerun with TRONPOOL_INTEROP_SEED={seed})");

@@ -1,29 +1,21 @@
-//! A snarkjs ceremony on the withdraw circuit's exported `.r1cs`, shared by the tests that
-//! need ceremony keys (`crates/zk/tests/ceremony.rs`, `crates/devnet/tests/ceremony.rs`).
+//! A snarkjs ceremony on the withdraw circuit's exported `.r1cs`, shared by every test and bench
+//! that needs ceremony keys (`crates/zk/tests/ceremony.rs`, `crates/devnet/tests/ceremony.rs`,
+//! `tests/it/cli_deploy.rs`, `benches/prove.rs`).
 //!
 //! Everything lives in `<target>/ceremony`, next to the build it tests: the r1cs, the ptau
 //! and the zkey, cached by `tests/interop/ceremony.sh` (its first run takes minutes, later
-//! ones a second). Needs node and `bash tests/interop/install.sh`; without them the tests
-//! fail, they never skip.
-#![allow(dead_code)] // each test binary uses a different part
+//! ones a second). Needs node and `bash tests/interop/install.sh`.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 use std::sync::OnceLock;
 use std::time::Instant;
 
-pub fn repo_root() -> PathBuf {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    root.canonicalize().unwrap_or(root)
-}
+pub use crate::interop::{snarkjs, text};
 
-/// `<target>/ceremony`: Cargo gives integration tests `<target>/tmp`.
+/// `<target>/ceremony`.
 pub fn ceremony_dir() -> PathBuf {
-    let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
-    tmp.parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| repo_root().join("target"))
-        .join("ceremony")
+    crate::target_dir().join("ceremony")
 }
 
 pub struct Ceremony {
@@ -57,7 +49,7 @@ pub fn ceremony() -> &'static Ceremony {
         if std::fs::read(&r1cs).ok().as_deref() != Some(bytes.as_slice()) {
             write_atomically(&r1cs, &bytes);
         }
-        let script = repo_root().join("tests/interop/ceremony.sh");
+        let script = crate::interop::dir().join("ceremony.sh");
         let started = Instant::now();
         let status = Command::new("bash")
             .arg(&script)
@@ -87,31 +79,8 @@ pub fn ceremony() -> &'static Ceremony {
     })
 }
 
-/// Runs the snarkjs CLI from `tests/interop/node_modules`.
-pub fn snarkjs(args: &[&str]) -> Output {
-    let cli = repo_root().join("tests/interop/node_modules/snarkjs/build/cli.cjs");
-    assert!(
-        cli.is_file(),
-        "snarkjs is not installed: run `bash tests/interop/install.sh`"
-    );
-    Command::new("node")
-        .arg(&cli)
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run node ({e}): install node 20"))
-}
-
 /// A path as a snarkjs argument (the target directory's paths are UTF-8).
 pub fn arg(path: &Path) -> &str {
     path.to_str()
         .unwrap_or_else(|| panic!("{} is not UTF-8", path.display()))
-}
-
-/// stdout and stderr of a snarkjs run, for assertions and failure messages.
-pub fn text(out: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
 }
