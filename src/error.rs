@@ -129,11 +129,23 @@ pub enum Error {
     /// `service::cache`); it reports as the original.
     #[error(transparent)]
     Shared(std::sync::Arc<Error>),
+    /// An error with what the user can do about it (`"{error}; {hint}"`): the kind, exit code
+    /// and status stay the error's own.
+    #[error("{error}; {hint}")]
+    Hinted { error: Box<Error>, hint: String },
 }
 
 impl Error {
     pub fn usage(message: impl Into<String>) -> Self {
         Error::Usage(message.into())
+    }
+
+    /// This error, followed by what to do about it; its kind does not change.
+    pub fn with_hint(self, hint: impl Into<String>) -> Self {
+        Error::Hinted {
+            error: Box::new(self),
+            hint: hint.into(),
+        }
     }
 
     /// An error of `kind` with `message`: how a failure reported by another tronpool (a
@@ -178,6 +190,7 @@ impl Error {
             Error::Locked(_) => Kind::Locked,
             Error::Interrupted => Kind::Interrupted,
             Error::Shared(inner) => inner.kind(),
+            Error::Hinted { error, .. } => error.kind(),
         }
     }
 
@@ -185,6 +198,7 @@ impl Error {
     fn root(&self) -> &Error {
         match self {
             Error::Shared(inner) => inner.root(),
+            Error::Hinted { error, .. } => error.root(),
             other => other,
         }
     }
@@ -229,6 +243,9 @@ impl Error {
     /// provider's token or credentials), a local path, or an internal failure's detail.
     /// Those go to the server's log, with the request id the response carries.
     pub fn public_message(&self) -> String {
+        if let Error::Hinted { error, hint } = self {
+            return format!("{}; {hint}", error.public_message());
+        }
         match self.root() {
             Error::Node(e) => public_node_message(e),
             Error::Io { .. } => "internal error: a local file could not be read or written".into(),
@@ -340,5 +357,35 @@ mod tests {
         assert_eq!((proof.http_status(), proof.exit_code()), (422, 5));
         assert_eq!(Kind::from_http_status(422), Kind::Refused);
         assert_eq!(Kind::from_http_status(413), Kind::Usage);
+    }
+
+    #[test]
+    fn a_hint_keeps_the_kind_the_status_and_the_privacy_of_its_error() {
+        let timeout = Error::Node(NodeError::Timeout {
+            url: "https://user:token@node.example".into(),
+            endpoint: "wallet/broadcasthex".into(),
+            after_ms: 20_000,
+        })
+        .with_hint("run `tronpool notes check 3`");
+        assert_eq!(
+            (timeout.kind(), timeout.exit_code(), timeout.http_status()),
+            (Kind::Unavailable, 3, 504)
+        );
+        assert!(
+            timeout
+                .to_string()
+                .ends_with("; run `tronpool notes check 3`")
+        );
+        let public = timeout.public_message();
+        assert!(!public.contains("token"), "{public}");
+        assert!(
+            public.ends_with("; run `tronpool notes check 3`"),
+            "{public}"
+        );
+        let refused = Error::Refused("no".into()).with_hint("a").with_hint("b");
+        assert_eq!(
+            (refused.to_string().as_str(), refused.exit_code()),
+            ("no; a; b", 4)
+        );
     }
 }

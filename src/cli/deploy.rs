@@ -410,15 +410,12 @@ async fn withdrawal_check(ctx: &Context, chain: &Chain, test_deposit: bool) -> R
             let made = deploy_check::test_deposit(chain, &store, &signer).await;
             depositing.finish_and_clear();
             let (id, note, txid) = made.map_err(|e| {
-                Error::of_kind(
-                    e.kind(),
-                    format!(
-                        "{e}; the contracts are deployed and recorded: `tronpool --network {} \
+                e.with_hint(format!(
+                    "the contracts are deployed and recorded: `tronpool --network {} \
                          deploy --check --test-deposit` makes the test deposit and the \
                          withdrawal check later",
-                        chain.network
-                    ),
-                )
+                    chain.network
+                ))
             })?;
             ctx.out.note(format!(
                 "deposited test note {id} ({} USDT, yours: `tronpool withdraw {id} --to \
@@ -501,11 +498,10 @@ fn stopped(error: Error, contract: &str, network: &str) -> Error {
     if matches!(error, Error::Interrupted) {
         return error;
     }
-    let message = format!(
-        "{error}; deploying the {contract} stopped: what was deployed is recorded, and \
+    error.with_hint(format!(
+        "deploying the {contract} stopped: what was deployed is recorded, and \
          `tronpool --network {network} deploy` resumes"
-    );
-    Error::of_kind(error.kind(), message)
+    ))
 }
 
 fn estimate(network: &str, plan: &Plan) -> Estimate {

@@ -74,8 +74,8 @@ pub async fn deposit_one(
     let txid = tx.txid();
     store.set_deposit_tx(id, &txid.to_hex(), tx.expiration())?;
     let settle = |e: Error| match e.kind() {
-        crate::error::Kind::Unavailable => Error::Unavailable(format!(
-            "{e}; note {id} is stored and its deposit {txid} may have been sent: run \
+        crate::error::Kind::Unavailable => e.with_hint(format!(
+            "note {id} is stored and its deposit {txid} may have been sent: run \
              `tronpool notes check {id}` once the node answers"
         )),
         _ => e,

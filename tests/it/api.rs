@@ -786,8 +786,13 @@ async fn a_node_that_goes_away_is_502_and_health_503() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn readiness_checks_the_relayer_too() {
     let served = Served::with_relayer(ApiConfig::default(), RelayerConfig::default()).await;
-    // The watcher makes its first pass as the server starts.
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    // The watcher makes its first pass as the server starts: wait for the probe to say so
+    // (readiness is recomputed once a second), not for a fixed time.
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while get_with(&served, "/readyz", &[]).await.0 != 200 {
+        assert!(std::time::Instant::now() < deadline, "never ready");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
     let data = served.ok("/readyz", None).await;
     let names: Vec<_> = data["checks"]
         .as_array()
