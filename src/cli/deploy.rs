@@ -93,7 +93,7 @@ struct ContractEstimate {
 struct Done {
     network: String,
     config_file: PathBuf,
-    deployment: devnet::Deployment,
+    deployment: contracts::Deployment,
     /// Who pays the pools' callers' energy, as the pools were created.
     sponsorship: Sponsorship,
     /// The transactions this run sent.
@@ -106,7 +106,7 @@ struct Done {
 #[serde(rename_all = "camelCase")]
 struct Checked {
     network: String,
-    deployment: devnet::Deployment,
+    deployment: contracts::Deployment,
     checks: Vec<Check>,
 }
 
@@ -363,7 +363,7 @@ struct WithdrawalCheck {
 async fn checked(
     ctx: &Context,
     network: &str,
-    deployment: &devnet::Deployment,
+    deployment: &contracts::Deployment,
     keys: &Keys,
     withdrawal: WithdrawalCheck,
 ) -> Result<Vec<Check>> {

@@ -73,7 +73,7 @@ struct Started<'a> {
     url: String,
     chain_id: u64,
     accounts: Vec<DevAccount>,
-    deployment: &'a devnet::Deployment,
+    deployment: &'a contracts::Deployment,
     state: Option<&'a PathBuf>,
 }
 

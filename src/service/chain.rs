@@ -7,7 +7,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use alloy_sol_types::SolCall;
-use devnet::Deployment;
+use contracts::Deployment;
 use tron::client::{Block, ConstantCall};
 use tron::{Address, NodeClient, NodeError, Trigger};
 

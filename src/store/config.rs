@@ -141,21 +141,24 @@ impl DeploymentRecord {
     }
 
     /// The deployment as the service layer uses it, once complete.
-    pub fn to_deployment(&self, network: &str) -> std::result::Result<devnet::Deployment, String> {
+    pub fn to_deployment(
+        &self,
+        network: &str,
+    ) -> std::result::Result<contracts::Deployment, String> {
         self.check_complete()?;
         let (Some(hasher), Some(verifier)) = (self.hasher, self.verifier) else {
             unreachable!("check_complete requires both");
         };
-        let mut pools: Vec<devnet::PoolDeployment> = self
+        let mut pools: Vec<contracts::PoolDeployment> = self
             .pools
             .iter()
-            .map(|p| devnet::PoolDeployment {
+            .map(|p| contracts::PoolDeployment {
                 denomination: p.denomination,
                 address: p.address,
             })
             .collect();
         pools.sort_by_key(|p| p.denomination);
-        Ok(devnet::Deployment {
+        Ok(contracts::Deployment {
             network: network.to_owned(),
             chain_id: self.chain_id,
             usdt: self.usdt,

@@ -74,6 +74,10 @@ sol!(
 /// Who pays a pool's callers' energy when it is deployed: the values `tronpool deploy` and
 /// the devnet's genesis create pools with (java-tron's `consume_user_resource_percent` and
 /// `origin_energy_limit`).
+pub mod deployment;
+
+pub use deployment::{Deployment, PoolDeployment};
+
 pub mod sponsorship {
     /// The hasher's and the verifier's energy limit for their callers' share: nobody calls them
     /// directly (the pools do, and a call's energy is split by the contract the transaction

@@ -13,7 +13,7 @@
 //! for that: a day of normal use.
 
 use alloy_sol_types::SolConstructor;
-use serde::{Deserialize, Serialize};
+use contracts::{Deployment, PoolDeployment};
 use sha2::{Digest, Sha256};
 use tron::proto::{CreateSmartContract, SmartContract};
 use tron::transaction::DEFAULT_EXPIRATION_MS;
@@ -94,42 +94,6 @@ pub fn genesis_block_id() -> [u8; 32] {
 /// code is ever deployed there and it holds nothing: the pair only stores the address.
 pub fn wtrx_stand_in() -> Address {
     derived_key(b"tronpool devnet WTRX stand-in").address()
-}
-
-/// Where everything is: what `tronpool --network devnet` needs to find the pools.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Deployment {
-    pub network: String,
-    pub chain_id: u64,
-    pub usdt: Address,
-    pub hasher: Address,
-    pub verifier: Address,
-    pub pools: Vec<PoolDeployment>,
-    /// The block the contracts were deployed in.
-    pub block: u64,
-    /// SHA-256 of the verifying key the verifier was deployed with (the insecure dev key).
-    pub verifying_key_sha256: String,
-    pub deployer: Address,
-    /// The TRX/USDT price pair (a `DevSunswapPair`: SunSwap V2's `token0`/`token1`/
-    /// `getReserves`, token0 [`wtrx_stand_in`], token1 the USDT). `None` in a state file
-    /// written before the devnet had one, and in deployments on real networks.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub price_pair: Option<Address>,
-}
-
-/// One pool.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PoolDeployment {
-    /// In whole USDT.
-    pub denomination: u64,
-    pub address: Address,
-}
-
-impl Deployment {
-    pub fn pool(&self, denomination: u64) -> Option<&PoolDeployment> {
-        self.pools.iter().find(|p| p.denomination == denomination)
-    }
 }
 
 /// Why genesis failed; always a bug in the devnet or the contracts.

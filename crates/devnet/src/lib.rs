@@ -55,7 +55,7 @@ use tokio::task::JoinHandle;
 use tron::PrivateKey;
 
 pub use chain::Ledger;
-pub use genesis::{Deployment, PoolDeployment};
+pub use contracts::{Deployment, PoolDeployment};
 
 /// How to run a devnet.
 #[derive(Clone, Debug)]

@@ -1,0 +1,42 @@
+//! Where the contracts are deployed on a network: one type for the record `tronpool deploy`
+//! writes, the devnet's genesis deployment and what the client reads, so they cannot drift.
+
+use serde::{Deserialize, Serialize};
+use tron::Address;
+
+/// Where a deployment of the contracts is: the record `tronpool deploy` writes for a network,
+/// and what the devnet reports of its genesis deployment (`/devnet/info`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Deployment {
+    pub network: String,
+    pub chain_id: u64,
+    pub usdt: Address,
+    pub hasher: Address,
+    pub verifier: Address,
+    pub pools: Vec<PoolDeployment>,
+    /// The block the contracts were deployed in.
+    pub block: u64,
+    /// SHA-256 of the verifying key the verifier was deployed with (the insecure dev key).
+    pub verifying_key_sha256: String,
+    pub deployer: Address,
+    /// The TRX/USDT price pair (a `DevSunswapPair`: SunSwap V2's `token0`/`token1`/
+    /// `getReserves`, token0 the devnet's WTRX stand-in, token1 the USDT). `None` in a state file
+    /// written before the devnet had one, and in deployments on real networks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub price_pair: Option<Address>,
+}
+
+/// One pool.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PoolDeployment {
+    /// In whole USDT.
+    pub denomination: u64,
+    pub address: Address,
+}
+
+impl Deployment {
+    pub fn pool(&self, denomination: u64) -> Option<&PoolDeployment> {
+        self.pools.iter().find(|p| p.denomination == denomination)
+    }
+}
