@@ -97,7 +97,7 @@ impl Progress for Steps {
                 &self.out,
                 &format!("syncing the {denomination} USDT pool"),
             ))),
-            Step::Synced(p) => {
+            Step::SyncAt(p) => {
                 let showing = self.showing.lock().unwrap_or_else(|e| e.into_inner());
                 if let Some(bar) = &*showing {
                     bar.set_length(p.target);

@@ -5,7 +5,8 @@
 //!
 //! The relayer is a remote one (`--relayer URL`, or `relayer` in the network's config), or
 //! on the devnet without either, the devnet's own: its dev account 1 running this crate's
-//! relayer in-process, with the same checks a server makes.
+//! relayer in-process, with the same checks a server makes. The withdrawal itself is
+//! `service::relay_withdraw`; this file asks, confirms and renders.
 
 use std::sync::Arc;
 
@@ -106,6 +107,7 @@ impl RelayWithdrawArgs {
         let store = notes(ctx)?;
         let trees = trees(ctx)?;
         let given = given_note(ctx, &store, &self.note)?;
+        // A note for a pool this network lacks is refused before anything else is read.
         chain.pool_address(given.note.meta().denomination())?;
         let refund = refund_sun(self.refund.as_deref())?;
         let relayer = target(ctx, self.relayer.clone())?;

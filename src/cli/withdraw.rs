@@ -41,6 +41,7 @@ impl WithdrawArgs {
         let store = notes(ctx)?;
         let trees = trees(ctx)?;
         let given = given_note(ctx, &store, &self.note)?;
+        // A note for a pool this network lacks is refused before anything else is read.
         chain.pool_address(given.note.meta().denomination())?;
         let key = if self.unsigned { None } else { Some(key(ctx)?) };
         let from = match &key {

@@ -12,7 +12,7 @@ pub enum Step<'a> {
     /// Syncing the pool of this denomination has begun.
     Syncing(u64),
     /// How far the sync has come (reported repeatedly).
-    Synced(SyncProgress),
+    SyncAt(SyncProgress),
     /// The sync is over (done or failed).
     SyncDone,
     /// Proving the withdrawal has begun.
@@ -34,11 +34,4 @@ pub trait Progress: Sync {
 /// the workflow returns (nothing was sent).
 pub trait Confirm {
     fn confirm(&self, question: &str) -> Result<()>;
-}
-
-/// No reports: for callers nobody watches.
-pub struct Silent;
-
-impl Progress for Silent {
-    fn step(&self, _: Step<'_>) {}
 }

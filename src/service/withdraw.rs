@@ -255,7 +255,7 @@ pub async fn sync(
     progress: &dyn Progress,
 ) -> Result<SyncedTree> {
     progress.step(Step::Syncing(denomination));
-    let report = |p| progress.step(Step::Synced(p));
+    let report = |p| progress.step(Step::SyncAt(p));
     let synced = chain.sync_tree(denomination, trees, &report).await;
     progress.step(Step::SyncDone);
     synced
