@@ -17,7 +17,7 @@ use crate::settings::Settings;
 
 use super::Context;
 use super::output::table;
-use super::session::spinner;
+use super::progress::spinner;
 
 #[derive(Debug, Subcommand)]
 pub enum CeremonyCommand {

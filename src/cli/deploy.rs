@@ -19,7 +19,8 @@ use crate::units::trx_text;
 use super::Context;
 use super::input::confirm;
 use super::output::table;
-use super::session::{key, notes, spinner, trees};
+use super::progress::spinner;
+use super::session::{key, notes, trees};
 
 #[derive(Debug, Args)]
 pub struct DeployArgs {

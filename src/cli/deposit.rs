@@ -6,7 +6,7 @@ use serde::Serialize;
 use tron::{Address, TxId};
 use zk::note::{Note, NoteMeta};
 
-use crate::service::deposit::{deposit_one, new_note};
+use crate::service::deposit::{deposit_one, funding, new_note};
 
 use crate::error::{Error, Result};
 use crate::service::builders::Unsigned;
@@ -89,37 +89,23 @@ impl DepositArgs {
         }
         let key = key(ctx)?;
         let from = key.address();
-        let needed = chain.denomination(self.denom)?.times(self.count);
-        let (balance, allowance) =
-            tokio::try_join!(chain.usdt_balance(from), chain.usdt_allowance(from, pool))?;
-        if balance < needed {
-            return Err(Error::Refused(format!(
-                "{from} holds {} USDT; {} deposit(s) of {} need {}",
-                six_decimals_text(balance),
-                self.count,
-                self.denom,
-                six_decimals_text(needed)
-            )));
-        }
+        let funding = funding(&chain, from, self.denom, self.count).await?;
         let mut approve_txid = None;
-        if allowance < needed {
-            let built = chain
-                .approve_transaction(from, self.denom, Some(needed))
-                .await?;
+        if let Some(built) = funding.approval {
             confirm(
                 ctx,
                 "deposit",
                 &format!(
                     "The pool may take {} USDT from {from}; approve exactly {} USDT first? ({})",
-                    six_decimals_text(allowance),
-                    six_decimals_text(needed),
+                    six_decimals_text(funding.allowance),
+                    six_decimals_text(funding.needed),
                     built.estimate.describe()
                 ),
             )?;
             let txid = sign_and_confirm(&chain, built.transaction, &key, "the approval").await?;
             ctx.out.note(format!(
                 "approved {} USDT: {txid}",
-                six_decimals_text(needed)
+                six_decimals_text(funding.needed)
             ));
             approve_txid = Some(txid);
         }

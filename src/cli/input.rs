@@ -64,6 +64,27 @@ pub fn confirm(ctx: &Context, command: &str, question: &str) -> Result<()> {
     }
 }
 
+/// [`confirm`] for a service workflow: asks its question for `command`.
+pub struct Prompt<'a> {
+    pub ctx: &'a Context,
+    pub command: &'a str,
+}
+
+impl crate::service::progress::Confirm for Prompt<'_> {
+    fn confirm(&self, question: &str) -> Result<()> {
+        confirm(self.ctx, self.command, question)
+    }
+}
+
+/// `--refund TRX` in sun.
+pub fn refund_sun(text: Option<&str>) -> Result<alloy_primitives::U256> {
+    match text {
+        None => Ok(alloy_primitives::U256::ZERO),
+        Some(text) => crate::service::inputs::parse_units(text, 6)
+            .ok_or_else(|| Error::usage(format!("--refund `{text}` is not an amount of TRX"))),
+    }
+}
+
 /// Reads a secret at a hidden prompt.
 pub fn hidden(prompt: &str) -> Result<zeroize::Zeroizing<String>> {
     dialoguer::Password::new()

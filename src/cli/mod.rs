@@ -17,6 +17,7 @@ pub mod notes;
 pub mod output;
 pub mod pool;
 pub mod pools;
+pub mod progress;
 pub mod relay;
 pub mod relay_collect;
 pub mod secrets;

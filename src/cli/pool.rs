@@ -12,7 +12,8 @@ use crate::service::sponsor::Sponsorship;
 use super::Context;
 use super::input::confirm;
 use super::output::rows;
-use super::session::{connect, key, sign_and_confirm, sync, trees};
+use super::progress::sync;
+use super::session::{connect, key, sign_and_confirm, trees};
 
 #[derive(Debug, Subcommand)]
 pub enum PoolCommand {

@@ -1,12 +1,9 @@
 //! What the pool commands share: the connection to the chain, the network's stores, the
-//! signing key, the note a command is given, and progress on a terminal.
+//! signing key, and the note a command is given.
 
-use std::io::IsTerminal;
 use std::time::Duration;
 
-use indicatif::{ProgressBar, ProgressStyle};
 use tron::{Address, PrivateKey, Transaction, TxId};
-use zk::note::Note;
 
 use crate::error::{Error, Result};
 use crate::service::chain::{Chain, NetworkSpec};
@@ -14,7 +11,8 @@ use crate::service::notes::{commitment_of, parse_note};
 use crate::service::pools::word_hex;
 use crate::service::price::PriceSource;
 use crate::service::relayer_fees::Pricing;
-use crate::store::notes::{NoteRecord, NoteStore};
+use crate::service::withdraw::GivenNote;
+use crate::store::notes::NoteStore;
 use crate::store::trees::TreeCache;
 
 use super::Context;
@@ -81,12 +79,6 @@ pub fn owner(ctx: &Context, from: Option<Address>) -> Result<Address> {
     }
 }
 
-/// A note as a command was given it: its text, a stored note's id, or `-` for stdin.
-pub struct GivenNote {
-    pub note: Note,
-    pub record: Option<NoteRecord>,
-}
-
 /// Reads a NOTE argument. The note's text as an argument is accepted (a script that holds
 /// the text rather than a stored note's id needs it), with a warning: arguments land in shell
 /// history and process lists.
@@ -120,64 +112,6 @@ pub fn given_note(ctx: &Context, store: &NoteStore, arg: &str) -> Result<GivenNo
     }
     let record = store.by_commitment(&word_hex(&commitment_of(&note)))?;
     Ok(GivenNote { note, record })
-}
-
-/// Stores a note that is not stored yet (given as text), so its history is kept.
-pub fn remember(
-    chain: &Chain,
-    store: &NoteStore,
-    given: &mut GivenNote,
-    origin: &str,
-) -> Result<i64> {
-    if let Some(record) = &given.record {
-        return Ok(record.id);
-    }
-    let id = chain.store_note(store, &given.note, origin)?;
-    given.record = store.get(id)?;
-    Ok(id)
-}
-
-/// A progress bar on stderr, only when a person is watching.
-pub fn bar(ctx: &Context, message: &str) -> ProgressBar {
-    if ctx.out.json || ctx.out.quiet || !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(0);
-    bar.set_style(
-        ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} ({eta})")
-            .expect("a valid template")
-            .progress_chars("=> "),
-    );
-    bar.set_message(message.to_owned());
-    bar
-}
-
-/// A spinner on stderr for a step without a count (proving), only when a person is watching.
-pub fn spinner(ctx: &Context, message: &str) -> ProgressBar {
-    if ctx.out.json || ctx.out.quiet || !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let spinner = ProgressBar::new_spinner();
-    spinner.set_message(message.to_owned());
-    spinner.enable_steady_tick(Duration::from_millis(100));
-    spinner
-}
-
-/// Syncs a pool's tree with a progress bar.
-pub async fn sync(
-    ctx: &Context,
-    chain: &Chain,
-    trees: &TreeCache,
-    denomination: u64,
-) -> Result<crate::service::sync::SyncedTree> {
-    let bar = bar(ctx, &format!("syncing the {denomination} USDT pool"));
-    let progress = |p: crate::service::sync::SyncProgress| {
-        bar.set_length(p.target);
-        bar.set_position(p.have);
-    };
-    let synced = chain.sync_tree(denomination, trees, &progress).await;
-    bar.finish_and_clear();
-    synced
 }
 
 /// Signs a built transaction, broadcasts it and waits until it is in a block.

@@ -20,7 +20,7 @@ use zk::tree::MerkleTree;
 use crate::error::{Error, Result};
 use crate::service::builders::withdraw_calldata;
 use crate::service::chain::Chain;
-use crate::service::deposit::{deposit_one, new_note};
+use crate::service::deposit::{deposit_one, funding, new_note};
 use crate::service::notes::{Payout, parse_note, prove_withdrawal};
 use crate::store::notes::{NoteRecord, NoteState, NoteStore};
 use crate::store::trees::TreeCache;
@@ -336,21 +336,11 @@ pub async fn test_deposit(
         .copied()
         .ok_or_else(|| Error::Failed("the deployment has no pools".into()))?;
     let pool = chain.pool_address(denomination)?;
-    let from = key.address();
-    let amount = chain.denomination(denomination)?.base_units();
-    let (balance, allowance) =
-        tokio::try_join!(chain.usdt_balance(from), chain.usdt_allowance(from, pool))?;
-    if balance < amount {
-        return Err(Error::Refused(format!(
-            "the test deposit needs {denomination} USDT and {from} holds {}",
-            crate::service::pools::six_decimals_text(balance)
-        )));
-    }
-    if allowance < amount {
-        let mut approve = chain
-            .approve_transaction(from, denomination, Some(amount))
-            .await?
-            .transaction;
+    if let Some(approval) = funding(chain, key.address(), denomination, 1)
+        .await?
+        .approval
+    {
+        let mut approve = approval.transaction;
         approve.sign(key)?;
         chain
             .send_and_confirm(&approve, "the test deposit's approval")

@@ -3,14 +3,64 @@
 //! deposit's txid is stored before it is broadcast. Whatever stops the run (Ctrl-C, a crash,
 //! the node), the note is on disk and `tronpool notes check` can settle it against the chain.
 
+use alloy_primitives::U256;
 use tron::{Address, TxId};
 use zk::note::{Note, NoteMeta};
 
 use crate::error::{Error, Result};
+use crate::service::builders::Built;
 use crate::service::chain::Chain;
 use crate::service::notes::commitment_of;
+use crate::service::pools::six_decimals_text;
 use crate::service::seed::Seed;
 use crate::store::notes::NoteStore;
+
+/// What deposits need from their sender before the first is made.
+pub struct Funding {
+    /// USDT base units the deposits take.
+    pub needed: U256,
+    /// What the pool may take from the sender now.
+    pub allowance: U256,
+    /// When the allowance is short: the approval of exactly `needed`, to sign and confirm
+    /// before the first deposit.
+    pub approval: Option<Built>,
+}
+
+/// Checks that `from` holds the USDT for `count` deposits into the pool of `denomination`
+/// (refused otherwise, before anything is stored or sent), and builds the approval the pool
+/// needs first, if it does.
+pub async fn funding(
+    chain: &Chain,
+    from: Address,
+    denomination: u64,
+    count: u64,
+) -> Result<Funding> {
+    let pool = chain.pool_address(denomination)?;
+    let needed = chain.denomination(denomination)?.times(count);
+    let (balance, allowance) =
+        tokio::try_join!(chain.usdt_balance(from), chain.usdt_allowance(from, pool))?;
+    if balance < needed {
+        return Err(Error::Refused(format!(
+            "{from} holds {} USDT; {count} deposit(s) of {denomination} USDT need {}",
+            six_decimals_text(balance),
+            six_decimals_text(needed)
+        )));
+    }
+    let approval = if allowance < needed {
+        Some(
+            chain
+                .approve_transaction(from, denomination, Some(needed))
+                .await?,
+        )
+    } else {
+        None
+    };
+    Ok(Funding {
+        needed,
+        allowance,
+        approval,
+    })
+}
 
 /// Makes a note for `denomination`'s pool and stores it; it is on disk when this returns.
 /// With `seed`, the note is the pool's next one derived from the mnemonic (and the next index

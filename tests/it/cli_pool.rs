@@ -1,8 +1,9 @@
 //! The pool commands through the binary against a devnet, with an isolated home: deposit,
 //! the pools table, relayed and self withdrawals, the notes store and its states, a second
 //! spend refused with exit 4, bad notes with exit 5, a dead node with exit 3, no spending
-//! without a terminal or `--yes`, `--dry-run` and `--unsigned` sending nothing, and a deposit
-//! killed right after its broadcast settled by `notes check`.
+//! without a terminal or `--yes`, `--dry-run` and `--unsigned` sending nothing, a deposit
+//! killed right after its broadcast settled by `notes check`, and the guidance before a
+//! withdrawal.
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -222,6 +223,118 @@ fn self_withdrawal_from_a_note_on_stdin_and_dry_runs_send_nothing() {
     );
     assert_eq!(code, 4, "{out}");
     assert!(!out.to_string().contains(&text[40..]), "{out}");
+}
+
+/// The codes of a withdrawal's guidance warnings.
+fn warning_codes(out: &Value) -> Vec<String> {
+    out["guidance"]["warnings"]
+        .as_array()
+        .unwrap_or_else(|| panic!("guidance warnings in {out}"))
+        .iter()
+        .map(|w| w["code"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn a_withdrawal_right_after_a_deposit_is_warned_about_even_with_yes() {
+    let env = TestEnv::new();
+    let chain = Chain::start();
+    ok(
+        &env,
+        &chain,
+        &["deposit", "--denom", "100", "--count", "3", "--yes"],
+    );
+    let fresh = PrivateKey::generate().address().to_base58();
+
+    // Text mode with --yes: the guidance is on stderr before the withdrawal goes through.
+    let output = run(&env, &chain, &["withdraw", "1", "--to", &fresh, "--yes"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("anonymity set: 0 deposit(s) before yours, 2 after; deposited "),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("warning: only 2 deposit(s) into this pool came after yours"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("(under 24 h)"), "{stderr}");
+    assert!(
+        stderr.contains("warning: the recipient holds no TRX and no refund was asked")
+            && stderr.contains("pass --refund TRX to send some along (paid by you)"),
+        "{stderr}"
+    );
+    assert_eq!(state_of(&env, &chain, 1), "withdrawn");
+
+    // JSON with --yes: the same guidance as fields; through a relayer, the refund is the
+    // relayer's to send.
+    let fresh = PrivateKey::generate().address().to_base58();
+    let relayed = ok(
+        &env,
+        &chain,
+        &["relay", "withdraw", "2", "--to", &fresh, "--yes"],
+    );
+    let guidance = &relayed["guidance"];
+    assert_eq!(
+        guidance["anonymitySet"],
+        serde_json::json!({"before": 1, "after": 1}),
+        "{relayed}"
+    );
+    let since = guidance["sinceDepositSeconds"].as_i64().unwrap();
+    assert!((0..24 * 3600).contains(&since), "{relayed}");
+    assert_eq!(guidance["recipientTrxSun"], 0);
+    assert_eq!(
+        warning_codes(&relayed),
+        ["fewLaterDeposits", "recentDeposit", "recipientWithoutTrx"]
+    );
+    assert!(
+        guidance["warnings"][2]["message"]
+            .as_str()
+            .unwrap()
+            .contains("to have the relayer send some along"),
+        "{relayed}"
+    );
+    assert_eq!(state_of(&env, &chain, 2), "withdrawn");
+
+    // A recipient holding TRX (a dev account), or a refund asked: no warning about TRX; the
+    // other two stay.
+    let funded = chain.devnet.accounts()[2].address().to_base58();
+    let dry = ok(
+        &env,
+        &chain,
+        &["withdraw", "3", "--to", &funded, "--dry-run"],
+    );
+    assert!(
+        dry["guidance"]["recipientTrxSun"].as_i64().unwrap() > 0,
+        "{dry}"
+    );
+    assert_eq!(warning_codes(&dry), ["fewLaterDeposits", "recentDeposit"]);
+    assert_eq!(
+        dry["guidance"]["anonymitySet"],
+        serde_json::json!({"before": 2, "after": 0})
+    );
+    let refunded = ok(
+        &env,
+        &chain,
+        &[
+            "relay",
+            "withdraw",
+            "3",
+            "--to",
+            &fresh,
+            "--refund",
+            "1",
+            "--dry-run",
+        ],
+    );
+    assert_eq!(
+        warning_codes(&refunded),
+        ["fewLaterDeposits", "recentDeposit"]
+    );
+    let sent = ok(&env, &chain, &["withdraw", "3", "--to", &funded, "--yes"]);
+    assert_eq!(warning_codes(&sent), ["fewLaterDeposits", "recentDeposit"]);
 }
 
 #[test]
