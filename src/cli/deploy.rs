@@ -19,7 +19,7 @@ use crate::units::trx_text;
 use super::Context;
 use super::input::confirm;
 use super::output::table;
-use super::session::{key, notes, spinner, trees};
+use super::session::{journal, key, notes, spinner, trees};
 
 #[derive(Debug, Args)]
 pub struct DeployArgs {
@@ -407,7 +407,7 @@ async fn withdrawal_check(ctx: &Context, chain: &Chain, test_deposit: bool) -> R
         None if test_deposit => {
             let signer = key(ctx)?;
             let depositing = spinner(ctx, "making the test deposit");
-            let made = deploy_check::test_deposit(chain, &store, &signer).await;
+            let made = deploy_check::test_deposit(chain, &store, &journal(ctx)?, &signer).await;
             depositing.finish_and_clear();
             let (id, note, txid) = made.map_err(|e| {
                 Error::of_kind(
