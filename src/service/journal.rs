@@ -309,3 +309,139 @@ pub async fn is_solidified(node: &NodeClient, txid: &TxId, block: i64) -> Result
         Err(e) => Err(e.into()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tron::client::NodeConfig;
+    use tron::{Action, PrivateKey, TransactionBuilder};
+
+    async fn devnet() -> (devnet::DevnetHandle, NodeClient) {
+        let devnet = devnet::spawn(devnet::DevnetConfig::ephemeral())
+            .await
+            .unwrap();
+        let node = NodeClient::new(NodeConfig::new(devnet.url().parse().unwrap())).unwrap();
+        (devnet, node)
+    }
+
+    /// A TRX transfer from `signer`, valid for `valid_ms` from now.
+    async fn transfer(node: &NodeClient, signer: &PrivateKey, valid_ms: i64) -> Transaction {
+        let reference = node.get_now_block().await.unwrap().ref_block();
+        let owner = signer.address();
+        let mut tx = TransactionBuilder::new(
+            Action::Transfer {
+                owner,
+                to: PrivateKey::generate().address(),
+                amount: 2_000_000,
+            },
+            reference,
+        )
+        .expiration(tron::transaction::now_ms() + valid_ms)
+        .build();
+        tx.sign(signer).unwrap();
+        tx
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn what_a_dead_run_recorded_is_sent_by_the_next_and_followed_to_confirmed() {
+        let (_devnet, node) = devnet().await;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("devnet/tronpool.sqlite3");
+        let tx = transfer(&node, &devnet::genesis::dev_key(0), 60_000).await;
+        let txid = tx.txid().to_hex();
+        {
+            let journal = Journal::open(&path).unwrap();
+            let entry = journal.record(&tx, Purpose::Deposit, "1").unwrap();
+            assert_eq!(
+                (entry.state, entry.reference.as_str()),
+                (State::Signed, "1")
+            );
+            // The process dies here: recorded, never sent.
+        }
+        assert!(
+            node.get_transaction_info(&tx.txid())
+                .await
+                .unwrap()
+                .is_none()
+        );
+
+        let journal = Journal::open(&path).unwrap();
+        let looked = journal.resume(&node, Purpose::Deposit).await.unwrap();
+        assert_eq!(looked.len(), 1);
+        let checked = looked[0].1.as_ref().unwrap();
+        assert!(
+            checked.moved && checked.state == State::Broadcast,
+            "{checked:?}"
+        );
+        assert!(matches!(checked.look, Look::Pending));
+        assert!(
+            journal
+                .resume(&node, Purpose::Relay)
+                .await
+                .unwrap()
+                .is_empty()
+        );
+
+        // The devnet seals every transaction at once, and its head is solidified.
+        let outcome = journal.follow(&node, &txid).await.unwrap();
+        assert!(matches!(&outcome, Outcome::Included(info) if info.succeeded()));
+        let done = journal.get(&txid).unwrap();
+        assert_eq!(done.state, State::Confirmed);
+        assert!(done.block.is_some() && done.fee_sun.is_some(), "{done:?}");
+        assert!(journal.unfinished(Purpose::Deposit).unwrap().is_empty());
+
+        // Another copy is answered as a duplicate, which is success; nothing moves back.
+        assert!(matches!(
+            journal.broadcast(&node, &done).await.unwrap(),
+            Broadcast::Accepted
+        ));
+        assert_eq!(journal.get(&txid).unwrap().state, State::Confirmed);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn an_expired_entry_fails_unsent_and_a_refused_one_fails_with_the_reason() {
+        let (_devnet, node) = devnet().await;
+        let journal = Journal::new(Submissions::in_memory().unwrap());
+
+        let stale = transfer(&node, &devnet::genesis::dev_key(0), 300).await;
+        journal
+            .record(&stale, Purpose::Relay, "TPool 0x01")
+            .unwrap();
+        // The process dies before sending it; a block is made after it expired.
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        let later = transfer(&node, &devnet::genesis::dev_key(0), 60_000).await;
+        node.broadcast_hex(&later).await.unwrap();
+        let outcome = journal.follow(&node, &stale.txid().to_hex()).await.unwrap();
+        assert!(matches!(outcome, Outcome::Expired));
+        let failed = journal.get(&stale.txid().to_hex()).unwrap();
+        assert_eq!(failed.state, State::Failed);
+        assert!(failed.error.unwrap().contains("expired"));
+        assert!(
+            node.get_transaction_info(&stale.txid())
+                .await
+                .unwrap()
+                .is_none()
+        );
+        // A failed entry frees its note for another try.
+        let again = transfer(&node, &PrivateKey::generate(), 60_000).await;
+        let entry = journal
+            .record(&again, Purpose::Relay, "TPool 0x01")
+            .unwrap();
+
+        // From an account that does not exist: the node refuses it, and it went nowhere.
+        let reason = match journal.check(&node, &entry).await.unwrap() {
+            Checked {
+                look: Look::Refused(reason),
+                state: State::Failed,
+                moved: true,
+            } => reason,
+            other => panic!("{other:?}"),
+        };
+        assert!(reason.contains("CONTRACT_VALIDATE_ERROR"), "{reason}");
+        let refused = journal.get(&entry.txid).unwrap();
+        assert_eq!(refused.state, State::Failed);
+        assert_eq!(refused.error, Some(reason));
+        let second = journal.record(&again, Purpose::Relay, "TPool 0x01");
+        assert!(second.is_err(), "the txid is recorded once");
+    }
+}

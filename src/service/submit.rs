@@ -99,11 +99,6 @@ impl Chain {
         wait_for(&self.node, txid, expiration).await
     }
 
-    /// Broadcasts and reads the answer as [`Broadcast`].
-    pub async fn broadcast(&self, tx: &Transaction) -> Broadcast {
-        Broadcast::classify(self.node.broadcast_hex(tx).await)
-    }
-
     pub async fn send_and_confirm(&self, tx: &Transaction, what: &str) -> Result<TransactionInfo> {
         let txid = self.send(tx).await?;
         self.wait_for(&txid, tx.expiration())
