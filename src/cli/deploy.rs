@@ -235,12 +235,14 @@ impl DeployArgs {
             ),
         )?;
 
+        let journal = journal(ctx)?;
         let mut sent = Vec::new();
         for index in 0..plan.steps.len() {
             let name = plan.steps[index].contract.name();
             let progress = spinner(ctx, &format!("deploying the {name}"));
             let done = deploy::deploy_step(
                 &node,
+                &journal,
                 &mut plan,
                 index,
                 &keys,
