@@ -20,7 +20,7 @@ use super::Context;
 use super::input::confirm;
 use super::output::table;
 use super::progress::spinner;
-use super::session::{key, notes, trees};
+use super::session::{journal, key, notes, trees};
 
 #[derive(Debug, Args)]
 pub struct DeployArgs {
@@ -236,12 +236,14 @@ impl DeployArgs {
             ),
         )?;
 
+        let journal = journal(ctx)?;
         let mut sent = Vec::new();
         for index in 0..plan.steps.len() {
             let name = plan.steps[index].contract.name();
             let progress = spinner(ctx, &format!("deploying the {name}"));
             let done = deploy::deploy_step(
                 &node,
+                &journal,
                 &mut plan,
                 index,
                 &keys,
@@ -408,7 +410,7 @@ async fn withdrawal_check(ctx: &Context, chain: &Chain, test_deposit: bool) -> R
         None if test_deposit => {
             let signer = key(ctx)?;
             let depositing = spinner(ctx, "making the test deposit");
-            let made = deploy_check::test_deposit(chain, &store, &signer).await;
+            let made = deploy_check::test_deposit(chain, &store, &journal(ctx)?, &signer).await;
             depositing.finish_and_clear();
             let (id, note, txid) = made.map_err(|e| {
                 e.with_hint(format!(

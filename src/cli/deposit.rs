@@ -6,7 +6,8 @@ use serde::Serialize;
 use tron::{Address, TxId};
 use zk::note::{Note, NoteMeta};
 
-use crate::service::deposit::{deposit_one, funding, new_note};
+use crate::service::deposit::{deposit_one, funding, new_note, resume};
+use crate::service::journal::Journal;
 
 use crate::error::{Error, Result};
 use crate::service::builders::Unsigned;
@@ -18,7 +19,7 @@ use crate::store::notes::NoteStore;
 
 use super::Context;
 use super::input::confirm;
-use super::session::{connect, key, notes, owner, seed, sign_and_confirm};
+use super::session::{connect, journal, key, notes, owner, seed, sign_and_confirm};
 
 /// One command deposits at most this many notes: each is a transaction to wait for.
 const MAX_COUNT: u64 = 100;
@@ -77,6 +78,8 @@ impl DepositArgs {
         let chain = connect(ctx).await?;
         let pool = chain.pool_address(self.denom)?;
         let store = notes(ctx)?;
+        let journal = journal(ctx)?;
+        finish_earlier(ctx, &chain, &store, &journal).await?;
         let seed = if self.random { None } else { seed(ctx)? };
         if seed.is_some() {
             ctx.out
@@ -134,7 +137,8 @@ impl DepositArgs {
         for _ in 0..self.count {
             let (id, note) = new_note(&chain, &store, self.denom, "deposit", seed.as_ref())?;
             ctx.out.note(format!("note {id} stored"));
-            let result = deposit_one(&chain, &store, &key, id, &note, self.denom, pool).await;
+            let result =
+                deposit_one(&chain, &store, &journal, &key, id, &note, self.denom, pool).await;
             let (txid, leaf) = match result {
                 Ok(done) => done,
                 Err(e) => {
@@ -221,6 +225,29 @@ impl DepositArgs {
             text
         })
     }
+}
+
+/// Finishes the deposits an earlier run signed but did not see to the end, and says how each
+/// ended.
+async fn finish_earlier(
+    ctx: &Context,
+    chain: &Chain,
+    store: &NoteStore,
+    journal: &Journal,
+) -> Result<()> {
+    for done in resume(chain, store, journal).await? {
+        match done.result {
+            Ok(leaf) => ctx.out.note(format!(
+                "note {}'s deposit from an earlier run went in as leaf {leaf}: {}",
+                done.note, done.txid
+            )),
+            Err(e) => ctx.out.warn(format!(
+                "note {}'s deposit from an earlier run ({}) did not go in: {e}",
+                done.note, done.txid
+            )),
+        }
+    }
+    Ok(())
 }
 
 fn warn_secret(ctx: &Context, notes: &[Deposited]) {

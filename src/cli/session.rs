@@ -49,6 +49,11 @@ pub fn notes(ctx: &Context) -> Result<NoteStore> {
     NoteStore::open(&ctx.settings()?.database(), ctx.vault()?)
 }
 
+/// The network's submit journal: what this machine signed and is seeing to the chain.
+pub fn journal(ctx: &Context) -> Result<crate::service::journal::Journal> {
+    crate::service::journal::Journal::open(&ctx.settings()?.database())
+}
+
 /// The stored mnemonic's derivation key, if a mnemonic is stored (opening it asks for the
 /// passphrase when the secrets are encrypted).
 pub fn seed(ctx: &Context) -> Result<Option<crate::service::seed::Seed>> {

@@ -2,9 +2,10 @@
 //! key, and one pool per denomination against the network's USDT.
 //!
 //! Every contract is priced by simulating its creation on the node before anything is
-//! signed. The deployment record is saved before each broadcast (the pending transaction)
-//! and after each receipt (the address), so an interrupted deployment resumes where it
-//! stopped and never pays for the same contract twice.
+//! signed. Each signed creation is recorded in the submit journal (`service::journal`, which
+//! sends and follows it) and the deployment record is saved before each broadcast (the
+//! pending transaction) and after each receipt (the address), so an interrupted deployment
+//! resumes where it stopped and never pays for the same contract twice.
 
 use alloy_primitives::U256;
 use alloy_sol_types::SolConstructor;
@@ -13,7 +14,8 @@ use tron::{Action, Address, NodeClient, Transaction, TransactionBuilder, TxId};
 use zk::keys::Keys;
 
 use crate::error::{Error, Result};
-use crate::service::submit::{Broadcast, Outcome, wait_for};
+use crate::service::journal::{Journal, Purpose};
+use crate::service::submit::{Broadcast, Outcome};
 use crate::store::config::{DeploymentRecord, PendingRecord, PoolRecord};
 
 /// How long a deployment transaction stays valid. Creation transactions are large and a
@@ -509,11 +511,14 @@ pub struct Deployed {
     pub fee: i64,
 }
 
-/// Deploys one contract: builds its creation transaction, has `sign` sign it, saves the
-/// record with the transaction pending, broadcasts, waits for the receipt and saves the
-/// record with the address. Also finishes a step an earlier run left pending.
+/// Deploys one contract: builds its creation transaction, has `sign` sign it, records it in
+/// the journal and saves the record with the transaction pending, broadcasts, waits for the
+/// receipt and saves the record with the address. Also finishes a step an earlier run left
+/// pending.
+#[allow(clippy::too_many_arguments)]
 pub async fn deploy_step(
     node: &NodeClient,
+    journal: &Journal,
     plan: &mut Plan,
     index: usize,
     keys: &Keys,
@@ -522,7 +527,7 @@ pub async fn deploy_step(
 ) -> Result<Option<Deployed>> {
     let step = plan.steps[index].clone();
     let contract = step.contract;
-    let (txid, expiration) = match &step.state {
+    let txid = match &step.state {
         StepState::Deployed(_) => return Ok(None),
         StepState::Pending(pending) => {
             let tx = hex::decode(&pending.transaction)
@@ -535,50 +540,61 @@ pub async fn deploy_step(
                         pending.contract
                     ))
                 })?;
-            // It may never have reached the node; sending it again is harmless either way.
-            match Broadcast::classify(node.broadcast_hex(&tx).await) {
-                Broadcast::Accepted => {}
-                Broadcast::Unknown(e) if e.is_unavailable() => return Err(e.into()),
-                // Refused now (expired, say): what the chain did with it decides below.
-                Broadcast::Unknown(e) => {
-                    tracing::debug!("resending the pending {}: {e}", pending.contract)
+            // A record from before the journal, or from another data folder: journal it now.
+            let entry = match journal.get(&pending.txid) {
+                Err(Error::NotFound(_)) => {
+                    journal.record(&tx, Purpose::Deploy, pending.contract.clone())?
                 }
-                Broadcast::Retry(reason) | Broadcast::Refused(reason) => {
-                    tracing::debug!("resending the pending {}: {reason}", pending.contract)
-                }
+                found => found?,
+            };
+            // It may never have reached the node; sending it again is harmless either way,
+            // and what the chain did with it decides below.
+            if !entry.state.is_finished()
+                && let Broadcast::Unknown(e) = journal.broadcast(node, &entry).await?
+                && e.is_unavailable()
+            {
+                return Err(e.into());
             }
-            (tx.txid(), pending.expiration)
+            tx.txid()
         }
         StepState::ToDo => {
             let mut tx = creation_transaction(node, plan, &step, keys).await?;
             sign(&mut tx)?;
-            let txid = tx.txid();
+            let entry = journal.record(&tx, Purpose::Deploy, contract.name())?;
             plan.record.pending = Some(PendingRecord {
                 contract: contract.name(),
-                txid: txid.to_hex(),
+                txid: entry.txid.clone(),
                 expiration: tx.expiration(),
-                transaction: hex::encode(tx.to_protobuf()),
+                transaction: entry.signed_hex.clone(),
             });
             save(&plan.record)?;
-            if let Err(e) = node.broadcast_hex(&tx).await {
-                // A refusal means the transaction went nowhere; anything else (a timeout)
-                // leaves it pending, for the next run to look up.
-                if !e.is_unavailable() {
+            match journal.broadcast(node, &entry).await? {
+                // Busy: following sends it again after a backoff.
+                Broadcast::Accepted | Broadcast::Retry(_) => {}
+                // Refused: the transaction went nowhere.
+                Broadcast::Refused(reason) => {
                     plan.record.pending = None;
                     save(&plan.record)?;
+                    return Err(Error::Refused(reason));
                 }
-                return Err(e.into());
+                // No answer: it stays pending, for the next run to look up.
+                Broadcast::Unknown(e) => return Err(e.into()),
             }
-            (txid, tx.expiration())
+            tx.txid()
         }
     };
     let what = format!("the {} deployment", contract.name());
-    let outcome = wait_for(node, &txid, expiration).await?;
-    if !matches!(&outcome, Outcome::Included(info) if info.succeeded()) {
+    // Failed, expired or refused: the contract is still to do. The node gone: still pending.
+    let outcome = match journal.follow(node, &txid.to_hex()).await {
+        Err(Error::Refused(reason)) => Err(Error::Refused(reason)),
+        Err(e) => return Err(e),
+        Ok(outcome) => Ok(outcome),
+    };
+    if !matches!(&outcome, Ok(Outcome::Included(info)) if info.succeeded()) {
         plan.record.pending = None;
         save(&plan.record)?;
     }
-    let info = outcome.settle(&what, &txid)?;
+    let info = outcome?.settle(&what, &txid)?;
     let address = info
         .contract_address
         .unwrap_or_else(|| Address::contract_address(&txid.0, &plan.owner));

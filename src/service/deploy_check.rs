@@ -328,6 +328,7 @@ pub fn test_note(chain: &Chain, store: &NoteStore) -> Result<Option<(i64, Note)>
 pub async fn test_deposit(
     chain: &Chain,
     store: &NoteStore,
+    journal: &crate::service::journal::Journal,
     key: &tron::PrivateKey,
 ) -> Result<(i64, Note, tron::TxId)> {
     let denomination = chain
@@ -347,7 +348,7 @@ pub async fn test_deposit(
             .await?;
     }
     let (id, note) = new_note(chain, store, denomination, TEST_DEPOSIT_ORIGIN, None)?;
-    let (txid, _) = deposit_one(chain, store, key, id, &note, denomination, pool).await?;
+    let (txid, _) = deposit_one(chain, store, journal, key, id, &note, denomination, pool).await?;
     Ok((id, note, txid))
 }
 

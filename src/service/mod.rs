@@ -13,6 +13,7 @@ pub mod devnet_identity;
 pub mod fees;
 pub mod health;
 pub mod inputs;
+pub mod journal;
 pub mod notes;
 pub mod pools;
 pub mod price;

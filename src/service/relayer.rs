@@ -21,25 +21,24 @@ use std::time::{Duration, Instant};
 
 use alloy_primitives::{B256, U256};
 use serde::{Deserialize, Serialize};
-use tron::{Address, PrivateKey, Transaction, TxId};
+use tron::{Address, PrivateKey, TxId};
 use zk::proof::EncodedProof;
 
 use crate::error::{Error, Kind, Result};
 use crate::service::builders::{WithdrawRequest, withdraw_calldata};
 use crate::service::chain::Chain;
 use crate::service::inputs::USDT_UNIT;
+use crate::service::journal::{Journal, Look, Purpose};
 use crate::service::pools::{six_decimals, six_decimals_text, word_hex};
 use crate::service::relayer_fees::{FeeQuote, Pricing, Resources, Terms};
 use crate::service::sponsor::SponsorShare;
 use crate::service::submit::Broadcast;
-use crate::store::jobs::{Execution, Job, JobState, JobStore};
+use crate::store::jobs::{Job, JobState, JobStore};
 use crate::units::format_trx;
 
 /// A relayed transaction is broadcast at once; a short validity bounds how long a job can
 /// stay undecided after a crash.
 const RELAY_EXPIRATION_MS: i64 = 2 * 60 * 1000;
-/// The longest wait between broadcasts a busy node turned away.
-const MAX_RETRY_DELAY: Duration = Duration::from_secs(30);
 
 #[derive(Debug, Clone)]
 pub struct RelayerConfig {
@@ -213,6 +212,8 @@ pub struct Relayer {
     key: PrivateKey,
     config: RelayerConfig,
     jobs: JobStore,
+    /// The jobs' transactions: recorded, sent and followed (the jobs' connection).
+    journal: Journal,
     /// Notes between "accepted for checking" and "recorded": concurrent copies of one
     /// request meet here, and all but the first are turned away.
     in_flight: Mutex<HashSet<(u64, B256)>>,
@@ -241,10 +242,12 @@ impl Drop for InFlight<'_> {
 
 impl Relayer {
     pub fn new(key: PrivateKey, config: RelayerConfig, jobs: JobStore) -> Self {
+        let journal = Journal::new(jobs.journal().clone()).retry_after(config.poll);
         Relayer {
             key,
             config,
             jobs,
+            journal,
             in_flight: Mutex::new(HashSet::new()),
             watched: Mutex::new(None),
         }
@@ -459,7 +462,6 @@ impl Relayer {
             fee: fee.to_string(),
             refund: refund_sun.to_string(),
             state: JobState::Signed,
-            signed_hex: hex::encode(tx.to_protobuf()),
             expiration: tx.expiration(),
             created_at: now,
             updated_at: now,
@@ -468,15 +470,16 @@ impl Relayer {
             energy_used: None,
             fee_sun: None,
             attempts: 0,
-            retry_at: 0,
         };
-        self.jobs.insert(&job)?;
+        let reference = format!("{} {}", job.pool, job.nullifier_hash);
+        self.jobs
+            .insert(&job, &Journal::entry(&tx, Purpose::Relay, reference))?;
         tracing::info!(txid = %job.txid, denomination, "relaying a withdrawal");
         // Detached: a request that gives up does not take the broadcast with it.
         let broadcast = tokio::spawn({
             let (relayer, chain) = (Arc::clone(self), Arc::clone(chain));
             async move {
-                let state = relayer.first_broadcast(&chain, &job.txid, &tx).await;
+                let state = relayer.first_broadcast(&chain, &job.txid).await;
                 chain.pool_changed(denomination);
                 state
             }
@@ -510,44 +513,16 @@ impl Relayer {
     }
 
     /// The first broadcast of a recorded job, and the state it leaves the job in.
-    async fn first_broadcast(
-        &self,
-        chain: &Chain,
-        txid: &str,
-        tx: &Transaction,
-    ) -> Result<JobState> {
-        match chain.broadcast(tx).await {
-            Broadcast::Accepted => {
-                self.jobs.advance(txid, JobState::Broadcast, None, None)?;
-                Ok(JobState::Broadcast)
-            }
-            Broadcast::Retry(reason) => {
-                tracing::warn!(txid, reason, "the node is busy; the watcher will retry");
-                self.jobs.defer(txid, self.retry_at(1), &reason)?;
-                Ok(JobState::Signed)
-            }
-            Broadcast::Refused(reason) => {
-                self.jobs
-                    .advance(txid, JobState::Failed, Some(&reason), None)?;
-                Err(Error::Refused(reason))
-            }
-            // Maybe sent, maybe not: the watcher broadcasts it again until it lands or
-            // expires. The client has the txid either way.
-            Broadcast::Unknown(e) => {
-                tracing::warn!(txid, error = %e, "broadcast unconfirmed");
-                Ok(JobState::Signed)
-            }
+    async fn first_broadcast(&self, chain: &Chain, txid: &str) -> Result<JobState> {
+        let entry = self.journal.get(txid)?;
+        match self.journal.broadcast(&chain.node, &entry).await? {
+            Broadcast::Accepted => Ok(JobState::Broadcast),
+            // Busy: the watcher sends it again after a backoff. No answer: maybe sent, maybe
+            // not; the watcher sends it again until it lands or expires. The client has the
+            // txid either way.
+            Broadcast::Retry(_) | Broadcast::Unknown(_) => Ok(JobState::Signed),
+            Broadcast::Refused(reason) => Err(Error::Refused(reason)),
         }
-    }
-
-    /// When to try again after `attempts` busy answers: the poll, doubling, at most 30 s.
-    fn retry_at(&self, attempts: i64) -> i64 {
-        let delay = self
-            .config
-            .poll
-            .saturating_mul(1 << attempts.clamp(0, 10))
-            .min(MAX_RETRY_DELAY);
-        tron::transaction::now_ms() + delay.as_millis() as i64
     }
 
     /// Follows every unfinished job until the server stops; after a restart this picks up
@@ -584,94 +559,45 @@ impl Relayer {
         }
     }
 
-    /// One pass over the unfinished jobs. A job that cannot be checked now (the node is
-    /// down, its row is damaged) is logged and skipped: it never holds up the others.
+    /// One pass over the unfinished jobs (the journal's relays). A job that cannot be checked
+    /// now (the node is down, its row is damaged) is logged and skipped: it never holds up
+    /// the others.
     pub async fn check_jobs(&self, chain: &Chain) {
-        let jobs = match self.jobs.unfinished() {
-            Ok(jobs) => jobs,
+        let looked = match self.journal.resume(&chain.node, Purpose::Relay).await {
+            Ok(looked) => looked,
             Err(e) => {
                 tracing::warn!(error = %e, "reading the relayer's jobs");
                 return;
             }
         };
-        for job in jobs {
-            if let Err(e) = self.check_job(chain, &job).await {
-                tracing::warn!(txid = %job.txid, error = %e, "checking a relayer job");
+        for (entry, checked) in looked {
+            match checked {
+                Ok(checked) if checked.moved => {
+                    tracing::info!(
+                        txid = %entry.txid,
+                        state = checked.state.as_str(),
+                        "relayer job moved"
+                    );
+                    if let Look::Receipt(info) = &checked.look {
+                        tracing::info!(
+                            txid = %entry.txid,
+                            energy = info.receipt.energy_usage_total,
+                            burned_sun = info.fee,
+                            "relayer job executed"
+                        );
+                        match self.jobs.get(&entry.txid) {
+                            Ok(Some(job)) => chain.pool_changed(job.denomination),
+                            Ok(None) => {}
+                            Err(e) => {
+                                tracing::warn!(txid = %entry.txid, error = %e, "reading a relayer job")
+                            }
+                        }
+                    }
+                }
+                Ok(_) => {}
+                Err(e) => tracing::warn!(txid = %entry.txid, error = %e, "checking a relayer job"),
             }
         }
-    }
-
-    async fn check_job(&self, chain: &Chain, job: &Job) -> Result<()> {
-        let txid: TxId = job
-            .txid
-            .parse()
-            .map_err(|_| Error::Failed(format!("relayer job store: bad txid {}", job.txid)))?;
-        if let Some(info) = chain.node.get_transaction_info(&txid).await? {
-            let execution = Execution {
-                block: info.block_number,
-                energy_used: info.receipt.energy_usage_total,
-                fee_sun: info.fee,
-            };
-            let (state, error) = if !info.succeeded() {
-                let reason = info
-                    .failure_reason()
-                    .unwrap_or_else(|| "it failed on chain".into());
-                (JobState::Failed, Some(reason))
-            } else if chain.is_solidified(&txid, info.block_number).await? {
-                (JobState::Confirmed, None)
-            } else {
-                (JobState::Included, None)
-            };
-            if self
-                .jobs
-                .advance(&job.txid, state, error.as_deref(), Some(execution))?
-            {
-                tracing::info!(
-                    txid = %job.txid,
-                    state = state.as_str(),
-                    energy = execution.energy_used,
-                    burned_sun = execution.fee_sun,
-                    "relayer job moved"
-                );
-                chain.pool_changed(job.denomination);
-            }
-            return Ok(());
-        }
-        let head = chain.node.get_now_block().await?;
-        if head.timestamp() > job.expiration {
-            self.jobs.advance(
-                &job.txid,
-                JobState::Failed,
-                Some("expired before it was included in a block"),
-                None,
-            )?;
-            return Ok(());
-        }
-        if job.retry_at > tron::transaction::now_ms() {
-            return Ok(());
-        }
-        // Not executed yet: broadcast the recorded bytes again. A node that holds them says
-        // so (a duplicate), which is the same as accepting them.
-        let bytes = hex::decode(&job.signed_hex)
-            .map_err(|e| Error::Failed(format!("relayer job {}: {e}", job.txid)))?;
-        let tx = Transaction::from_protobuf(&bytes)
-            .map_err(|e| Error::Failed(format!("relayer job {}: {e}", job.txid)))?;
-        match chain.broadcast(&tx).await {
-            Broadcast::Accepted => {
-                self.jobs
-                    .advance(&job.txid, JobState::Broadcast, None, None)?;
-            }
-            Broadcast::Retry(reason) => {
-                self.jobs
-                    .defer(&job.txid, self.retry_at(job.attempts + 1), &reason)?;
-            }
-            Broadcast::Refused(reason) => {
-                self.jobs
-                    .advance(&job.txid, JobState::Failed, Some(&reason), None)?;
-            }
-            Broadcast::Unknown(e) => return Err(e.into()),
-        }
-        Ok(())
     }
 }
 

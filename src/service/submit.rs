@@ -99,37 +99,13 @@ impl Chain {
         wait_for(&self.node, txid, expiration).await
     }
 
-    /// Broadcasts and reads the answer as [`Broadcast`].
-    pub async fn broadcast(&self, tx: &Transaction) -> Broadcast {
-        Broadcast::classify(self.node.broadcast_hex(tx).await)
-    }
-
     pub async fn send_and_confirm(&self, tx: &Transaction, what: &str) -> Result<TransactionInfo> {
         let txid = self.send(tx).await?;
         self.wait_for(&txid, tx.expiration())
             .await?
             .settle(what, &txid)
     }
-
-    /// Whether a transaction in a block is in a solidified one. From the node's
-    /// `/walletsolidity/` API; a node that does not serve it (java-tron serves the solidity
-    /// API on its own port) is answered by counting blocks: TRON solidifies a block once
-    /// two thirds of its 27 producers have built on it, 19 blocks (java-tron
-    /// `ChainConstant.SOLIDIFIED_THRESHOLD` of 70%).
-    pub async fn is_solidified(&self, txid: &TxId, block: i64) -> Result<bool> {
-        match self.node.get_solid_transaction_info(txid).await {
-            Ok(found) => Ok(found.is_some()),
-            Err(NodeError::Http { status: 404, .. }) => {
-                let head = self.head().await?;
-                Ok(head.block.number() - block >= SOLIDIFICATION_BLOCKS)
-            }
-            Err(e) => Err(e.into()),
-        }
-    }
 }
-
-/// Blocks after which a block is irreversible when the solidity API cannot say.
-pub const SOLIDIFICATION_BLOCKS: i64 = 19;
 
 /// Waits for a transaction's receipt until it is included, or the head block passes its
 /// expiration (after which it can never be included).

@@ -4,6 +4,7 @@ pub mod config;
 pub mod db;
 pub mod fs;
 pub mod jobs;
+pub mod journal;
 pub mod keystore;
 pub mod notes;
 pub mod paths;

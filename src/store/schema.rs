@@ -38,6 +38,12 @@ pub const MIGRATIONS: &[Migration] = &[
         what: "notes from a mnemonic: each note's seed and index, the next index per seed and pool",
         apply: seed_indices,
     },
+    Migration {
+        what: "the submit journal: every transaction we sign before it is broadcast (deposits, \
+               relays, deployments); relayer jobs keep their own fields and take their \
+               transaction, state and receipt from it",
+        apply: submit_journal,
+    },
 ];
 
 /// The version a database has once every migration ran.
@@ -170,6 +176,56 @@ CREATE TABLE seed_indices (
     )
 }
 
+fn submit_journal(tx: &Transaction<'_>) -> rusqlite::Result<()> {
+    tx.execute_batch(
+        "
+CREATE TABLE submissions (
+    txid         TEXT PRIMARY KEY,
+    purpose      TEXT NOT NULL,
+    reference    TEXT NOT NULL,
+    exclusive    INTEGER NOT NULL,
+    signed_hex   TEXT NOT NULL,
+    expiration   INTEGER NOT NULL,
+    state        TEXT NOT NULL,
+    error        TEXT,
+    block        INTEGER,
+    energy_used  INTEGER,
+    fee_sun      INTEGER,
+    attempts     INTEGER NOT NULL DEFAULT 0,
+    retry_at     INTEGER NOT NULL DEFAULT 0,
+    created_at   INTEGER NOT NULL,
+    updated_at   INTEGER NOT NULL
+);
+CREATE UNIQUE INDEX submissions_live
+    ON submissions (purpose, reference) WHERE exclusive AND state != 'failed';
+CREATE INDEX submissions_open
+    ON submissions (purpose, state) WHERE state IN ('signed', 'broadcast', 'included');
+INSERT INTO submissions (txid, purpose, reference, exclusive, signed_hex, expiration, state,
+        error, block, energy_used, fee_sun, attempts, retry_at, created_at, updated_at)
+    SELECT txid, 'relay', pool || ' ' || nullifier_hash, 1, signed_hex, expiration, state,
+        error, block, energy_used, fee_sun, attempts, retry_at, created_at, updated_at
+    FROM relayer_jobs;
+CREATE TABLE relayer_jobs_details (
+    txid            TEXT PRIMARY KEY REFERENCES submissions (txid),
+    pool            TEXT NOT NULL,
+    denomination    INTEGER NOT NULL,
+    nullifier_hash  TEXT NOT NULL,
+    recipient       TEXT NOT NULL,
+    fee             TEXT NOT NULL,
+    refund          TEXT NOT NULL,
+    created_at      INTEGER NOT NULL
+);
+INSERT INTO relayer_jobs_details
+    SELECT txid, pool, denomination, nullifier_hash, recipient, fee, refund, created_at
+    FROM relayer_jobs;
+DROP TABLE relayer_jobs;
+ALTER TABLE relayer_jobs_details RENAME TO relayer_jobs;
+CREATE INDEX relayer_jobs_nullifier ON relayer_jobs (nullifier_hash);
+CREATE INDEX relayer_jobs_note ON relayer_jobs (pool, nullifier_hash);
+",
+    )
+}
+
 /// Brings the database up to [`latest`], each migration in its own transaction with the
 /// version it reaches; refuses a database a newer tronpool wrote, and changes nothing then.
 pub fn migrate(conn: &mut Connection) -> Result<()> {
@@ -295,7 +351,11 @@ mod tests {
             ("0", 0, None)
         );
         assert_eq!(jobs.unfinished().unwrap().len(), 1);
-        assert!(jobs.advance("aa", JobState::Included, None, None).unwrap());
+        assert!(
+            jobs.journal()
+                .advance("aa", JobState::Included, None, None)
+                .unwrap()
+        );
         assert_eq!(
             jobs.unfinished().unwrap().len(),
             1,
@@ -402,6 +462,100 @@ mod tests {
         assert_eq!(notes.next_index("s", "TPool").unwrap(), 0);
         notes.advance_index("s", "TPool", 3).unwrap();
         assert_eq!(notes.next_index("s", "TPool").unwrap(), 3);
+    }
+
+    /// The release before the submit journal: migrations 1 to 4, with relayer jobs in every
+    /// state (two for one note: a failed try and the live one).
+    fn version_four_database(path: &std::path::Path) {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let mut conn = Connection::open(path).unwrap();
+        for (version, migration) in MIGRATIONS[..4].iter().enumerate() {
+            let tx = conn.transaction().unwrap();
+            (migration.apply)(&tx).unwrap();
+            tx.pragma_update(None, "user_version", version as i64 + 1)
+                .unwrap();
+            tx.commit().unwrap();
+        }
+        conn.execute_batch(
+            "INSERT INTO relayer_jobs (txid, pool, denomination, nullifier_hash, recipient, fee,
+                 state, signed_hex, expiration, created_at, updated_at, error, refund, block,
+                 energy_used, fee_sun, attempts, retry_at)
+             VALUES
+             ('aa', 'TPool', 100, '0x01', 'TR1', '1000', 'failed', '0a01', 9, 1, 2,
+                 'expired before it was included in a block', '0', NULL, NULL, NULL, 0, 0),
+             ('bb', 'TPool', 100, '0x01', 'TR1', '1000', 'signed', '0a02', 99, 3, 4,
+                 'SERVER_BUSY', '5', NULL, NULL, NULL, 2, 77),
+             ('cc', 'TPool', 100, '0x02', 'TR2', '2000', 'confirmed', '0a03', 99, 5, 6, NULL,
+                 '0', 12, 330000, 33000000, 0, 0);",
+        )
+        .unwrap();
+    }
+
+    #[test]
+    fn a_version_four_database_moves_its_jobs_transactions_into_the_journal() {
+        use crate::store::journal::{Purpose, Submissions};
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("devnet/tronpool.sqlite3");
+        version_four_database(&path);
+        assert_eq!(version(&path), 4);
+        let jobs = JobStore::open(&path).unwrap();
+        assert_eq!(version(&path), latest());
+
+        // Every job reads as it did, from the job and its journal entry.
+        let busy = jobs.get("bb").unwrap().expect("the job survived");
+        assert_eq!(busy.state, JobState::Signed);
+        assert_eq!(
+            (busy.refund.as_str(), busy.attempts, busy.error.as_deref()),
+            ("5", 2, Some("SERVER_BUSY"))
+        );
+        assert_eq!(
+            (busy.expiration, busy.created_at, busy.updated_at),
+            (99, 3, 4)
+        );
+        let done = jobs.get("cc").unwrap().unwrap();
+        assert_eq!(done.state, JobState::Confirmed);
+        assert_eq!(
+            (done.block, done.energy_used, done.fee_sun),
+            (Some(12), Some(330_000), Some(33_000_000))
+        );
+        assert_eq!(jobs.get("aa").unwrap().unwrap().state, JobState::Failed);
+        assert_eq!(jobs.live("TPool", "0x01").unwrap().unwrap().txid, "bb");
+        assert_eq!(jobs.by_nullifier("0x01").unwrap().unwrap().txid, "bb");
+        let open = jobs.unfinished().unwrap();
+        assert_eq!(open.len(), 1);
+
+        // The journal holds the signed bytes and when to send them again, for the watcher.
+        let journal = Submissions::open(&path).unwrap();
+        let entries = journal.unfinished(Purpose::Relay).unwrap();
+        assert_eq!(entries.len(), 1);
+        let entry = &entries[0];
+        assert_eq!(
+            (
+                entry.txid.as_str(),
+                entry.signed_hex.as_str(),
+                entry.retry_at
+            ),
+            ("bb", "0a02", 77)
+        );
+        assert_eq!(entry.reference, "TPool 0x01");
+
+        // One live job per note still holds, now through the journal.
+        let mut job = busy.clone();
+        job.txid = "dd".into();
+        let refused = jobs
+            .insert(
+                &job,
+                &crate::store::journal::NewEntry {
+                    txid: "dd".into(),
+                    purpose: Purpose::Relay,
+                    reference: "TPool 0x01".into(),
+                    signed_hex: "0a04".into(),
+                    expiration: 99,
+                },
+            )
+            .unwrap_err();
+        assert_eq!(refused.http_status(), 409, "{refused}");
+        assert!(jobs.get("dd").unwrap().is_none());
     }
 
     #[test]

@@ -2,8 +2,8 @@
 //! the pools table, relayed and self withdrawals, the notes store and its states, a second
 //! spend refused with exit 4, bad notes with exit 5, a dead node with exit 3, no spending
 //! without a terminal or `--yes`, `--dry-run` and `--unsigned` sending nothing, a deposit
-//! killed right after its broadcast settled by `notes check`, and the guidance before a
-//! withdrawal.
+//! killed right after its broadcast settled by `notes check`, one killed before its broadcast
+//! sent by the next `deposit`, and the guidance before a withdrawal.
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -628,7 +628,9 @@ fn a_remote_relayer_over_http() {
 
 /// A node in front of the devnet that forwards everything, but once a transaction has been
 /// broadcast, never answers about receipts: the deposit is on chain and the CLI cannot know.
-fn stalling_proxy(chain: &Chain, broadcast: Arc<Mutex<bool>>) -> String {
+/// With `hold_broadcasts`, a broadcast is never passed on or answered either: the deposit
+/// never reaches the chain.
+fn stalling_proxy(chain: &Chain, broadcast: Arc<Mutex<bool>>, hold_broadcasts: bool) -> String {
     use axum::body::Bytes;
     use axum::extract::State;
     use axum::http::{Method, Uri};
@@ -639,6 +641,10 @@ fn stalling_proxy(chain: &Chain, broadcast: Arc<Mutex<bool>>) -> String {
             let upstream = upstream.clone();
             async move {
                 let path = uri.path().to_owned();
+                if hold_broadcasts && path.contains("broadcast") {
+                    *seen.lock().unwrap() = true;
+                    tokio::time::sleep(Duration::from_secs(3600)).await;
+                }
                 if *seen.lock().unwrap() && path.contains("gettransactioninfobyid") {
                     tokio::time::sleep(Duration::from_secs(3600)).await;
                 }
@@ -677,7 +683,7 @@ fn a_deposit_killed_after_its_broadcast_is_settled_by_notes_check() {
     // Approve first, so the killed command's only broadcast is the deposit.
     ok(&env, &chain, &["approve", "--denom", "100", "--yes"]);
     let broadcast = Arc::new(Mutex::new(false));
-    let proxy = stalling_proxy(&chain, broadcast.clone());
+    let proxy = stalling_proxy(&chain, broadcast.clone(), false);
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tronpool"))
         .env("TRONPOOL_HOME", env.home())
         .env_remove("TRONPOOL_PRIVATE_KEY")
@@ -707,6 +713,70 @@ fn a_deposit_killed_after_its_broadcast_is_settled_by_notes_check() {
     assert_eq!(checked[0]["leafIndex"], 0);
     assert_eq!(checked[0]["withdrawable"], true);
     assert_eq!(state_of(&env, &chain, 1), "deposited");
+}
+
+#[test]
+fn a_deposit_killed_before_its_broadcast_is_sent_by_the_next_deposit() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let env = TestEnv::new();
+    let chain = Chain::start();
+    ok(
+        &env,
+        &chain,
+        &["approve", "--denom", "100", "--count", "2", "--yes"],
+    );
+    let broadcast = Arc::new(Mutex::new(false));
+    let proxy = stalling_proxy(&chain, broadcast.clone(), true);
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tronpool"))
+        .env("TRONPOOL_HOME", env.home())
+        .env_remove("TRONPOOL_PRIVATE_KEY")
+        .env_remove("TRONPOOL_NETWORK")
+        .args(["--node", &proxy, "deposit", "--denom", "100", "--yes"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while !*broadcast.lock().unwrap() {
+        assert!(started.elapsed() < Duration::from_secs(60), "no broadcast");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap(); // SIGKILL while the broadcast is held: it never reached the node
+    child.wait().unwrap();
+    let notes = ok(&env, &chain, &["notes", "list"]);
+    assert_eq!(notes[0]["state"], "created", "{notes}");
+    let txid = notes[0]["depositTxid"]
+        .as_str()
+        .expect("recorded")
+        .to_owned();
+    let checked = ok(&env, &chain, &["notes", "check", "1"]);
+    assert_eq!(checked[0]["state"], "created", "not on chain: {checked}");
+
+    // The next deposit sends the recorded one first (the same signed bytes), then its own.
+    let mut next = run(&env, &chain, &["deposit", "--denom", "100", "--yes"]);
+    let output = next.output().unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        said.contains(&format!(
+            "note 1's deposit from an earlier run went in as leaf 0: {txid}"
+        )),
+        "{said}"
+    );
+    let notes = ok(&env, &chain, &["notes", "list"]);
+    assert_eq!(notes[0]["state"], "deposited", "{notes}");
+    assert_eq!(notes[0]["leafIndex"], 0);
+    assert_eq!(notes[0]["depositTxid"], txid.as_str());
+    assert_eq!(notes[1]["state"], "deposited", "{notes}");
+    assert_eq!(notes[1]["leafIndex"], 1);
+    // Nothing is left to finish: a third run sends nothing old.
+    let third = run(&env, &chain, &["deposit", "--denom", "100", "--yes"])
+        .output()
+        .unwrap();
+    assert!(
+        !String::from_utf8_lossy(&third.stderr).contains("earlier run"),
+        "{third:?}"
+    );
 }
 
 #[test]

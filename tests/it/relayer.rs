@@ -999,7 +999,7 @@ async fn a_job_interrupted_by_sigkill_is_finished_after_a_restart() {
     let state = |db: &std::path::Path| -> String {
         let conn = rusqlite::Connection::open(db).unwrap();
         conn.query_row(
-            "SELECT state FROM relayer_jobs WHERE txid = ?1",
+            "SELECT s.state FROM relayer_jobs JOIN submissions s USING (txid) WHERE txid = ?1",
             [&txid],
             |row| row.get(0),
         )
