@@ -11,7 +11,8 @@ use crate::service::pools::six_decimals_text;
 
 use super::Context;
 use super::input::confirm;
-use super::session::{connect, key, owner, print_unsigned, sign_and_confirm};
+use super::open::{connect, key, owner};
+use super::signing::{print_unsigned, sign_and_confirm};
 
 #[derive(Debug, Args)]
 pub struct ApproveArgs {

@@ -10,8 +10,8 @@ use crate::service::balances::{Allowance, Balance};
 use crate::service::stake::AccountResources;
 
 use super::Context;
+use super::open::{connect, owner};
 use super::output::rows;
-use super::session::{connect, owner};
 
 #[derive(Debug, Args)]
 pub struct BalanceArgs {

@@ -18,9 +18,9 @@ use crate::units::trx_text;
 
 use super::Context;
 use super::input::confirm;
+use super::open::{journal, key, notes, trees};
 use super::output::table;
 use super::progress::spinner;
-use super::session::{journal, key, notes, trees};
 
 #[derive(Debug, Args)]
 pub struct DeployArgs {

@@ -19,7 +19,8 @@ use crate::store::notes::NoteStore;
 
 use super::Context;
 use super::input::confirm;
-use super::session::{connect, journal, key, notes, owner, seed, sign_and_confirm};
+use super::open::{connect, journal, key, notes, owner, seed};
+use super::signing::sign_and_confirm;
 
 /// One command deposits at most this many notes: each is a transaction to wait for.
 const MAX_COUNT: u64 = 100;

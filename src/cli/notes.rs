@@ -17,9 +17,9 @@ use crate::store::notes::{NoteChange, NoteRecord};
 
 use super::Context;
 use super::input::{hidden, interactive, new_passphrase, passphrase_from_file, read_text};
+use super::open::{connect, given_note, notes, seed, trees};
 use super::output::{rows, table};
 use super::progress::bar;
-use super::session::{connect, given_note, notes, seed, trees};
 use crate::service::recover::{PoolRecovery, Report};
 use crate::service::seed::{Seed, normalize_mnemonic};
 use crate::store::vault::PassphraseSealed;

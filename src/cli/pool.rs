@@ -11,9 +11,10 @@ use crate::service::sponsor::Sponsorship;
 
 use super::Context;
 use super::input::confirm;
+use super::open::{connect, key, trees};
 use super::output::rows;
 use super::progress::sync;
-use super::session::{connect, key, sign_and_confirm, trees};
+use super::signing::sign_and_confirm;
 
 #[derive(Debug, Subcommand)]
 pub enum PoolCommand {

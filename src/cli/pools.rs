@@ -3,7 +3,7 @@
 use clap::Args;
 
 use super::Context;
-use super::session::{connect, pricing};
+use super::open::{connect, pricing};
 use crate::error::Result;
 
 #[derive(Debug, Args)]

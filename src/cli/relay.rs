@@ -23,8 +23,8 @@ use crate::store::jobs::JobStore;
 
 use super::Context;
 use super::input::{Prompt, refund_sun};
+use super::open::{connect, given_note, notes, pricing, trees};
 use super::progress::Steps;
-use super::session::{connect, given_note, notes, pricing, trees};
 
 #[derive(Debug, Subcommand)]
 pub enum RelayCommand {

@@ -16,7 +16,7 @@ use crate::service::pools::six_decimals_text;
 
 use super::Context;
 use super::input::confirm;
-use super::session::connect;
+use super::open::connect;
 
 #[derive(Debug, Args)]
 pub struct RelayCollectArgs {

@@ -12,8 +12,9 @@ use crate::units::trx_text;
 
 use super::Context;
 use super::input::confirm;
+use super::open::{connect, key};
 use super::output::rows;
-use super::session::{connect, key, sign_and_confirm};
+use super::signing::sign_and_confirm;
 
 #[derive(Debug, Subcommand)]
 pub enum StakeCommand {

@@ -10,8 +10,9 @@ use crate::service::withdraw::{SelfWithdrawal, SelfWithdrawn, Signer};
 
 use super::Context;
 use super::input::{Prompt, refund_sun};
+use super::open::{connect, given_note, key, notes, owner, trees};
 use super::progress::Steps;
-use super::session::{connect, given_note, key, notes, owner, print_unsigned, trees};
+use super::signing::print_unsigned;
 
 #[derive(Debug, Args)]
 pub struct WithdrawArgs {

@@ -180,23 +180,8 @@ impl Ledger {
         let energy_limit = budget.limit;
         self.consume_free_net(&owner, net_usage, cx.time);
         self.debit(&owner, net_fee + cx.memo_fee);
-        let env = tx_env(
-            owner,
-            TxKind::Call(call.contract.into()),
-            call.data,
-            call.call_value,
-            energy_limit as u64,
-            self.data.chain_id,
-        );
-        let meter = self.cpu_meter();
-        let (result, run) = self.with_evm(None, meter, |evm| evm.inspect_tx_commit(env));
-        let result = result.map_err(|e| {
-            Rejection::new(
-                "CONTRACT_EXE_ERROR",
-                format!("Contract execute error : {e}"),
-            )
-        })?;
-        let outcome = outcome(result, energy_limit, &run);
+        let kind = TxKind::Call(call.contract.into());
+        let outcome = self.run(owner, kind, call.data, call.call_value, energy_limit, None)?;
         self.charge(
             &owner,
             &budget,
@@ -248,25 +233,14 @@ impl Ledger {
         let energy_limit = budget.limit;
         self.consume_free_net(&owner, net_usage, cx.time);
         self.debit(&owner, net_fee + cx.memo_fee);
-        let env = tx_env(
+        let mut outcome = self.run(
             owner,
             TxKind::Create,
             contract.bytecode.clone(),
             contract.call_value,
-            energy_limit as u64,
-            self.data.chain_id,
-        );
-        let meter = self.cpu_meter();
-        let (result, run) = self.with_evm(Some(address.into()), meter, |evm| {
-            evm.inspect_tx_commit(env)
-        });
-        let result = result.map_err(|e| {
-            Rejection::new(
-                "CONTRACT_EXE_ERROR",
-                format!("Contract execute error : {e}"),
-            )
-        })?;
-        let mut outcome = outcome(result, energy_limit, &run);
+            energy_limit,
+            Some(address),
+        )?;
         if outcome.ret == ContractRet::Success {
             let runtime = self.code(&address);
             contract.origin_address = owner.tron_bytes().to_vec();
@@ -288,5 +262,37 @@ impl Ledger {
             cx.memo_fee,
         );
         Ok(())
+    }
+
+    /// Runs a call or a creation (at `created`, the address TRON gives it) in revm under
+    /// `energy_limit`, metered for CPU time, and commits it: its outcome in TRON's terms.
+    fn run(
+        &mut self,
+        owner: Address,
+        kind: TxKind,
+        data: Vec<u8>,
+        value: i64,
+        energy_limit: i64,
+        created: Option<Address>,
+    ) -> Result<super::CallOutcome, Rejection> {
+        let env = tx_env(
+            owner,
+            kind,
+            data,
+            value,
+            energy_limit as u64,
+            self.data.chain_id,
+        );
+        let meter = self.cpu_meter();
+        let (result, run) = self.with_evm(created.map(Into::into), meter, |evm| {
+            evm.inspect_tx_commit(env)
+        });
+        let result = result.map_err(|e| {
+            Rejection::new(
+                "CONTRACT_EXE_ERROR",
+                format!("Contract execute error : {e}"),
+            )
+        })?;
+        Ok(outcome(result, energy_limit, &run))
     }
 }

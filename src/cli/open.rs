@@ -1,9 +1,9 @@
-//! What the pool commands share: the connection to the chain, the network's stores, the
-//! signing key, and the note a command is given.
+//! What a command opens from its context: the connection to the chain, the network's stores,
+//! the signing key, and the note it is given.
 
 use std::time::Duration;
 
-use tron::{Address, PrivateKey, Transaction, TxId};
+use tron::{Address, PrivateKey};
 
 use crate::error::{Error, Result};
 use crate::service::chain::{Chain, NetworkSpec};
@@ -117,28 +117,4 @@ pub fn given_note(ctx: &Context, store: &NoteStore, arg: &str) -> Result<GivenNo
     }
     let record = store.by_commitment(&word_hex(&commitment_of(&note)))?;
     Ok(GivenNote { note, record })
-}
-
-/// Signs a built transaction, broadcasts it and waits until it is in a block.
-pub async fn sign_and_confirm(
-    chain: &Chain,
-    mut tx: Transaction,
-    key: &tron::PrivateKey,
-    what: &str,
-) -> Result<TxId> {
-    tx.sign(key)?;
-    let info = chain.send_and_confirm(&tx, what).await?;
-    Ok(info.id)
-}
-
-/// `--unsigned`: the API's `{transaction}` object, as the result.
-pub fn print_unsigned(ctx: &Context, tx: &Transaction) -> Result<()> {
-    let unsigned = crate::service::builders::Unsigned::new(tx);
-    ctx.out.note(format!(
-        "unsigned {}; sign it with `tronpool tx sign` or your wallet, then `tronpool tx broadcast`",
-        tx.txid()
-    ));
-    ctx.out.result(&unsigned, || {
-        serde_json::to_string_pretty(&unsigned.transaction).expect("JSON values serialize")
-    })
 }
