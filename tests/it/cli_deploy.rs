@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use assert_cmd::Command;
 use serde_json::Value;
 
-use crate::support::{Chain, TestEnv, json_run, mode};
+use crate::support::{TestChain, TestEnv, json_run, mode};
 
 /// A node that answers every request with `{}`: reachable, with no block 0, so no tronpool
 /// devnet. Returns its URL.
@@ -102,7 +102,7 @@ fn fails(cmd: &mut Command, args: &[&str], code: i32) -> String {
 
 /// A home whose config names the devnet's node as the network `rehearsal`, with the devnet's
 /// USDT: to tronpool, a real network like any other.
-fn rehearsal(chain: &Chain) -> TestEnv {
+fn rehearsal(chain: &TestChain) -> TestEnv {
     let env = TestEnv::new();
     std::fs::create_dir_all(env.home()).unwrap();
     std::fs::write(
@@ -118,7 +118,7 @@ fn rehearsal(chain: &Chain) -> TestEnv {
 }
 
 /// `tronpool --network rehearsal …`, signing as dev account `account`.
-fn on(env: &TestEnv, chain: &Chain, account: usize) -> Command {
+fn on(env: &TestEnv, chain: &TestChain, account: usize) -> Command {
     let mut cmd = env.cmd();
     cmd.env(
         "TRONPOOL_PRIVATE_KEY",
@@ -136,7 +136,7 @@ fn config(env: &TestEnv) -> String {
 #[ignore = "needs node and python: bash tests/interop/install.sh (scripts/test runs it)"]
 fn deploy_with_ceremony_keys_resume_and_withdraw() {
     let zkey = ceremony_zkey().to_str().unwrap().to_owned();
-    let chain = Chain::start();
+    let chain = TestChain::start();
     let env = rehearsal(&chain);
 
     let ptau = ceremony_ptau().to_str().unwrap().to_owned();
@@ -740,7 +740,7 @@ fn deploy_with_ceremony_keys_resume_and_withdraw() {
     assert!(err.contains(&vk), "{err}");
 }
 
-fn balance(env: &TestEnv, chain: &Chain, address: &str) -> u128 {
+fn balance(env: &TestEnv, chain: &TestChain, address: &str) -> u128 {
     ok(&mut on(env, chain, 4), &["balance", address])["balanceRaw"]
         .as_str()
         .unwrap()
@@ -751,7 +751,7 @@ fn balance(env: &TestEnv, chain: &Chain, address: &str) -> u128 {
 #[test]
 #[ignore = "needs node and python: bash tests/interop/install.sh (scripts/test runs it)"]
 fn refusals() {
-    let chain = Chain::start();
+    let chain = TestChain::start();
     let env = rehearsal(&chain);
 
     // The devnet deploys at genesis.
@@ -936,7 +936,7 @@ fn ceremony_verify_lists_the_contributions_or_refuses() {
     assert!(err.contains("not a ptau file"), "{err}");
 }
 
-fn rehearsal_config(chain: &Chain) -> String {
+fn rehearsal_config(chain: &TestChain) -> String {
     format!(
         "[networks.rehearsal]\nnode = \"{}\"\nusdt = \"{}\"\n",
         chain.devnet.url(),
@@ -952,7 +952,7 @@ fn rehearsal_config(chain: &Chain) -> String {
 fn deploy_checks_the_networks_tvm_switches() {
     let zkey = ceremony_zkey().to_str().unwrap().to_owned();
     let without = |shanghai: bool, cancun: bool| {
-        Chain::with(devnet::DevnetConfig {
+        TestChain::with(devnet::DevnetConfig {
             tvm: devnet::chain::evm::TvmSwitches { shanghai, cancun },
             ..devnet::DevnetConfig::ephemeral()
         })

@@ -11,20 +11,20 @@ use assert_cmd::Command;
 use serde_json::Value;
 use tron::PrivateKey;
 
-use crate::support::{Chain, TestEnv, json_run, mode};
+use crate::support::{TestChain, TestEnv, json_run, mode};
 
 /// BIP-39's test mnemonic: fine for a devnet.
 const MNEMONIC: &str = "abandon abandon abandon abandon abandon abandon abandon abandon \
                         abandon abandon abandon about";
 
-fn run(env: &TestEnv, chain: &Chain, args: &[&str]) -> Command {
+fn run(env: &TestEnv, chain: &TestChain, args: &[&str]) -> Command {
     let mut cmd = env.cmd();
     cmd.args(["--node", &chain.url()]).args(args);
     cmd
 }
 
 /// `run` with `TRONPOOL_PASSPHRASE_FILE` holding `passphrase`.
-fn unlocked(env: &TestEnv, chain: &Chain, passphrase: &str, args: &[&str]) -> Command {
+fn unlocked(env: &TestEnv, chain: &TestChain, passphrase: &str, args: &[&str]) -> Command {
     let file = env.write("passphrase", &format!("{passphrase}\n"));
     let mut cmd = run(env, chain, args);
     cmd.env("TRONPOOL_PASSPHRASE_FILE", file);
@@ -37,7 +37,7 @@ fn expect(cmd: &mut Command, code: i32) -> Value {
     if code == 0 { out["data"].clone() } else { out }
 }
 
-fn ok(env: &TestEnv, chain: &Chain, args: &[&str]) -> Value {
+fn ok(env: &TestEnv, chain: &TestChain, args: &[&str]) -> Value {
     expect(&mut run(env, chain, args), 0)
 }
 
@@ -74,7 +74,7 @@ fn holding(dir: &Path, needle: &str) -> Vec<PathBuf> {
 
 #[test]
 fn a_fresh_home_recovers_spent_and_unspent_deposits_from_the_mnemonic_and_reports_them() {
-    let chain = Chain::start();
+    let chain = TestChain::start();
     let first = TestEnv::new();
     let words = first.write("mnemonic.txt", MNEMONIC);
     let imported = ok(
@@ -229,7 +229,7 @@ fn a_fresh_home_recovers_spent_and_unspent_deposits_from_the_mnemonic_and_report
 
 #[test]
 fn encrypted_secrets_are_nowhere_in_the_clear_and_a_wrong_passphrase_changes_nothing() {
-    let chain = Chain::start();
+    let chain = TestChain::start();
     let env = TestEnv::new();
     let home = env.home();
     // A stored key (the devnet's funded account 0), a mnemonic, and a plain note first.

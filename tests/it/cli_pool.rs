@@ -12,17 +12,17 @@ use assert_cmd::Command;
 use serde_json::Value;
 use tron::PrivateKey;
 
-use crate::support::{Chain, TestEnv, json_run, mode};
+use crate::support::{TestChain, TestEnv, json_run, mode};
 
 /// `tronpool --node <devnet> ARGS`, in the test's home.
-fn run(env: &TestEnv, chain: &Chain, args: &[&str]) -> Command {
+fn run(env: &TestEnv, chain: &TestChain, args: &[&str]) -> Command {
     let mut cmd = env.cmd();
     cmd.args(["--node", &chain.url()]).args(args);
     cmd
 }
 
 /// Runs with `--json`, expects success, returns `data`.
-fn ok(env: &TestEnv, chain: &Chain, args: &[&str]) -> Value {
+fn ok(env: &TestEnv, chain: &TestChain, args: &[&str]) -> Value {
     let (code, out) = json_run(&mut run(env, chain, args));
     assert_eq!(code, 0, "{args:?}: {out}");
     assert_eq!(out["ok"], true, "{out}");
@@ -30,7 +30,7 @@ fn ok(env: &TestEnv, chain: &Chain, args: &[&str]) -> Value {
 }
 
 /// Runs with `--json`, expects exit `code`, returns the error message.
-fn fails(env: &TestEnv, chain: &Chain, args: &[&str], code: i32) -> String {
+fn fails(env: &TestEnv, chain: &TestChain, args: &[&str], code: i32) -> String {
     let (got, out) = json_run(&mut run(env, chain, args));
     assert_eq!(got, code, "{args:?}: {out}");
     assert_eq!(out["ok"], false, "{out}");
@@ -41,14 +41,14 @@ fn fails(env: &TestEnv, chain: &Chain, args: &[&str], code: i32) -> String {
     out["error"].as_str().unwrap().to_owned()
 }
 
-fn usdt_of(env: &TestEnv, chain: &Chain, address: &str) -> String {
+fn usdt_of(env: &TestEnv, chain: &TestChain, address: &str) -> String {
     ok(env, chain, &["balance", address])["balanceRaw"]
         .as_str()
         .unwrap()
         .to_owned()
 }
 
-fn state_of(env: &TestEnv, chain: &Chain, id: i64) -> String {
+fn state_of(env: &TestEnv, chain: &TestChain, id: i64) -> String {
     let notes = ok(env, chain, &["notes", "list"]);
     let note = notes
         .as_array()
@@ -62,7 +62,7 @@ fn state_of(env: &TestEnv, chain: &Chain, id: i64) -> String {
 #[test]
 fn deposit_then_relay_withdraw_then_the_note_is_spent() {
     let env = TestEnv::new();
-    let chain = Chain::start();
+    let chain = TestChain::start();
     let deposited = ok(&env, &chain, &["deposit", "--denom", "100", "--yes"]);
     let note = &deposited["notes"][0];
     let id = note["id"].as_i64().unwrap();
@@ -160,7 +160,7 @@ fn deposit_then_relay_withdraw_then_the_note_is_spent() {
 #[test]
 fn self_withdrawal_from_a_note_on_stdin_and_dry_runs_send_nothing() {
     let env = TestEnv::new();
-    let chain = Chain::start();
+    let chain = TestChain::start();
     let deposited = ok(
         &env,
         &chain,
@@ -238,7 +238,7 @@ fn warning_codes(out: &Value) -> Vec<String> {
 #[test]
 fn a_withdrawal_right_after_a_deposit_is_warned_about_even_with_yes() {
     let env = TestEnv::new();
-    let chain = Chain::start();
+    let chain = TestChain::start();
     ok(
         &env,
         &chain,
@@ -340,7 +340,7 @@ fn a_withdrawal_right_after_a_deposit_is_warned_about_even_with_yes() {
 #[test]
 fn bad_notes_exit_5_and_nothing_spends_without_a_terminal_or_yes() {
     let env = TestEnv::new();
-    let chain = Chain::start();
+    let chain = TestChain::start();
     let recipient = PrivateKey::generate().address().to_base58();
     let deposited = ok(&env, &chain, &["deposit", "--denom", "100", "--yes"]);
     let text = deposited["notes"][0]["note"].as_str().unwrap().to_owned();
@@ -402,7 +402,7 @@ fn bad_notes_exit_5_and_nothing_spends_without_a_terminal_or_yes() {
 #[test]
 fn every_command_prints_the_envelope_and_a_dead_node_is_exit_3() {
     let env = TestEnv::new();
-    let chain = Chain::start();
+    let chain = TestChain::start();
     let me = chain.devnet.accounts()[0].address().to_base58();
     let balance = ok(&env, &chain, &["balance", "--allowance"]);
     assert_eq!(balance["address"], me.as_str());
@@ -465,7 +465,7 @@ fn every_command_prints_the_envelope_and_a_dead_node_is_exit_3() {
     );
 }
 
-fn ok_stdin(env: &TestEnv, chain: &Chain, args: &[&str], input: &str) -> Value {
+fn ok_stdin(env: &TestEnv, chain: &TestChain, args: &[&str], input: &str) -> Value {
     let (code, out) = json_run(run(env, chain, args).write_stdin(input.to_owned()));
     assert_eq!(code, 0, "{args:?}: {out}");
     out["data"].clone()
@@ -473,7 +473,7 @@ fn ok_stdin(env: &TestEnv, chain: &Chain, args: &[&str], input: &str) -> Value {
 
 /// A relayer server (dev account 2) on `chain` with a fee floor of `floor` on the 100 pool,
 /// over a cheap TRX price, so that the floor is the fee.
-fn relayer_server(chain: &Chain, floor: &str) -> tronpool::api::ServerHandle {
+fn relayer_server(chain: &TestChain, floor: &str) -> tronpool::api::ServerHandle {
     chain.runtime.block_on(async {
         let node =
             tron::NodeClient::new(tron::NodeConfig::new(chain.url().parse().unwrap())).unwrap();
@@ -506,7 +506,7 @@ fn relayer_server(chain: &Chain, floor: &str) -> tronpool::api::ServerHandle {
 #[test]
 fn a_remote_relayer_over_http() {
     let env = TestEnv::new();
-    let chain = Chain::start();
+    let chain = TestChain::start();
     let deposited = ok(
         &env,
         &chain,
@@ -630,7 +630,7 @@ fn a_remote_relayer_over_http() {
 /// broadcast, never answers about receipts: the deposit is on chain and the CLI cannot know.
 /// With `hold_broadcasts`, a broadcast is never passed on or answered either: the deposit
 /// never reaches the chain.
-fn stalling_proxy(chain: &Chain, broadcast: Arc<Mutex<bool>>, hold_broadcasts: bool) -> String {
+fn stalling_proxy(chain: &TestChain, broadcast: Arc<Mutex<bool>>, hold_broadcasts: bool) -> String {
     use axum::body::Bytes;
     use axum::extract::State;
     use axum::http::{Method, Uri};
@@ -679,7 +679,7 @@ fn stalling_proxy(chain: &Chain, broadcast: Arc<Mutex<bool>>, hold_broadcasts: b
 fn a_deposit_killed_after_its_broadcast_is_settled_by_notes_check() {
     let _ = rustls::crypto::ring::default_provider().install_default();
     let env = TestEnv::new();
-    let chain = Chain::start();
+    let chain = TestChain::start();
     // Approve first, so the killed command's only broadcast is the deposit.
     ok(&env, &chain, &["approve", "--denom", "100", "--yes"]);
     let broadcast = Arc::new(Mutex::new(false));
@@ -719,7 +719,7 @@ fn a_deposit_killed_after_its_broadcast_is_settled_by_notes_check() {
 fn a_deposit_killed_before_its_broadcast_is_sent_by_the_next_deposit() {
     let _ = rustls::crypto::ring::default_provider().install_default();
     let env = TestEnv::new();
-    let chain = Chain::start();
+    let chain = TestChain::start();
     ok(
         &env,
         &chain,
@@ -783,7 +783,7 @@ fn a_deposit_killed_before_its_broadcast_is_sent_by_the_next_deposit() {
 fn a_tree_cache_from_an_earlier_devnet_is_dropped_and_fetched_again() {
     let env = TestEnv::new();
     let recipient = PrivateKey::generate().address().to_base58();
-    let first = Chain::start();
+    let first = TestChain::start();
     ok(&env, &first, &["deposit", "--denom", "100", "--yes"]);
     // Caches the first devnet's one leaf.
     ok(
@@ -794,7 +794,7 @@ fn a_tree_cache_from_an_earlier_devnet_is_dropped_and_fetched_again() {
     drop(first);
     // A fresh devnet has the same pool addresses and other deposits: the cached leaf is
     // wrong, the root it gives is unknown to the pool, and the cache is fetched again.
-    let second = Chain::start();
+    let second = TestChain::start();
     ok(
         &env,
         &second,
@@ -813,7 +813,7 @@ fn a_tree_cache_from_an_earlier_devnet_is_dropped_and_fetched_again() {
 #[test]
 fn denominations_and_counts_of_any_size_are_clear_errors_not_overflows() {
     let env = TestEnv::new();
-    let chain = Chain::start();
+    let chain = TestChain::start();
     let huge = u64::MAX.to_string();
     let error = fails(&env, &chain, &["approve", "--denom", &huge, "--yes"], 2);
     assert!(error.contains(&format!("no {huge} USDT pool")), "{error}");

@@ -5,21 +5,21 @@
 use assert_cmd::Command;
 use serde_json::Value;
 
-use crate::support::{Chain, TestEnv, json_run};
+use crate::support::{TestChain, TestEnv, json_run};
 
-fn run(env: &TestEnv, chain: &Chain, args: &[&str]) -> Command {
+fn run(env: &TestEnv, chain: &TestChain, args: &[&str]) -> Command {
     let mut cmd = env.cmd();
     cmd.args(["--node", &chain.url()]).args(args);
     cmd
 }
 
-fn ok(env: &TestEnv, chain: &Chain, args: &[&str]) -> Value {
+fn ok(env: &TestEnv, chain: &TestChain, args: &[&str]) -> Value {
     let (code, out) = json_run(&mut run(env, chain, args));
     assert_eq!(code, 0, "{args:?}: {out}");
     out["data"].clone()
 }
 
-fn fails(env: &TestEnv, chain: &Chain, args: &[&str], code: i32) -> String {
+fn fails(env: &TestEnv, chain: &TestChain, args: &[&str], code: i32) -> String {
     let (got, out) = json_run(&mut run(env, chain, args));
     assert_eq!(got, code, "{args:?}: {out}");
     assert_eq!(out["ok"], false, "{out}");
@@ -37,7 +37,7 @@ fn energy_of(trx: i64, devnet_trx: i64) -> i64 {
 #[test]
 fn stake_lend_take_back_and_release_show_in_the_balance() {
     let env = TestEnv::new();
-    let chain = Chain::start();
+    let chain = TestChain::start();
     let before = ok(&env, &chain, &["balance"]);
     assert_eq!(before["resources"]["energyLimit"], 0, "{before}");
     assert_eq!(before["resources"]["bandwidthLimit"], 600);
@@ -95,7 +95,7 @@ fn stake_lend_take_back_and_release_show_in_the_balance() {
 #[test]
 fn bad_stake_amounts_are_clear_errors_and_send_nothing() {
     let env = TestEnv::new();
-    let chain = Chain::start();
+    let chain = TestChain::start();
     let trx = |env: &TestEnv| -> String {
         ok(env, &chain, &["balance"])["trxRaw"]
             .as_str()
@@ -139,7 +139,7 @@ fn bad_stake_amounts_are_clear_errors_and_send_nothing() {
 }
 
 /// `run` as the devnet's deployer (the pools' origin).
-fn as_deployer(env: &TestEnv, chain: &Chain, args: &[&str]) -> Value {
+fn as_deployer(env: &TestEnv, chain: &TestChain, args: &[&str]) -> Value {
     let mut cmd = run(env, chain, args);
     cmd.env(
         "TRONPOOL_PRIVATE_KEY",
@@ -150,7 +150,7 @@ fn as_deployer(env: &TestEnv, chain: &Chain, args: &[&str]) -> Value {
     out["data"].clone()
 }
 
-fn trx_of(env: &TestEnv, chain: &Chain, who: Option<&str>) -> i64 {
+fn trx_of(env: &TestEnv, chain: &TestChain, who: Option<&str>) -> i64 {
     let mut args = vec!["balance"];
     args.extend(who);
     ok(env, chain, &args)["trxRaw"]
@@ -160,7 +160,7 @@ fn trx_of(env: &TestEnv, chain: &Chain, who: Option<&str>) -> i64 {
         .unwrap()
 }
 
-fn energy_available(env: &TestEnv, chain: &Chain, who: &str) -> i64 {
+fn energy_available(env: &TestEnv, chain: &TestChain, who: &str) -> i64 {
     ok(env, chain, &["balance", who])["resources"]["energyAvailable"]
         .as_i64()
         .unwrap()
@@ -169,7 +169,7 @@ fn energy_available(env: &TestEnv, chain: &Chain, who: &str) -> i64 {
 #[test]
 fn genesis_pools_are_sponsored_capped_per_call_and_changed_only_by_their_deployer() {
     let env = TestEnv::new();
-    let chain = Chain::start();
+    let chain = TestChain::start();
     let deployer = devnet::genesis::deployer_key().address().to_base58();
     let shown = ok(&env, &chain, &["pool", "sponsor", "--denom", "100"]);
     assert_eq!(shown["sponsor"], deployer.as_str(), "{shown}");
@@ -277,7 +277,7 @@ fn genesis_pools_are_sponsored_capped_per_call_and_changed_only_by_their_deploye
 #[test]
 fn a_sponsor_short_of_stake_leaves_its_callers_the_rest_as_the_estimate_said() {
     let env = TestEnv::new();
-    let chain = Chain::unsponsored();
+    let chain = TestChain::unsponsored();
     let deployer = devnet::genesis::deployer_key().address().to_base58();
     assert_eq!(energy_available(&env, &chain, &deployer), 0);
     ok(&env, &chain, &["approve", "--denom", "100", "--yes"]);

@@ -12,7 +12,7 @@ use assert_cmd::Command;
 use serde_json::Value;
 use tron::PrivateKey;
 
-use crate::support::{Chain, Socks5, TestEnv, forward, json_run};
+use crate::support::{Socks5, TestChain, TestEnv, forward, json_run};
 
 /// `tronpool --node NODE ARGS`, in the test's home.
 fn run(env: &TestEnv, node: &str, args: &[&str]) -> Command {
@@ -34,7 +34,7 @@ fn fails(env: &TestEnv, node: &str, args: &[&str], code: i32) -> String {
 }
 
 /// A tronpool server (no relayer) on `chain`'s devnet, syncing its pools its default way.
-fn server(chain: &Chain) -> tronpool::api::ServerHandle {
+fn server(chain: &TestChain) -> tronpool::api::ServerHandle {
     chain.runtime.block_on(async {
         let node =
             tron::NodeClient::new(tron::NodeConfig::new(chain.url().parse().unwrap())).unwrap();
@@ -56,7 +56,7 @@ fn server(chain: &Chain) -> tronpool::api::ServerHandle {
 /// A proxy on `chain`'s runtime in front of `upstream` that passes every request on and
 /// hands each answer to `alter` (path, body) on its way back.
 fn proxy(
-    chain: &Chain,
+    chain: &TestChain,
     upstream: String,
     seen: Arc<Mutex<Vec<(String, String)>>>,
     alter: fn(&str, String) -> String,
@@ -118,7 +118,7 @@ fn sync_report(env: &TestEnv, node: &str, extra: &[&str]) -> Value {
 
 #[test]
 fn without_an_events_api_pools_sync_from_a_server_or_a_block_scan() {
-    let chain = Chain::with(devnet::DevnetConfig {
+    let chain = TestChain::with(devnet::DevnetConfig {
         events_api: false,
         ..devnet::DevnetConfig::ephemeral()
     });
@@ -218,7 +218,7 @@ fn without_an_events_api_pools_sync_from_a_server_or_a_block_scan() {
 
 #[test]
 fn a_server_that_alters_a_leaf_is_refused_by_the_root_check() {
-    let chain = Chain::start();
+    let chain = TestChain::start();
     let node = chain.url();
     let depositor = TestEnv::new();
     ok(
@@ -259,7 +259,7 @@ fn a_server_that_alters_a_leaf_is_refused_by_the_root_check() {
 
 #[test]
 fn every_request_goes_through_the_configured_socks5_proxy() {
-    let chain = Chain::start();
+    let chain = TestChain::start();
     let socks = Socks5::start(&chain.runtime);
     let port = |url: &str| {
         url.rsplit(':')
@@ -324,7 +324,7 @@ fn every_request_goes_through_the_configured_socks5_proxy() {
 
 #[test]
 fn a_withdrawal_and_a_notes_check_never_ask_the_node_about_the_note() {
-    let chain = Chain::start();
+    let chain = TestChain::start();
     let seen = Arc::new(Mutex::new(Vec::new()));
     let node = proxy(&chain, chain.url(), seen.clone(), unchanged);
     let env = TestEnv::new();

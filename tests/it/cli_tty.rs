@@ -7,7 +7,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::support::{Chain, TestEnv};
+use crate::support::{TestChain, TestEnv};
 
 /// A program running on a pseudo-terminal: what it printed so far, and a keyboard.
 struct Terminal {
@@ -83,7 +83,7 @@ impl Terminal {
 /// have that ⏎ answer the second with its default ("no"), cancelling after the approval.
 #[test]
 fn a_confirmation_waits_for_enter() {
-    let chain = Chain::start();
+    let chain = TestChain::start();
     let env = TestEnv::new();
     let key = chain.devnet.accounts()[2].to_hex();
     let mut tty = Terminal::run(

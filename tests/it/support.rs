@@ -147,33 +147,33 @@ impl StubNode {
 }
 
 /// A devnet on its own runtime, so the tests can stay synchronous around the binary.
-pub struct Chain {
+pub struct TestChain {
     pub devnet: devnet::DevnetHandle,
     pub runtime: tokio::runtime::Runtime,
 }
 
-impl Chain {
-    pub fn start() -> Chain {
+impl TestChain {
+    pub fn start() -> TestChain {
         Self::with(devnet::DevnetConfig::ephemeral())
     }
 
     /// A devnet whose deployer staked nothing (`devnet --no-sponsor`): its pools' callers
     /// pay all their energy until someone stakes.
-    pub fn unsponsored() -> Chain {
+    pub fn unsponsored() -> TestChain {
         Self::with(devnet::DevnetConfig {
             sponsor: false,
             ..devnet::DevnetConfig::ephemeral()
         })
     }
 
-    pub fn with(config: devnet::DevnetConfig) -> Chain {
+    pub fn with(config: devnet::DevnetConfig) -> TestChain {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
             .build()
             .unwrap();
         let devnet = runtime.block_on(devnet::spawn(config)).unwrap();
-        Chain { devnet, runtime }
+        TestChain { devnet, runtime }
     }
 
     pub fn url(&self) -> String {
@@ -181,7 +181,7 @@ impl Chain {
     }
 }
 
-impl Chain {
+impl TestChain {
     /// The devnet's node behind a proxy that hides what makes it a tronpool devnet: its
     /// `/devnet/*` routes answer 404 and block 0 comes back with another id (only the first
     /// byte changed, so the chain id, its last four bytes, stays the devnet's). To tronpool it

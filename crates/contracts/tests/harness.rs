@@ -8,7 +8,7 @@ use alloy_sol_types::{SolCall, SolConstructor, SolEvent};
 use contracts::{DevUSDT, creation_code};
 use revm::context_interface::cfg::gas_params::GasParams;
 use revm::primitives::hardfork::SpecId;
-use support::{Chain, DEPLOYER, Status};
+use support::{DEPLOYER, Status, Vm};
 
 const ALICE: Address = address!("00000000000000000000000000000000000a11ce");
 const BOB: Address = address!("0000000000000000000000000000000000000b0b");
@@ -24,7 +24,7 @@ fn no_intrinsic_base_cost() {
     let cancun = GasParams::new_spec(SpecId::CANCUN);
     assert_eq!(cancun.tx_base_stipend(), 21_000);
 
-    let mut chain = Chain::new();
+    let mut chain = Vm::new();
     // A plain value transfer to an EOA: 21,000 on Ethereum, nothing here.
     chain.set_balance(ALICE, U256::from(1_000_000u64));
     let out = chain
@@ -46,7 +46,7 @@ fn no_intrinsic_base_cost() {
 
 #[test]
 fn nonces_are_not_checked_and_deploys_get_distinct_addresses() {
-    let mut chain = Chain::new();
+    let mut chain = Vm::new();
     let a = chain.deploy(&INVALID_RUNTIME);
     let b = chain.deploy(&INVALID_RUNTIME);
     assert_ne!(a, b);
@@ -60,7 +60,7 @@ fn nonces_are_not_checked_and_deploys_get_distinct_addresses() {
 
 #[test]
 fn halts_are_reported() {
-    let mut chain = Chain::new();
+    let mut chain = Vm::new();
     let bad = chain.deploy(&INVALID_RUNTIME);
     let out = chain.call(ALICE, bad, &[], U256::ZERO);
     assert!(
@@ -73,7 +73,7 @@ fn halts_are_reported() {
 
 #[test]
 fn token_calls_events_views_and_revert_reasons() {
-    let mut chain = Chain::new();
+    let mut chain = Vm::new();
     let supply = U256::from(1_000_000_000_000u64);
     let args = DevUSDT::constructorCall {
         initialSupply: supply,
@@ -81,7 +81,7 @@ fn token_calls_events_views_and_revert_reasons() {
     .abi_encode();
     let usdt = chain.deploy(&creation_code(&DevUSDT::BYTECODE, &args));
 
-    let balance = |chain: &mut Chain, who: Address| {
+    let balance = |chain: &mut Vm, who: Address| {
         let out = chain.view(ALICE, usdt, &DevUSDT::balanceOfCall(who).abi_encode());
         DevUSDT::balanceOfCall::abi_decode_returns(&out.expect_success("balanceOf").output).unwrap()
     };

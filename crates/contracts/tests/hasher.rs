@@ -9,15 +9,15 @@ use alloy_sol_types::SolCall;
 use contracts::PoseidonT3;
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
-use support::{Chain, Status};
+use support::{Status, Vm};
 use zk::field::{MODULUS, from_u256, to_u256};
 
 const CALLER: Address = address!("00000000000000000000000000000000000ca11e");
 /// Gas budget of one `poseidon` call (calldata included): 20 calls per deposit.
 const GAS_BUDGET: u64 = 14_000;
 
-fn setup() -> (Chain, Address) {
-    let mut chain = Chain::new();
+fn setup() -> (Vm, Address) {
+    let mut chain = Vm::new();
     let hasher = chain.deploy(&PoseidonT3::BYTECODE);
     (chain, hasher)
 }

@@ -8,7 +8,7 @@ use alloy_primitives::aliases::U112;
 use alloy_primitives::{Address, U256, address};
 use alloy_sol_types::{SolCall, SolConstructor, SolEvent};
 use contracts::{DevSunswapPair, creation_code};
-use support::{Chain, DEPLOYER};
+use support::{DEPLOYER, Vm};
 
 /// Stand-ins for WTRX and USDT: the pair only stores the addresses.
 const WTRX: Address = address!("00000000000000000000000000000000000077c5");
@@ -21,7 +21,7 @@ fn u112(v: u64) -> U112 {
     U112::from(v)
 }
 
-fn deploy(chain: &mut Chain, reserve0: u64, reserve1: u64) -> Address {
+fn deploy(chain: &mut Vm, reserve0: u64, reserve1: u64) -> Address {
     chain.deploy(&creation_code(
         &DevSunswapPair::BYTECODE,
         &DevSunswapPair::constructorCall {
@@ -34,21 +34,21 @@ fn deploy(chain: &mut Chain, reserve0: u64, reserve1: u64) -> Address {
     ))
 }
 
-fn view<C: SolCall>(chain: &mut Chain, pair: Address, call: C) -> C::Return {
+fn view<C: SolCall>(chain: &mut Vm, pair: Address, call: C) -> C::Return {
     let out = chain
         .view(STRANGER, pair, &call.abi_encode())
         .expect_success("view");
     C::abi_decode_returns(&out.output).expect("decodes")
 }
 
-fn reserves(chain: &mut Chain, pair: Address) -> (U112, U112, u32) {
+fn reserves(chain: &mut Vm, pair: Address) -> (U112, U112, u32) {
     let r = view(chain, pair, DevSunswapPair::getReservesCall {});
     (r._reserve0, r._reserve1, r._blockTimestampLast)
 }
 
 #[test]
 fn reads_like_a_sunswap_v2_pair() {
-    let mut chain = Chain::new();
+    let mut chain = Vm::new();
     let pair = deploy(&mut chain, 40_000_000_000_000, 11_200_000_000_000);
     assert_eq!(view(&mut chain, pair, DevSunswapPair::token0Call {}), WTRX);
     assert_eq!(view(&mut chain, pair, DevSunswapPair::token1Call {}), USDT);
@@ -85,7 +85,7 @@ fn reads_like_a_sunswap_v2_pair() {
 
 #[test]
 fn the_owner_sets_the_reserves_and_the_time() {
-    let mut chain = Chain::new();
+    let mut chain = Vm::new();
     let pair = deploy(&mut chain, 1_000, 2_000);
     let later = START + 3_600;
     chain.set_timestamp(later);
@@ -159,7 +159,7 @@ fn the_owner_sets_the_reserves_and_the_time() {
 
 #[test]
 fn a_stranger_cannot_set_the_reserves() {
-    let mut chain = Chain::new();
+    let mut chain = Vm::new();
     let pair = deploy(&mut chain, 1_000, 2_000);
     chain.set_balance(STRANGER, U256::from(1_000_000_000u64));
     chain.set_timestamp(START + 60);

@@ -7,7 +7,7 @@ mod support;
 use alloy_primitives::{Address, B256, Bytes, U256, address};
 use alloy_sol_types::{SolCall, SolConstructor};
 use contracts::{DevUSDT, Groth16Verifier, PoseidonT3, TronPool, creation_code};
-use support::{Chain, DEPLOYER, Outcome};
+use support::{DEPLOYER, Outcome, Vm};
 use zk::Fr;
 use zk::circuit::PublicInputs;
 use zk::keys::Keys;
@@ -29,7 +29,7 @@ fn field(a: &Address) -> Fr {
 }
 
 struct Pool {
-    chain: Chain,
+    chain: Vm,
     usdt: Address,
     verifier: Address,
     pool: Address,
@@ -39,7 +39,7 @@ struct Pool {
 
 impl Pool {
     fn new() -> Self {
-        let mut chain = Chain::new();
+        let mut chain = Vm::new();
         let supply = U256::from(1_000_000u64) * U256::from(DENOMINATION);
         let usdt = chain.deploy(&creation_code(
             &DevUSDT::BYTECODE,
@@ -630,9 +630,9 @@ fn energy_of_deposit_and_withdraw() {
 
 #[test]
 fn the_verifier_refuses_a_key_nobody_contributed_to() {
-    let mut chain = Chain::new();
+    let mut chain = Vm::new();
     let good = Keys::insecure_dev().verifier_args();
-    let deploy = |chain: &mut Chain, args: &zk::keys::VerifierArgs| {
+    let deploy = |chain: &mut Vm, args: &zk::keys::VerifierArgs| {
         chain.try_deploy(
             DEPLOYER,
             &creation_code(&Groth16Verifier::BYTECODE, &args.abi_encode()),

@@ -119,19 +119,20 @@ pub fn revert_reason(data: &[u8]) -> String {
     }
 }
 
-/// The chain: one revm instance over an in-memory database; every committed transaction is
+/// The contracts in a bare EVM (named apart from the devnet's `Ledger` and the client's `Chain`):
+/// one revm instance over an in-memory database; every committed transaction is
 /// its own "block" (the block environment stays fixed).
-pub struct Chain {
+pub struct Vm {
     evm: Evm,
 }
 
-impl Default for Chain {
+impl Default for Vm {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl Chain {
+impl Vm {
     /// A fresh chain with [`DEPLOYER`] funded with 10^9 TRX (in sun).
     pub fn new() -> Self {
         // Cancun gas table, minus the intrinsic 21,000 every Ethereum transaction pays:
@@ -154,7 +155,7 @@ impl Chain {
                 block.basefee = 0;
             })
             .build_mainnet();
-        let mut chain = Chain { evm };
+        let mut chain = Vm { evm };
         chain.set_balance(DEPLOYER, U256::from(10u64).pow(U256::from(15)));
         chain
     }
