@@ -311,7 +311,15 @@ fn schemas(
                 "knownRoot": { "type": "boolean" }, "reason": { "type": "string" } } },
             "Balance": { "type": "object", "properties": {
                 "address": address, "balance": amount, "balanceRaw": raw,
-                "trx": amount, "trxRaw": raw } },
+                "trx": amount, "trxRaw": raw,
+                "resources": { "type": "object",
+                    "description": "Energy and bandwidth: what the account has before it burns TRX",
+                    "properties": {
+                        "energyAvailable": { "type": "integer" },
+                        "energyLimit": { "type": "integer" },
+                        "bandwidthAvailable": { "type": "integer" },
+                        "bandwidthLimit": { "type": "integer" },
+                        "stakedForEnergyRaw": raw, "lentRaw": raw, "borrowedRaw": raw } } } },
             "Allowance": { "type": "object", "properties": {
                 "address": address, "denomination": { "type": "integer" }, "pool": address,
                 "allowance": amount, "allowanceRaw": raw,

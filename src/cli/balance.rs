@@ -7,7 +7,6 @@ use tron::Address;
 
 use crate::error::Result;
 use crate::service::balances::{Allowance, Balance};
-use crate::service::stake::AccountResources;
 
 use super::Context;
 use super::open::{connect, owner};
@@ -30,16 +29,13 @@ struct Out {
     balance: Balance,
     #[serde(skip_serializing_if = "Option::is_none")]
     allowances: Option<Vec<Allowance>>,
-    /// Energy and bandwidth: what the account has before it burns TRX.
-    resources: AccountResources,
 }
 
 impl BalanceArgs {
     pub async fn run(self, ctx: &Context) -> Result<()> {
         let address = owner(ctx, self.address)?;
         let chain = connect(ctx).await?;
-        let (balance, resources) =
-            tokio::try_join!(chain.balance(address), chain.resources(address))?;
+        let balance = chain.balance(address).await?;
         let allowances = if self.allowance {
             let reads = chain
                 .denominations()
@@ -52,7 +48,6 @@ impl BalanceArgs {
         let out = Out {
             balance,
             allowances,
-            resources,
         };
         ctx.out.result(&out, || {
             let mut lines = vec![
@@ -63,24 +58,29 @@ impl BalanceArgs {
                     "energy",
                     format!(
                         "{} available of {} a day",
-                        out.resources.energy_available, out.resources.energy_limit
+                        out.balance.resources.energy_available, out.balance.resources.energy_limit
                     ),
                 ),
                 (
                     "bandwidth",
                     format!(
                         "{} bytes available of {} a day",
-                        out.resources.bandwidth_available, out.resources.bandwidth_limit
+                        out.balance.resources.bandwidth_available,
+                        out.balance.resources.bandwidth_limit
                     ),
                 ),
             ];
-            if out.resources.staked_for_energy_raw != "0" {
+            if out.balance.resources.staked_for_energy_raw != "0" {
                 lines.push((
                     "staked",
                     format!(
                         "{} TRX for energy",
                         crate::units::trx_text(
-                            out.resources.staked_for_energy_raw.parse().unwrap_or(0)
+                            out.balance
+                                .resources
+                                .staked_for_energy_raw
+                                .parse()
+                                .unwrap_or(0)
                         )
                     ),
                 ));

@@ -9,6 +9,7 @@ use tron::abi::Trc20;
 use crate::error::Result;
 use crate::service::chain::Chain;
 use crate::service::pools::six_decimals;
+use crate::service::stake::AccountResources;
 
 /// `GET /api/balance/:address`.
 #[derive(Debug, Clone, Serialize)]
@@ -21,6 +22,8 @@ pub struct Balance {
     pub trx: f64,
     /// Sun.
     pub trx_raw: String,
+    /// Energy and bandwidth: what the account has before it burns TRX.
+    pub resources: AccountResources,
 }
 
 /// `GET /api/allowance/:address/:denom`.
@@ -68,13 +71,18 @@ impl Chain {
     }
 
     pub async fn balance(&self, address: Address) -> Result<Balance> {
-        let (usdt, trx) = tokio::try_join!(self.usdt_balance(address), self.trx_balance(address))?;
+        let (usdt, trx, resources) = tokio::try_join!(
+            self.usdt_balance(address),
+            self.trx_balance(address),
+            self.resources(address)
+        )?;
         Ok(Balance {
             address,
             balance: six_decimals(usdt),
             balance_raw: usdt.to_string(),
             trx: six_decimals(U256::from(trx.max(0))),
             trx_raw: trx.to_string(),
+            resources,
         })
     }
 

@@ -308,6 +308,12 @@ async fn every_endpoint_answers_with_its_shape() {
             "address": owner.to_base58(),
             "balance": 1_000_000.0, "balanceRaw": "1000000000000",
             "trx": 1_000_000.0, "trxRaw": "1000000000000",
+            // The daily free bandwidth, no stake: what `tronpool balance` shows too.
+            "resources": {
+                "energyAvailable": 0, "energyLimit": 0,
+                "bandwidthAvailable": 600, "bandwidthLimit": 600,
+                "stakedForEnergyRaw": "0", "lentRaw": "0", "borrowedRaw": "0",
+            },
         })
     );
     // Either address form is accepted; the answer is base58.

@@ -96,3 +96,52 @@ fn serves_with_its_own_devnet_and_stops_on_a_signal() {
         );
     }
 }
+
+/// Every command with an API twin prints exactly the twin's `data`: the same document whether
+/// a script asks the CLI or the server.
+#[test]
+fn commands_with_an_api_twin_print_its_data() {
+    let chain = crate::support::TestChain::start();
+    let env = TestEnv::new();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tronpool"))
+        .env("TRONPOOL_HOME", env.home())
+        .args([
+            "--json",
+            "--node",
+            &chain.url(),
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("tronpool serve starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .expect("an announcement");
+    let announced: Value = serde_json::from_str(&line).expect("the envelope");
+    let url = announced["data"]["url"].as_str().unwrap().to_owned();
+    let cli = |args: &[&str]| -> Value {
+        let (code, out) =
+            crate::support::json_run(env.cmd().args(["--node", &chain.url()]).args(args));
+        assert_eq!(code, 0, "{args:?}: {out}");
+        out["data"].clone()
+    };
+    let holder = "TNPeeaaFB7K9cmo4uQpcU32zGK8G1NYqeL";
+    for (args, path) in [
+        (vec!["pools"], "/api/pools".to_owned()),
+        (vec!["balance", holder], format!("/api/balance/{holder}")),
+        (
+            vec!["relay", "status", "--relayer", url.as_str()],
+            "/api/relayer/status".to_owned(),
+        ),
+    ] {
+        let (status, api) = get(&url, &path);
+        assert_eq!(status, 200, "{path}: {api}");
+        assert_eq!(cli(&args), api["data"], "{args:?} against GET {path}");
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+}
