@@ -369,18 +369,25 @@ mod tests {
         assert_eq!(version(&path), latest());
     }
 
-    /// A database as the release before withdrawals were cached wrote it (version 2), with
-    /// two cached leaves.
-    fn version_two_database(path: &std::path::Path) {
+    /// The database at `path` (made if missing) brought up to `version` by the first
+    /// `version` migrations, as the release that stopped there left it.
+    fn migrated_to(path: &std::path::Path, version: usize) -> Connection {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         let mut conn = Connection::open(path).unwrap();
-        for (i, migration) in MIGRATIONS[..2].iter().enumerate() {
+        for (i, migration) in MIGRATIONS[..version].iter().enumerate() {
             let tx = conn.transaction().unwrap();
             (migration.apply)(&tx).unwrap();
             tx.pragma_update(None, "user_version", i as i64 + 1)
                 .unwrap();
             tx.commit().unwrap();
         }
+        conn
+    }
+
+    /// A database as the release before withdrawals were cached wrote it (version 2), with
+    /// two cached leaves.
+    fn version_two_database(path: &std::path::Path) {
+        let conn = migrated_to(path, 2);
         conn.execute_batch(
             "INSERT INTO tree_leaves VALUES ('TPool', 0, x'01', 7, 'dtx0');
              INSERT INTO tree_leaves VALUES ('TPool', 1, x'02', 8, 'dtx1');",
@@ -430,14 +437,7 @@ mod tests {
     /// The release before notes from a mnemonic: migrations 1 to 3 only.
     fn version_three_database(path: &std::path::Path) {
         first_release_database(path);
-        let mut conn = Connection::open(path).unwrap();
-        for (version, migration) in MIGRATIONS[..3].iter().enumerate() {
-            let tx = conn.transaction().unwrap();
-            (migration.apply)(&tx).unwrap();
-            tx.pragma_update(None, "user_version", version as i64 + 1)
-                .unwrap();
-            tx.commit().unwrap();
-        }
+        migrated_to(path, 3);
     }
 
     #[test]
@@ -467,15 +467,7 @@ mod tests {
     /// The release before the submit journal: migrations 1 to 4, with relayer jobs in every
     /// state (two for one note: a failed try and the live one).
     fn version_four_database(path: &std::path::Path) {
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        let mut conn = Connection::open(path).unwrap();
-        for (version, migration) in MIGRATIONS[..4].iter().enumerate() {
-            let tx = conn.transaction().unwrap();
-            (migration.apply)(&tx).unwrap();
-            tx.pragma_update(None, "user_version", version as i64 + 1)
-                .unwrap();
-            tx.commit().unwrap();
-        }
+        let conn = migrated_to(path, 4);
         conn.execute_batch(
             "INSERT INTO relayer_jobs (txid, pool, denomination, nullifier_hash, recipient, fee,
                  state, signed_hex, expiration, created_at, updated_at, error, refund, block,
