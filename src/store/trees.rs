@@ -10,7 +10,6 @@
 //! block scan continues from.
 
 use std::path::Path;
-use std::sync::Mutex;
 
 use rusqlite::{Connection, OptionalExtension, params};
 use zk::tree::MerkleTree;
@@ -72,7 +71,7 @@ pub struct CacheHead {
 }
 
 pub struct TreeCache {
-    db: Mutex<Connection>,
+    db: crate::store::db::Shared,
 }
 
 fn db_error(e: rusqlite::Error) -> Error {
@@ -91,26 +90,23 @@ impl TreeCache {
     /// The tables are the database's (`store::schema`), made or migrated when it opened.
     fn init(conn: Connection) -> Result<Self> {
         Ok(TreeCache {
-            db: Mutex::new(conn),
+            db: crate::store::db::Shared::new(conn),
         })
     }
 
-    fn db(&self) -> std::sync::MutexGuard<'_, Connection> {
-        self.db.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
     pub fn head(&self, pool: &str) -> Result<CacheHead> {
-        let (count, last): (i64, Option<i64>) = self
-            .db()
-            .query_row(
-                "SELECT COUNT(*), MAX(block_timestamp) FROM tree_leaves WHERE pool = ?1",
-                [pool],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )
-            .map_err(db_error)?;
-        Ok(CacheHead {
-            count: count as u32,
-            last_timestamp: last,
+        self.db.with(|db| {
+            let (count, last): (i64, Option<i64>) = db
+                .query_row(
+                    "SELECT COUNT(*), MAX(block_timestamp) FROM tree_leaves WHERE pool = ?1",
+                    [pool],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )
+                .map_err(db_error)?;
+            Ok(CacheHead {
+                count: count as u32,
+                last_timestamp: last,
+            })
         })
     }
 
@@ -119,13 +115,15 @@ impl TreeCache {
     pub fn load(&self, pool: &str) -> Result<MerkleTree> {
         let count = self.head(pool)?.count;
         let snapshot: Option<(i64, Vec<u8>)> = self
-            .db()
-            .query_row(
-                "SELECT leaf_count, nodes FROM tree_nodes WHERE pool = ?1",
-                [pool],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )
-            .optional()
+            .db
+            .with(|db| {
+                db.query_row(
+                    "SELECT leaf_count, nodes FROM tree_nodes WHERE pool = ?1",
+                    [pool],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )
+                .optional()
+            })
             .map_err(db_error)?;
         if let Some((cached, bytes)) = snapshot
             && cached == i64::from(count)
@@ -144,185 +142,190 @@ impl TreeCache {
     }
 
     fn leaves(&self, pool: &str) -> Result<Vec<zk::Fr>> {
-        let db = self.db();
-        let mut query = db
-            .prepare(
-                "SELECT leaf_index, commitment FROM tree_leaves WHERE pool = ?1
+        self.db.with(|db| {
+            let mut query = db
+                .prepare(
+                    "SELECT leaf_index, commitment FROM tree_leaves WHERE pool = ?1
                  ORDER BY leaf_index",
-            )
-            .map_err(db_error)?;
-        let rows = query
-            .query_map([pool], |r| {
-                Ok((r.get::<_, i64>(0)?, r.get::<_, Vec<u8>>(1)?))
-            })
-            .map_err(db_error)?;
-        let mut leaves = Vec::new();
-        for (expected, row) in rows.enumerate() {
-            let (index, bytes) = row.map_err(db_error)?;
-            let word: [u8; 32] = bytes.as_slice().try_into().map_err(|_| {
-                Error::Failed(format!(
-                    "tree cache of {pool}: leaf {index} is not 32 bytes"
-                ))
-            })?;
-            if index != expected as i64 {
-                return Err(Error::Failed(format!(
-                    "tree cache of {pool}: leaf {expected} is missing"
-                )));
+                )
+                .map_err(db_error)?;
+            let rows = query
+                .query_map([pool], |r| {
+                    Ok((r.get::<_, i64>(0)?, r.get::<_, Vec<u8>>(1)?))
+                })
+                .map_err(db_error)?;
+            let mut leaves = Vec::new();
+            for (expected, row) in rows.enumerate() {
+                let (index, bytes) = row.map_err(db_error)?;
+                let word: [u8; 32] = bytes.as_slice().try_into().map_err(|_| {
+                    Error::Failed(format!(
+                        "tree cache of {pool}: leaf {index} is not 32 bytes"
+                    ))
+                })?;
+                if index != expected as i64 {
+                    return Err(Error::Failed(format!(
+                        "tree cache of {pool}: leaf {expected} is missing"
+                    )));
+                }
+                leaves.push(
+                    zk::field::from_be_bytes(&word, "a cached leaf")
+                        .map_err(|e| Error::Failed(format!("tree cache of {pool}: {e}")))?,
+                );
             }
-            leaves.push(
-                zk::field::from_be_bytes(&word, "a cached leaf")
-                    .map_err(|e| Error::Failed(format!("tree cache of {pool}: {e}")))?,
-            );
-        }
-        Ok(leaves)
+            Ok(leaves)
+        })
     }
 
     /// Saves what a sync found, in one transaction: the cache never holds leaves its
     /// snapshot does not know about, or the reverse, nor a scan cursor past what was saved.
     pub fn save(&self, pool: &str, update: &Update<'_>) -> Result<()> {
-        let mut db = self.db();
-        let tx = db.transaction().map_err(db_error)?;
-        {
-            let mut insert = tx
+        self.db.with(|db| {
+            let tx = db.transaction().map_err(db_error)?;
+            {
+                let mut insert = tx
                 .prepare(
                     "INSERT INTO tree_leaves (pool, leaf_index, commitment, block_timestamp, txid)
                      VALUES (?1, ?2, ?3, ?4, ?5)",
                 )
                 .map_err(db_error)?;
-            for leaf in update.leaves {
-                insert
-                    .execute(params![
-                        pool,
-                        i64::from(leaf.index),
-                        leaf.commitment.as_slice(),
-                        leaf.block_timestamp,
-                        leaf.txid
-                    ])
-                    .map_err(db_error)?;
-            }
-            let mut insert = tx
-                .prepare(
-                    "INSERT OR IGNORE INTO pool_withdrawals (pool, seq, nullifier_hash, txid,
+                for leaf in update.leaves {
+                    insert
+                        .execute(params![
+                            pool,
+                            i64::from(leaf.index),
+                            leaf.commitment.as_slice(),
+                            leaf.block_timestamp,
+                            leaf.txid
+                        ])
+                        .map_err(db_error)?;
+                }
+                let mut insert = tx
+                    .prepare(
+                        "INSERT OR IGNORE INTO pool_withdrawals (pool, seq, nullifier_hash, txid,
                          block, block_timestamp, recipient, relayer, fee)
                      VALUES (?1, (SELECT COALESCE(MAX(seq) + 1, 0) FROM pool_withdrawals
                                   WHERE pool = ?1),
                              ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-                )
-                .map_err(db_error)?;
-            for w in update.withdrawals {
-                insert
-                    .execute(params![
-                        pool,
-                        w.nullifier_hash.as_slice(),
-                        w.txid,
-                        w.block,
-                        w.block_timestamp,
-                        w.recipient,
-                        w.relayer,
-                        w.fee
-                    ])
+                    )
                     .map_err(db_error)?;
+                for w in update.withdrawals {
+                    insert
+                        .execute(params![
+                            pool,
+                            w.nullifier_hash.as_slice(),
+                            w.txid,
+                            w.block,
+                            w.block_timestamp,
+                            w.recipient,
+                            w.relayer,
+                            w.fee
+                        ])
+                        .map_err(db_error)?;
+                }
             }
-        }
-        if let Some(tree) = update.tree {
-            tx.execute(
+            if let Some(tree) = update.tree {
+                tx.execute(
                 "INSERT OR REPLACE INTO tree_nodes (pool, leaf_count, nodes) VALUES (?1, ?2, ?3)",
                 params![pool, tree.len() as i64, tree.to_nodes_bytes()],
             )
             .map_err(db_error)?;
-        } else if !update.leaves.is_empty() {
-            return Err(Error::Failed(format!(
-                "tree cache of {pool}: leaves without their tree"
-            )));
-        }
-        if let Some(next) = update.next_block {
-            tx.execute(
-                "INSERT OR REPLACE INTO pool_scans (pool, next_block) VALUES (?1, ?2)",
-                params![pool, next as i64],
-            )
-            .map_err(db_error)?;
-        }
-        tx.commit().map_err(db_error)
+            } else if !update.leaves.is_empty() {
+                return Err(Error::Failed(format!(
+                    "tree cache of {pool}: leaves without their tree"
+                )));
+            }
+            if let Some(next) = update.next_block {
+                tx.execute(
+                    "INSERT OR REPLACE INTO pool_scans (pool, next_block) VALUES (?1, ?2)",
+                    params![pool, next as i64],
+                )
+                .map_err(db_error)?;
+            }
+            tx.commit().map_err(db_error)
+        })
     }
 
     /// Up to `limit` cached leaves from index `from` on.
     pub fn leaves_from(&self, pool: &str, from: u32, limit: u32) -> Result<Vec<Leaf>> {
-        let db = self.db();
-        let mut query = db
-            .prepare(
-                "SELECT leaf_index, commitment, block_timestamp, txid FROM tree_leaves
+        self.db.with(|db| {
+            let mut query = db
+                .prepare(
+                    "SELECT leaf_index, commitment, block_timestamp, txid FROM tree_leaves
                  WHERE pool = ?1 AND leaf_index >= ?2 ORDER BY leaf_index LIMIT ?3",
-            )
-            .map_err(db_error)?;
-        let rows = query
-            .query_map(params![pool, i64::from(from), i64::from(limit)], |r| {
-                Ok((
-                    r.get::<_, i64>(0)?,
-                    r.get::<_, Vec<u8>>(1)?,
-                    r.get::<_, i64>(2)?,
-                    r.get::<_, String>(3)?,
-                ))
-            })
-            .map_err(db_error)?;
-        let mut leaves = Vec::new();
-        for row in rows {
-            let (index, bytes, block_timestamp, txid) = row.map_err(db_error)?;
-            let commitment: [u8; 32] = bytes.as_slice().try_into().map_err(|_| {
-                Error::Failed(format!(
-                    "tree cache of {pool}: leaf {index} is not 32 bytes"
-                ))
-            })?;
-            leaves.push(Leaf {
-                index: index as u32,
-                commitment,
-                block_timestamp,
-                txid,
-            });
-        }
-        Ok(leaves)
+                )
+                .map_err(db_error)?;
+            let rows = query
+                .query_map(params![pool, i64::from(from), i64::from(limit)], |r| {
+                    Ok((
+                        r.get::<_, i64>(0)?,
+                        r.get::<_, Vec<u8>>(1)?,
+                        r.get::<_, i64>(2)?,
+                        r.get::<_, String>(3)?,
+                    ))
+                })
+                .map_err(db_error)?;
+            let mut leaves = Vec::new();
+            for row in rows {
+                let (index, bytes, block_timestamp, txid) = row.map_err(db_error)?;
+                let commitment: [u8; 32] = bytes.as_slice().try_into().map_err(|_| {
+                    Error::Failed(format!(
+                        "tree cache of {pool}: leaf {index} is not 32 bytes"
+                    ))
+                })?;
+                leaves.push(Leaf {
+                    index: index as u32,
+                    commitment,
+                    block_timestamp,
+                    txid,
+                });
+            }
+            Ok(leaves)
+        })
     }
 
     pub fn withdrawals_head(&self, pool: &str) -> Result<WithdrawalsHead> {
-        let (count, last): (i64, Option<i64>) = self
-            .db()
-            .query_row(
-                "SELECT COUNT(*), MAX(block_timestamp) FROM pool_withdrawals WHERE pool = ?1",
-                [pool],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )
-            .map_err(db_error)?;
-        Ok(WithdrawalsHead {
-            count: count as u32,
-            last_timestamp: last,
+        self.db.with(|db| {
+            let (count, last): (i64, Option<i64>) = db
+                .query_row(
+                    "SELECT COUNT(*), MAX(block_timestamp) FROM pool_withdrawals WHERE pool = ?1",
+                    [pool],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )
+                .map_err(db_error)?;
+            Ok(WithdrawalsHead {
+                count: count as u32,
+                last_timestamp: last,
+            })
         })
     }
 
     /// Up to `limit` cached withdrawals, in the order they were cached, from the `from`th on.
     pub fn withdrawals_from(&self, pool: &str, from: u32, limit: u32) -> Result<Vec<Withdrawal>> {
-        let db = self.db();
-        let mut query = db
-            .prepare(
-                "SELECT nullifier_hash, txid, block, block_timestamp, recipient, relayer, fee
+        self.db.with(|db| {
+            let mut query = db
+                .prepare(
+                    "SELECT nullifier_hash, txid, block, block_timestamp, recipient, relayer, fee
                  FROM pool_withdrawals WHERE pool = ?1 AND seq >= ?2 ORDER BY seq LIMIT ?3",
-            )
-            .map_err(db_error)?;
-        let rows = query
-            .query_map(
-                params![pool, i64::from(from), i64::from(limit)],
-                withdrawal_row,
-            )
-            .map_err(db_error)?;
-        rows.collect::<rusqlite::Result<Vec<_>>>()
-            .map_err(db_error)?
-            .into_iter()
-            .collect()
+                )
+                .map_err(db_error)?;
+            let rows = query
+                .query_map(
+                    params![pool, i64::from(from), i64::from(limit)],
+                    withdrawal_row,
+                )
+                .map_err(db_error)?;
+            rows.collect::<rusqlite::Result<Vec<_>>>()
+                .map_err(db_error)?
+                .into_iter()
+                .collect()
+        })
     }
 
     /// The cached withdrawal that spent `nullifier_hash`, if any. What the cache knows only:
     /// `Chain::spent_locally` syncs first.
     pub fn spent(&self, pool: &str, nullifier_hash: &[u8; 32]) -> Result<Option<Withdrawal>> {
-        self.db()
-            .query_row(
+        self.db.with(|db| {
+            db.query_row(
                 "SELECT nullifier_hash, txid, block, block_timestamp, recipient, relayer, fee
                  FROM pool_withdrawals WHERE pool = ?1 AND nullifier_hash = ?2",
                 params![pool, nullifier_hash.as_slice()],
@@ -331,51 +334,55 @@ impl TreeCache {
             .optional()
             .map_err(db_error)?
             .transpose()
+        })
     }
 
     /// The block a block scan of the pool continues from, if one ran.
     pub fn scan_cursor(&self, pool: &str) -> Result<Option<u64>> {
-        let next: Option<i64> = self
-            .db()
-            .query_row(
-                "SELECT next_block FROM pool_scans WHERE pool = ?1",
-                [pool],
-                |r| r.get(0),
-            )
-            .optional()
-            .map_err(db_error)?;
-        Ok(next.map(|n| n.max(0) as u64))
+        self.db.with(|db| {
+            let next: Option<i64> = db
+                .query_row(
+                    "SELECT next_block FROM pool_scans WHERE pool = ?1",
+                    [pool],
+                    |r| r.get(0),
+                )
+                .optional()
+                .map_err(db_error)?;
+            Ok(next.map(|n| n.max(0) as u64))
+        })
     }
 
     fn save_snapshot(&self, pool: &str, tree: &MerkleTree) -> Result<()> {
-        self.db()
-            .execute(
+        self.db.with(|db| {
+            db.execute(
                 "INSERT OR REPLACE INTO tree_nodes (pool, leaf_count, nodes) VALUES (?1, ?2, ?3)",
                 params![pool, tree.len() as i64, tree.to_nodes_bytes()],
             )
             .map_err(db_error)?;
-        Ok(())
+            Ok(())
+        })
     }
 
     /// Forgets a pool's cache (the chain does not know its root: a devnet started afresh).
     pub fn clear(&self, pool: &str) -> Result<()> {
-        let mut db = self.db();
-        let tx = db.transaction().map_err(db_error)?;
-        tx.execute("DELETE FROM tree_leaves WHERE pool = ?1", [pool])
-            .map_err(db_error)?;
-        tx.execute("DELETE FROM tree_nodes WHERE pool = ?1", [pool])
-            .map_err(db_error)?;
-        tx.execute("DELETE FROM pool_withdrawals WHERE pool = ?1", [pool])
-            .map_err(db_error)?;
-        tx.execute("DELETE FROM pool_scans WHERE pool = ?1", [pool])
-            .map_err(db_error)?;
-        tx.commit().map_err(db_error)
+        self.db.with(|db| {
+            let tx = db.transaction().map_err(db_error)?;
+            tx.execute("DELETE FROM tree_leaves WHERE pool = ?1", [pool])
+                .map_err(db_error)?;
+            tx.execute("DELETE FROM tree_nodes WHERE pool = ?1", [pool])
+                .map_err(db_error)?;
+            tx.execute("DELETE FROM pool_withdrawals WHERE pool = ?1", [pool])
+                .map_err(db_error)?;
+            tx.execute("DELETE FROM pool_scans WHERE pool = ?1", [pool])
+                .map_err(db_error)?;
+            tx.commit().map_err(db_error)
+        })
     }
 
     /// The leaf of a commitment, if cached.
     pub fn index_of(&self, pool: &str, commitment: &[u8; 32]) -> Result<Option<Leaf>> {
-        self.db()
-            .query_row(
+        self.db.with(|db| {
+            db.query_row(
                 "SELECT leaf_index, block_timestamp, txid FROM tree_leaves
                  WHERE pool = ?1 AND commitment = ?2",
                 params![pool, commitment.as_slice()],
@@ -390,6 +397,7 @@ impl TreeCache {
             )
             .optional()
             .map_err(db_error)
+        })
     }
 }
 
@@ -466,8 +474,8 @@ mod tests {
         );
         // A damaged snapshot is rebuilt from the leaves.
         cache
-            .db()
-            .execute("UPDATE tree_nodes SET nodes = x'00'", [])
+            .db
+            .with(|db| db.execute("UPDATE tree_nodes SET nodes = x'00'", []))
             .unwrap();
         assert_eq!(cache.load("P").unwrap().root(), tree.root());
         assert_eq!(cache.leaves_from("P", 3, 10).unwrap().len(), 2);
