@@ -71,11 +71,14 @@ impl Chain {
     }
 
     pub async fn balance(&self, address: Address) -> Result<Balance> {
-        let (usdt, trx, resources) = tokio::try_join!(
+        // One `getaccount` serves both the TRX balance and the stake figures.
+        let (usdt, resource, account) = tokio::try_join!(
             self.usdt_balance(address),
-            self.trx_balance(address),
-            self.resources(address)
+            async { Ok(self.node.get_account_resource(&address).await?) },
+            async { Ok(self.node.get_account(&address).await?.unwrap_or_default()) },
         )?;
+        let trx = account.balance;
+        let resources = AccountResources::of(&resource, &account);
         Ok(Balance {
             address,
             balance: six_decimals(usdt),

@@ -115,15 +115,10 @@ pub struct AccountResources {
     pub borrowed_raw: String,
 }
 
-impl Chain {
-    /// What `address` has of its own before it burns TRX.
-    pub async fn resources(&self, address: Address) -> Result<AccountResources> {
-        let (resource, account) = tokio::try_join!(
-            async { Ok::<_, Error>(self.node.get_account_resource(&address).await?) },
-            async { Ok::<_, Error>(self.node.get_account(&address).await?) },
-        )?;
-        let account = account.unwrap_or_default();
-        Ok(AccountResources {
+impl AccountResources {
+    /// From the node's two answers about one account (`getaccountresource`, `getaccount`).
+    pub fn of(resource: &tron::client::AccountResource, account: &tron::client::Account) -> Self {
+        AccountResources {
             energy_available: resource.energy_available(),
             energy_limit: resource.energy_limit,
             bandwidth_available: resource.bandwidth_available(),
@@ -131,7 +126,21 @@ impl Chain {
             staked_for_energy_raw: account.staked_for_energy().to_string(),
             lent_raw: account.account_resource.delegated_energy.to_string(),
             borrowed_raw: account.account_resource.acquired_energy.to_string(),
-        })
+        }
+    }
+}
+
+impl Chain {
+    /// What `address` has of its own before it burns TRX.
+    pub async fn resources(&self, address: Address) -> Result<AccountResources> {
+        let (resource, account) = tokio::try_join!(
+            async { Ok::<_, Error>(self.node.get_account_resource(&address).await?) },
+            async { Ok::<_, Error>(self.node.get_account(&address).await?) },
+        )?;
+        Ok(AccountResources::of(
+            &resource,
+            &account.unwrap_or_default(),
+        ))
     }
 
     /// Checks `request` for `owner` against what it holds and builds the transaction.
