@@ -1003,6 +1003,14 @@ async fn tronweb_signs_what_the_api_builds_and_the_chain_runs_it() {
     assert_eq!(spent["spent"], true);
 }
 
+/// Serves `app` on a fresh loopback port: a stand-in for a node.
+async fn serve_on_loopback(app: axum::Router) -> SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    addr
+}
+
 /// A node that takes its time over `getnowblock`, so a request is surely in flight.
 async fn slow_node(delay: Duration) -> SocketAddr {
     use axum::routing::post;
@@ -1016,10 +1024,7 @@ async fn slow_node(delay: Duration) -> SocketAddr {
             }))
         }),
     );
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(listener, app).await });
-    addr
+    serve_on_loopback(app).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1272,10 +1277,7 @@ async fn broken_node(status: u16, body: &'static str) -> SocketAddr {
             body,
         )
     });
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(listener, app).await });
-    addr
+    serve_on_loopback(app).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -25,14 +25,32 @@ fn get(url: &str, path: &str) -> (u16, Value) {
     (status, serde_json::from_str(body).expect("JSON"))
 }
 
+/// Starts `tronpool --json … serve` with `args` in `env`'s home; returns the process and the
+/// announcement's envelope (its first line on stdout). Its stderr, the log, is piped.
+fn start_serve(env: &TestEnv, args: &[&str]) -> (std::process::Child, Value) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tronpool"))
+        .env("TRONPOOL_HOME", env.home())
+        .arg("--json")
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("tronpool serve starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .expect("an announcement");
+    let announced = serde_json::from_str(&line).expect("the envelope");
+    (child, announced)
+}
+
 #[test]
 fn serves_with_its_own_devnet_and_stops_on_a_signal() {
     let env = TestEnv::new();
     for signal in ["TERM", "INT"] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tronpool"))
-            .env("TRONPOOL_HOME", env.home())
-            .args([
-                "--json",
+        let (child, announced) = start_serve(
+            &env,
+            &[
                 "--log-format",
                 "json",
                 "serve",
@@ -43,16 +61,8 @@ fn serves_with_its_own_devnet_and_stops_on_a_signal() {
                 "10.0.0.0/8",
                 "--trusted-proxy",
                 "::ffff:127.0.0.1",
-            ])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("tronpool serve starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .expect("an announcement");
-        let announced: Value = serde_json::from_str(&line).expect("the envelope");
+            ],
+        );
         assert_eq!(announced["ok"], true, "{announced}");
         let data = &announced["data"];
         assert_eq!(data["network"], "devnet");
@@ -103,25 +113,10 @@ fn serves_with_its_own_devnet_and_stops_on_a_signal() {
 fn commands_with_an_api_twin_print_its_data() {
     let chain = crate::support::TestChain::start();
     let env = TestEnv::new();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tronpool"))
-        .env("TRONPOOL_HOME", env.home())
-        .args([
-            "--json",
-            "--node",
-            &chain.url(),
-            "serve",
-            "--listen",
-            "127.0.0.1:0",
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("tronpool serve starts");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .expect("an announcement");
-    let announced: Value = serde_json::from_str(&line).expect("the envelope");
+    let (mut child, announced) = start_serve(
+        &env,
+        &["--node", &chain.url(), "serve", "--listen", "127.0.0.1:0"],
+    );
     let url = announced["data"]["url"].as_str().unwrap().to_owned();
     let cli = |args: &[&str]| -> Value {
         let (code, out) =
