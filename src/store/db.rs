@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use rusqlite::Connection;
 
@@ -65,6 +66,39 @@ fn configure(conn: Connection, what: &str) -> Result<Connection> {
     let mut conn = conn;
     crate::store::schema::migrate(&mut conn)?;
     Ok(conn)
+}
+
+/// Copies the whole write-ahead log into the database file and truncates the log to nothing,
+/// retrying for up to `patience` while another connection's read transaction holds old frames.
+///
+/// `PRAGMA wal_checkpoint(TRUNCATE)` does not fail when it cannot finish: it answers one row,
+/// `(busy, log frames, checkpointed frames)`, and `busy = 1` means a reader (another process,
+/// or another connection of ours) kept it from copying every frame or from truncating the log
+/// after SQLite's busy handler gave up waiting (SQLite's documentation of the pragma). The log
+/// then still holds whatever pages it was meant to erase: after `secrets encrypt`, plain notes.
+/// So this reads the row, and is done only when nothing was busy and every frame was copied.
+pub fn checkpoint_truncate(conn: &Connection, what: &str, patience: Duration) -> Result<()> {
+    let deadline = Instant::now() + patience;
+    let mut pause = Duration::from_millis(20);
+    loop {
+        let (busy, log, copied): (i64, i64, i64) = conn
+            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+            })
+            .map_err(|e| Error::Failed(format!("{what}: emptying the write-ahead log: {e}")))?;
+        if busy == 0 && log == copied {
+            return Ok(());
+        }
+        if Instant::now() >= deadline {
+            return Err(Error::Failed(format!(
+                "{what}: another connection kept the write-ahead log from being emptied \
+                 ({copied} of {log} pages copied); close other tronpool processes using this \
+                 data folder and run the command again"
+            )));
+        }
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(Duration::from_millis(500));
+    }
 }
 
 /// A store's connection, used by one caller at a time and never on an async worker's own

@@ -108,6 +108,10 @@ pub struct NoteStore {
     vault: Arc<Vault>,
 }
 
+/// How long `seal_all` retries emptying the write-ahead log while another connection reads
+/// (each try also waits out SQLite's own busy timeout).
+const CHECKPOINT_PATIENCE: std::time::Duration = std::time::Duration::from_secs(30);
+
 const COLUMNS: &str = "id, denomination, pool, commitment, nullifier_hash, state, leaf_index,
     deposit_txid, deposit_expiration, withdraw_txid, recipient, error, origin, created_at,
     updated_at, seed_index";
@@ -311,8 +315,8 @@ impl NoteStore {
             count += 1;
         }
         tx.commit().map_err(db_error)?;
-        db.execute_batch("VACUUM; PRAGMA wal_checkpoint(TRUNCATE);")
-            .map_err(db_error)?;
+        db.execute_batch("VACUUM").map_err(db_error)?;
+        crate::store::db::checkpoint_truncate(&db, "the note store", CHECKPOINT_PATIENCE)?;
         Ok(count)
     }
 
@@ -594,5 +598,76 @@ mod tests {
             crate::error::Kind::Locked
         );
         assert_eq!(locked.list().unwrap().len(), 2);
+    }
+
+    /// `secrets encrypt` is done only when the write-ahead log is empty: a second connection
+    /// holding a read transaction keeps the checkpoint busy, and sealing waits for it instead
+    /// of saying "sealed" over a log that still holds the plain note. The reader holds on past
+    /// SQLite's own busy timeout (5 s), where a checkpoint whose answer is not read returns.
+    #[test]
+    fn sealing_waits_for_a_reader_before_it_says_the_log_is_empty() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("devnet/tronpool.sqlite3");
+        let plain = NoteStore::open(&path, Arc::new(Vault::plain())).unwrap();
+        plain.insert(&new_note("0xc1")).unwrap();
+        drop(plain);
+
+        let reader = Connection::open(&path).unwrap();
+        reader
+            .execute_batch("BEGIN; SELECT count(*) FROM notes;")
+            .unwrap();
+        let vault = Arc::new(Vault::create(dir.path(), "pw").unwrap());
+        let store = NoteStore::open(&path, vault).unwrap();
+        let released = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(6_500));
+            reader.execute_batch("COMMIT").unwrap();
+            reader
+        });
+        let started = std::time::Instant::now();
+        assert_eq!(store.seal_all().unwrap(), 1);
+        assert!(
+            started.elapsed() >= std::time::Duration::from_secs(6),
+            "it waited for the reader"
+        );
+        let _reader = released.join().unwrap();
+        let wal = std::fs::metadata(dir.path().join("devnet/tronpool.sqlite3-wal")).unwrap();
+        assert_eq!(wal.len(), 0, "the write-ahead log is truncated");
+        drop(store);
+        assert!(!files_contain(path.parent().unwrap(), "0xsecret"));
+    }
+
+    #[test]
+    fn a_reader_that_never_lets_go_is_an_error_not_a_silent_success() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("devnet/tronpool.sqlite3");
+        let store = NoteStore::open(&path, Arc::new(Vault::plain())).unwrap();
+        store.insert(&new_note("0xc1")).unwrap();
+        let reader = Connection::open(&path).unwrap();
+        reader
+            .execute_batch("BEGIN; SELECT count(*) FROM notes;")
+            .unwrap();
+        // Pages the reader still needs: written after its snapshot began.
+        store.insert(&new_note("0xc2")).unwrap();
+        let db = store.db();
+        db.busy_timeout(std::time::Duration::from_millis(50))
+            .unwrap();
+        let err = crate::store::db::checkpoint_truncate(
+            &db,
+            "the note store",
+            std::time::Duration::from_millis(200),
+        )
+        .unwrap_err();
+        assert!(
+            err.to_string().contains("kept the write-ahead log"),
+            "{err}"
+        );
+        drop(db);
+        reader.execute_batch("COMMIT").unwrap();
+        crate::store::db::checkpoint_truncate(
+            &store.db(),
+            "the note store",
+            std::time::Duration::from_secs(5),
+        )
+        .unwrap();
     }
 }
