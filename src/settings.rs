@@ -155,6 +155,8 @@ pub struct Settings {
     pub relayer: Setting<Option<Url>>,
     /// The TRX/USDT price source (`fixed:…` or `pair:…`; none: on the devnet, its pair).
     pub price_source: Setting<Option<String>>,
+    /// The most relayer fee `relay withdraw` accepts without `--max-fee`, in USDT (text).
+    pub max_fee: Setting<Option<String>>,
     /// Where tronpool's contracts are (none: the devnet's own, or not deployed yet).
     pub deployment: Setting<Option<DeploymentRecord>>,
     /// The `block.chainid` the preset expects, to catch a node on the wrong network.
@@ -283,6 +285,10 @@ impl Settings {
             Some(text) => Setting::new(Some(text.clone()), from_file.clone()),
             None => Setting::new(None, Source::Default),
         };
+        let max_fee = match &table.max_fee {
+            Some(text) => Setting::new(Some(text.clone()), from_file.clone()),
+            None => Setting::new(None, Source::Default),
+        };
         let deployment = match (&table.deployment, preset.and_then(|p| p.deployment)) {
             (Some(record), _) => Setting::new(Some(record.clone()), from_file.clone()),
             (None, Some(published)) => Setting::new(
@@ -296,6 +302,7 @@ impl Settings {
             sync_from,
             relayer,
             price_source,
+            max_fee,
             deployment,
             chain_id: preset.and_then(|p| p.chain_id),
             dirs,

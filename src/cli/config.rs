@@ -71,6 +71,7 @@ struct Shown<'a> {
     key_file: &'a Setting<Option<std::path::PathBuf>>,
     relayer: &'a Setting<Option<url::Url>>,
     price_source: &'a Setting<Option<String>>,
+    max_fee: &'a Setting<Option<String>>,
     /// Without its password.
     proxy: Setting<Option<String>>,
     sync_from: &'a Setting<Vec<crate::settings::SyncSource>>,
@@ -125,6 +126,7 @@ fn show(ctx: &Context) -> Result<()> {
         key_file: &s.key_file,
         relayer: &s.relayer,
         price_source: &s.price_source,
+        max_fee: &s.max_fee,
         proxy: Setting {
             value: s.proxy.value.as_ref().map(redacted),
             source: s.proxy.source.clone(),
@@ -189,6 +191,16 @@ fn show(ctx: &Context) -> Result<()> {
                         "(none; the devnet's own pair on the devnet)".to_owned()
                     }),
                     &s.price_source.source,
+                ),
+            ),
+            (
+                "max_fee",
+                line(
+                    s.max_fee.value.as_ref().map_or_else(
+                        || "(none; priced by price_source)".to_owned(),
+                        |usdt| format!("{usdt} USDT"),
+                    ),
+                    &s.max_fee.source,
                 ),
             ),
             (

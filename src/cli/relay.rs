@@ -50,8 +50,9 @@ pub struct RelayWithdrawArgs {
     /// TRX the relayer sends along to the recipient (its fee must cover it), e.g. 2
     #[arg(long, value_name = "TRX")]
     refund: Option<String>,
-    /// The most fee to accept, in USDT (default: 25% of the pool, and never more than twice
-    /// what the relay costs at the chain's prices)
+    /// The most fee to accept, in USDT (default: `max_fee` in the config, else twice what the
+    /// relay costs at the chain's prices and never more than 25% of the pool; needed when
+    /// this client cannot price a relay)
     #[arg(long, value_name = "USDT")]
     max_fee: Option<String>,
     /// Sync, prove, verify and simulate, but send nothing
@@ -111,11 +112,17 @@ impl RelayWithdrawArgs {
         chain.pool_address(given.note.meta().denomination())?;
         let refund = refund_sun(self.refund.as_deref())?;
         let relayer = target(ctx, self.relayer.clone())?;
-        let max_fee = match &self.max_fee {
-            Some(text) => Some(parse_units(text, USDT_DECIMALS).ok_or_else(|| {
+        let configured = ctx.settings()?.max_fee.value.clone();
+        let max_fee = match (&self.max_fee, &configured) {
+            (Some(text), _) => Some(parse_units(text, USDT_DECIMALS).ok_or_else(|| {
                 Error::usage(format!("--max-fee `{text}` is not an amount of USDT"))
             })?),
-            None => None,
+            (None, Some(text)) => Some(parse_units(text, USDT_DECIMALS).ok_or_else(|| {
+                Error::usage(format!(
+                    "max_fee `{text}` in the config is not an amount of USDT"
+                ))
+            })?),
+            (None, None) => None,
         };
         let pricing = pricing(ctx, &chain)?;
         let withdrawal = RelayWithdrawal {

@@ -119,16 +119,20 @@ impl RelayTarget {
     }
 }
 
-/// The most fee to accept: `max_fee` when given, else a share of the pool capped at twice
-/// what the relay costs at the chain's prices (when this client can price it). Answers the
-/// cap and why it is that.
+/// The most fee to accept: `max_fee` when given (`--max-fee`, or `max_fee` in the network's
+/// config), else twice what the relay costs at the chain's prices by this client's own price
+/// source, and never more than [`DEFAULT_MAX_FEE_PERCENT`] of the pool. Answers the cap and
+/// why it is that.
+///
+/// A client that cannot price the relay (no price source on a real network, or one that does
+/// not answer) refuses rather than fall back on the percentage alone: in the 10,000 USDT pool
+/// that would accept a 2,500 USDT fee from any relayer that asked for it.
 async fn fee_cap(
     chain: &Chain,
     pricing: &Pricing,
     denomination: u64,
     refund: i64,
     max_fee: Option<U256>,
-    progress: &dyn Progress,
 ) -> Result<(U256, String)> {
     if let Some(cap) = max_fee {
         return Ok((cap, "--max-fee".into()));
@@ -136,40 +140,38 @@ async fn fee_cap(
     let share = chain
         .denomination(denomination)?
         .percent(DEFAULT_MAX_FEE_PERCENT);
-    let why = format!("{DEFAULT_MAX_FEE_PERCENT}% of the pool");
-    match pricing.terms(chain, Resources::default()).await {
-        Ok(terms) => {
-            // What a relay costs a relayer with no stake in a pool nobody sponsors: the cap
-            // guards against greed, it is not the price, so it allows for any honest one.
-            let cost = terms.break_even(
-                terms.policy.expected_energy,
-                RELAY_BYTES,
-                refund,
-                &SponsorShare::NONE,
-            );
-            let twice = cost * U256::from(2u8);
-            Ok(if twice < share {
-                (
-                    twice,
-                    format!(
-                        "twice the {} USDT a relay costs at {} sun per energy and {} USDT \
-                         per TRX",
-                        six_decimals_text(cost),
-                        terms.energy_fee,
-                        terms.price.price.usdt_per_trx_text()
-                    ),
-                )
-            } else {
-                (share, why)
-            })
-        }
-        Err(e) => {
-            progress.step(Step::Note(&format!(
-                "cannot price the relay here ({e}); accepting a fee up to {why}"
-            )));
-            Ok((share, why))
-        }
-    }
+    let terms = pricing
+        .terms(chain, Resources::default())
+        .await
+        .map_err(|e| {
+            Error::usage(format!(
+                "this client cannot price the relay ({e}), so it cannot tell an honest fee \
+                 from a greedy one: pass --max-fee USDT (the most fee you accept), or set \
+                 `max_fee` or a working `price_source` for this network in the config file"
+            ))
+        })?;
+    // What a relay costs a relayer with no stake in a pool nobody sponsors: the cap guards
+    // against greed, it is not the price, so it allows for any honest one.
+    let cost = terms.break_even(
+        terms.policy.expected_energy,
+        RELAY_BYTES,
+        refund,
+        &SponsorShare::NONE,
+    );
+    let twice = cost * U256::from(2u8);
+    Ok(if twice < share {
+        (
+            twice,
+            format!(
+                "twice the {} USDT a relay costs at {} sun per energy and {} USDT per TRX",
+                six_decimals_text(cost),
+                terms.energy_fee,
+                terms.price.price.usdt_per_trx_text()
+            ),
+        )
+    } else {
+        (share, format!("{DEFAULT_MAX_FEE_PERCENT}% of the pool"))
+    })
 }
 
 /// A relayed withdrawal as the user asked for it.
@@ -178,8 +180,8 @@ pub struct RelayWithdrawal {
     pub recipient: Address,
     /// TRX (sun) the relayer sends along to the recipient; its fee covers it.
     pub refund: U256,
-    /// The most fee to accept (`None`: [`DEFAULT_MAX_FEE_PERCENT`] of the pool, and at most
-    /// twice what the relay costs).
+    /// The most fee to accept (`None`: twice what the relay costs by this client's price
+    /// source, at most [`DEFAULT_MAX_FEE_PERCENT`] of the pool; refused when it cannot price).
     pub max_fee: Option<U256>,
     /// Sync, prove, check and simulate; send nothing.
     pub dry_run: bool,
@@ -211,15 +213,7 @@ impl RelayWithdrawal {
             .map_err(|_| Error::usage("--refund is more TRX than exists"))?;
         let (address, quote) = relayer.terms(chain, pricing, denomination).await?;
         let fee = quote.fee_with_refund(refund_i64)?;
-        let (cap, why) = fee_cap(
-            chain,
-            pricing,
-            denomination,
-            refund_i64,
-            self.max_fee,
-            progress,
-        )
-        .await?;
+        let (cap, why) = fee_cap(chain, pricing, denomination, refund_i64, self.max_fee).await?;
         if fee > cap {
             return Err(Error::Refused(format!(
                 "{} asks a fee of {} USDT for the {denomination} USDT pool, more than the {} \

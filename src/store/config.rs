@@ -47,6 +47,9 @@ pub struct NetworkFile {
     /// Where the TRX/USDT rate comes from: `fixed:USDT_PER_TRX` or `pair:ADDRESS` (a SunSwap
     /// V2 WTRX/USDT pair). A relayer prices its fee with it; a client checks quotes with it.
     pub price_source: Option<String>,
+    /// The most relayer fee `tronpool relay withdraw` accepts without `--max-fee`, in USDT
+    /// (e.g. `"5"`). Needed where the client cannot price a relay (no `price_source`).
+    pub max_fee: Option<String>,
     /// Where a pool's deposits and withdrawals are synced from, tried in this order: a
     /// tronpool server's URL, `events` (TronGrid's events API), `scan` (the node's blocks).
     pub sync_from: Option<Vec<String>>,
@@ -332,6 +335,7 @@ pub fn template(network: Option<&str>) -> String {
 # api_key = "..."
 # relayer = "https://relayer.example.org"   # for `tronpool relay` without --relayer
 # price_source = "fixed:0.28"   # USDT per TRX, or "pair:T..." (a SunSwap V2 WTRX/USDT pair)
+# max_fee = "5"                 # the most relayer fee `relay withdraw` accepts, in USDT
 # sync_from = ["https://pool.example.org", "events", "scan"]   # where pools are synced from
 #
 # `tronpool deploy` records its contracts here, as [networks.nile.deployment]; to use an

@@ -626,6 +626,104 @@ fn a_remote_relayer_over_http() {
     assert_eq!(relayed["feeRaw"], "50000000");
 }
 
+/// A client that cannot price a relay does not fall back on a share of the pool (2,500 USDT in
+/// the 10,000 pool): it needs `--max-fee` or `max_fee` in the config, says so, and stops
+/// before anything is proved or sent.
+#[test]
+fn a_client_that_cannot_price_a_relay_needs_a_max_fee() {
+    let env = TestEnv::new();
+    let chain = TestChain::start();
+    let deposited = ok(&env, &chain, &["deposit", "--denom", "100", "--yes"]);
+    let id = deposited["notes"][0]["id"].as_i64().unwrap().to_string();
+    let server = relayer_server(&chain, "2");
+    let url = server.url();
+    let recipient = PrivateKey::generate().address().to_base58();
+    // A price source that does not answer as a pair: USDT itself.
+    let usdt = chain.devnet.deployment().usdt.to_base58();
+    let unpriced = env.write(
+        "unpriced.toml",
+        &format!("[networks.devnet]\nprice_source = \"pair:{usdt}\"\n"),
+    );
+    let unpriced = unpriced.to_str().unwrap();
+    let relay = |extra: &[&'static str]| -> Vec<String> {
+        let mut args: Vec<String> = [
+            "--config",
+            unpriced,
+            "relay",
+            "withdraw",
+            &id,
+            "--to",
+            &recipient,
+            "--relayer",
+            &url,
+            "--yes",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        args.extend(extra.iter().map(|s| s.to_string()));
+        args
+    };
+    let args = relay(&[]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let refused = fails(&env, &chain, &args, 2);
+    assert!(
+        refused.contains("cannot price the relay") && refused.contains("--max-fee"),
+        "{refused}"
+    );
+    assert_eq!(
+        state_of(&env, &chain, id.parse().unwrap()),
+        "deposited",
+        "nothing was sent"
+    );
+    // Told the most it accepts, it goes on (a dry run: proved, checked, simulated, not sent).
+    let args = relay(&["--max-fee", "3", "--dry-run"]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let dry = ok(&env, &chain, &args);
+    assert_eq!(dry["feeRaw"], "2000000", "{dry}");
+    // The same cap from the config file; one below the relayer's fee refuses it (exit 4).
+    let capped = |cap: &str| {
+        env.write(
+            "capped.toml",
+            &format!("[networks.devnet]\nprice_source = \"pair:{usdt}\"\nmax_fee = \"{cap}\"\n"),
+        )
+        .to_str()
+        .unwrap()
+        .to_owned()
+    };
+    let config = capped("3");
+    let base = [
+        "--config",
+        &config,
+        "relay",
+        "withdraw",
+        &id,
+        "--to",
+        &recipient,
+        "--relayer",
+        &url,
+        "--yes",
+        "--dry-run",
+    ];
+    ok(&env, &chain, &base);
+    let config = capped("1.5");
+    let base = [
+        "--config",
+        &config,
+        "relay",
+        "withdraw",
+        &id,
+        "--to",
+        &recipient,
+        "--relayer",
+        &url,
+        "--yes",
+        "--dry-run",
+    ];
+    let refused = fails(&env, &chain, &base, 4);
+    assert!(refused.contains("asks a fee of 2 USDT"), "{refused}");
+}
+
 /// A node in front of the devnet that forwards everything, but once a transaction has been
 /// broadcast, never answers about receipts: the deposit is on chain and the CLI cannot know.
 /// With `hold_broadcasts`, a broadcast is never passed on or answered either: the deposit
