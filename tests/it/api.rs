@@ -1104,6 +1104,11 @@ async fn metrics_count_requests_by_route_and_rate_limits() {
         "tronpool_node_call_duration_seconds_bucket{endpoint=\"wallet/triggerconstantcontract\",le=\"0.1\"}",
         "tronpool_cache_reads_total{cache=\"pool_state\",result=\"miss\"}",
         "tronpool_ready 1",
+        // The process itself, in Prometheus' conventions.
+        "process_resident_memory_bytes ",
+        "process_open_fds ",
+        "process_max_fds ",
+        "process_threads ",
     ] {
         assert!(text.contains(expected), "{expected} in:\n{text}");
     }

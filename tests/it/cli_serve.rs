@@ -3,7 +3,7 @@
 //! cleanly on SIGTERM or SIGINT.
 #![cfg(unix)]
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::process::{Command, Stdio};
 
 use serde_json::Value;
@@ -28,20 +28,7 @@ fn get(url: &str, path: &str) -> (u16, Value) {
 /// Starts `tronpool --json … serve` with `args` in `env`'s home; returns the process and the
 /// announcement's envelope (its first line on stdout). Its stderr, the log, is piped.
 fn start_serve(env: &TestEnv, args: &[&str]) -> (std::process::Child, Value) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tronpool"))
-        .env("TRONPOOL_HOME", env.home())
-        .arg("--json")
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("tronpool serve starts");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .expect("an announcement");
-    let announced = serde_json::from_str(&line).expect("the envelope");
-    (child, announced)
+    crate::support::spawn_serve(env, args, Stdio::piped())
 }
 
 #[test]

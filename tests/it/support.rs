@@ -333,3 +333,13 @@ impl Socks5 {
         }
     }
 }
+
+/// Starts `tronpool --json … serve` with `args` in `env`'s home, its log (stderr) going to
+/// `log`; returns the process and the announcement's envelope (its first line on stdout).
+pub fn spawn_serve(
+    env: &TestEnv,
+    args: &[&str],
+    log: std::process::Stdio,
+) -> (std::process::Child, Value) {
+    test_support::load::spawn_announced(env!("CARGO_BIN_EXE_tronpool"), &env.home(), args, log)
+}

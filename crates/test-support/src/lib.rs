@@ -10,6 +10,7 @@
 
 pub mod ceremony;
 pub mod interop;
+pub mod load;
 
 use std::path::PathBuf;
 
