@@ -638,17 +638,20 @@ fn a_client_that_cannot_price_a_relay_needs_a_max_fee() {
     let server = relayer_server(&chain, "2");
     let url = server.url();
     let recipient = PrivateKey::generate().address().to_base58();
-    // A price source that does not answer as a pair: USDT itself.
+    // A price source that does not answer as a pair: USDT itself; and `max_fee` when given.
     let usdt = chain.devnet.deployment().usdt.to_base58();
-    let unpriced = env.write(
-        "unpriced.toml",
-        &format!("[networks.devnet]\nprice_source = \"pair:{usdt}\"\n"),
-    );
-    let unpriced = unpriced.to_str().unwrap();
-    let relay = |extra: &[&'static str]| -> Vec<String> {
-        let mut args: Vec<String> = [
+    let config = |max_fee: Option<&str>| -> String {
+        let mut text = format!("[networks.devnet]\nprice_source = \"pair:{usdt}\"\n");
+        if let Some(cap) = max_fee {
+            text.push_str(&format!("max_fee = \"{cap}\"\n"));
+        }
+        let path = env.write(&format!("config-{}.toml", max_fee.unwrap_or("none")), &text);
+        path.to_str().unwrap().to_owned()
+    };
+    let relay = |config: &str, extra: &[&str]| -> Vec<String> {
+        let args = [
             "--config",
-            unpriced,
+            config,
             "relay",
             "withdraw",
             &id,
@@ -657,16 +660,12 @@ fn a_client_that_cannot_price_a_relay_needs_a_max_fee() {
             "--relayer",
             &url,
             "--yes",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-        args.extend(extra.iter().map(|s| s.to_string()));
-        args
+        ];
+        args.iter().chain(extra).map(|s| s.to_string()).collect()
     };
-    let args = relay(&[]);
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let refused = fails(&env, &chain, &args, 2);
+    let unpriced = config(None);
+    let args = relay(&unpriced, &[]);
+    let refused = fails(&env, &chain, &strs(&args), 2);
     assert!(
         refused.contains("cannot price the relay") && refused.contains("--max-fee"),
         "{refused}"
@@ -677,51 +676,22 @@ fn a_client_that_cannot_price_a_relay_needs_a_max_fee() {
         "nothing was sent"
     );
     // Told the most it accepts, it goes on (a dry run: proved, checked, simulated, not sent).
-    let args = relay(&["--max-fee", "3", "--dry-run"]);
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let dry = ok(&env, &chain, &args);
+    let args = relay(&unpriced, &["--max-fee", "3", "--dry-run"]);
+    let dry = ok(&env, &chain, &strs(&args));
     assert_eq!(dry["feeRaw"], "2000000", "{dry}");
     // The same cap from the config file; one below the relayer's fee refuses it (exit 4).
-    let capped = |cap: &str| {
-        env.write(
-            "capped.toml",
-            &format!("[networks.devnet]\nprice_source = \"pair:{usdt}\"\nmax_fee = \"{cap}\"\n"),
-        )
-        .to_str()
-        .unwrap()
-        .to_owned()
-    };
-    let config = capped("3");
-    let base = [
-        "--config",
-        &config,
-        "relay",
-        "withdraw",
-        &id,
-        "--to",
-        &recipient,
-        "--relayer",
-        &url,
-        "--yes",
-        "--dry-run",
-    ];
-    ok(&env, &chain, &base);
-    let config = capped("1.5");
-    let base = [
-        "--config",
-        &config,
-        "relay",
-        "withdraw",
-        &id,
-        "--to",
-        &recipient,
-        "--relayer",
-        &url,
-        "--yes",
-        "--dry-run",
-    ];
-    let refused = fails(&env, &chain, &base, 4);
+    ok(
+        &env,
+        &chain,
+        &strs(&relay(&config(Some("3")), &["--dry-run"])),
+    );
+    let args = relay(&config(Some("1.5")), &["--dry-run"]);
+    let refused = fails(&env, &chain, &strs(&args), 4);
     assert!(refused.contains("asks a fee of 2 USDT"), "{refused}");
+}
+
+fn strs(args: &[String]) -> Vec<&str> {
+    args.iter().map(String::as_str).collect()
 }
 
 /// A node in front of the devnet that forwards everything, but once a transaction has been
