@@ -16,4 +16,5 @@ mod cli_tx;
 mod generated;
 mod interop;
 mod relayer;
+mod relayer_reserve;
 mod support;
