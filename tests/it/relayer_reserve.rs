@@ -276,7 +276,7 @@ async fn concurrent_relays_against_a_stake_for_one_each_pay_for_themselves_or_ar
 /// that covers one relay. `cargo test --test it relayer_reserve::margins -- --ignored
 /// --nocapture`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "a measurement (about two minutes): run it for BENCHMARKS.md"]
+#[ignore = "a measurement (about 18 minutes): run it for BENCHMARKS.md"]
 async fn margins_under_concurrency() {
     println!(
         "| clients | relayer | rounds | refused | TRX burned | fees USDT | margin/relay USDT | min | max |"
