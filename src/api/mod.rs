@@ -131,12 +131,39 @@ impl App {
     }
 
     /// The relayer's fee terms at this moment's prices, for the pool listings: none without
-    /// a price (the listing still answers; `GET /api/relayer/status` says why).
+    /// a price (the listing still answers; `GET /api/relayer/status` says why). With a
+    /// relayer, they are what a new request would be charged: its stake and its pools'
+    /// sponsors less what its unfinished jobs reserved.
     pub async fn fee_terms(&self) -> Option<crate::service::relayer_fees::Terms<'_>> {
-        self.pricing
-            .terms(&self.chain, Default::default())
-            .await
-            .ok()
+        match &self.relayer {
+            Some(relayer) => relayer
+                .standing(&self.chain, &self.pricing)
+                .await
+                .map(|standing| standing.terms)
+                .ok(),
+            None => self
+                .pricing
+                .terms(&self.chain, Default::default())
+                .await
+                .ok(),
+        }
+    }
+
+    /// Keeps the relayer fees a pool listing showed, so the relayer honours them for
+    /// [`crate::service::relayer::QUOTE_HOLD`].
+    pub fn shown_fees<'a>(
+        &self,
+        terms: Option<&crate::service::relayer_fees::Terms<'_>>,
+        pools: impl IntoIterator<Item = &'a crate::service::pools::Pool>,
+    ) {
+        let (Some(relayer), Some(terms)) = (&self.relayer, terms) else {
+            return;
+        };
+        let per_trx = terms.refund_fee(1_000_000);
+        relayer.remember_fees(pools.into_iter().filter_map(|pool| {
+            let fee = pool.relayer_fee_raw.as_ref()?.parse().ok()?;
+            Some((pool.denomination, fee, per_trx))
+        }));
     }
 
     /// A denomination from a path segment: 400 when it is not a whole number of USDT, 404

@@ -371,7 +371,21 @@ fn schemas(
                 "fees": { "type": "array", "items": schema_ref("FeeQuote") },
                 "priceError": { "type": "string",
                     "description": "Why there are no quotes (no usable TRX/USDT price)" },
-                "pending": { "type": "integer" }, "version": { "type": "string" } } },
+                "pending": { "type": "integer" },
+                "reserved": { "type": "object",
+                    "description": "What the relayer's jobs not yet in a block may still draw; \
+                                    the fees are net of it",
+                    "properties": {
+                        "jobs": { "type": "integer" }, "energy": { "type": "integer" },
+                        "stakedBandwidth": { "type": "integer" },
+                        "freeBandwidth": { "type": "integer" },
+                        "trxSun": { "type": "integer" } } },
+                "quoteValidSeconds": { "type": "integer",
+                    "description": "How long a fee quoted here (or in /api/pools) is honoured: \
+                                    a withdrawal whose fee is at least a quote shown this \
+                                    recently is accepted while that fee still pays for the \
+                                    relay, else refused with the fee it needs" },
+                "version": { "type": "string" } } },
             "FeeQuote": { "type": "object", "properties": {
                 "denomination": { "type": "integer" }, "relayerFee": amount,
                 "relayerFeeRaw": raw,
@@ -381,12 +395,15 @@ fn schemas(
                                     relayer's share of it" },
                 "energyPrice": { "type": "integer", "description": "Sun per energy" },
                 "stakedEnergy": { "type": "integer",
-                    "description": "Energy the relayer's stake covers before TRX is burned" },
+                    "description": "Energy the relayer's stake covers before TRX is burned, less \
+                                    what its unfinished relays reserved" },
                 "sponsorEnergy": { "type": "integer",
                     "description": "Energy of a normal relay the pool's sponsor pays from its \
                                     stake; the fee does not charge for it" },
                 "bandwidthSun": { "type": "integer",
-                    "description": "Sun a relay's bandwidth burns" },
+                    "description": "Sun a relay's bandwidth burns: zero only when the \
+                                    relayer's staked bandwidth alone, or its free allowance \
+                                    alone, holds all of a relay's bytes" },
                 "trxPrice": { "type": "number", "description": "USDT per TRX" },
                 "trxPriceSource": { "type": "string" },
                 "trxPriceAgeSeconds": { "type": "integer" },

@@ -30,6 +30,7 @@ pub struct CanWithdraw {
 pub async fn list(State(app): State<Arc<App>>) -> ApiResult<Json<Value>> {
     let terms = app.fee_terms().await;
     let pools = app.chain.pools(terms.as_ref()).await?;
+    app.shown_fees(terms.as_ref(), &pools);
     Ok(Json(envelope::ok(&json!({ "pools": pools }))))
 }
 
@@ -40,6 +41,7 @@ pub async fn show(
     let denomination = app.denomination(&denom)?;
     let terms = app.fee_terms().await;
     let pool = app.chain.pool(denomination, terms.as_ref()).await?;
+    app.shown_fees(terms.as_ref(), [&pool]);
     Ok(Json(envelope::ok(&pool)))
 }
 

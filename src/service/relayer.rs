@@ -9,13 +9,28 @@
 //! by the fee; we can pay the ceiling. The transaction's fee limit is the ceiling's price, so
 //! a withdrawal that behaves worse on chain than in the simulation costs at most that.
 //!
+//! Approvals take turns ([`Relayer::approving`]): pricing, the checks and recording the job
+//! happen one request at a time, each priced against what the relayer has *after* the
+//! reservations of its unfinished jobs (`store::jobs::Reservation`): five requests in one
+//! block against a stake that covers one relay are not all sold that stake. The turn ends
+//! once the job is recorded; the broadcast and the wait for a block are outside it.
+//!
+//! What is assumed of a transaction not yet in a block: the node's figures (energy,
+//! bandwidth, balance) may or may not carry it already (java-tron's pending state deducts the
+//! balance when it validates; our devnet seals on broadcast), so its reservation counts until
+//! the watcher has seen its receipt (`included`) or it failed. Between its block and the
+//! watcher's next look (one poll) it is counted twice: a quote is then too high or a request
+//! is turned away (503, nothing spent), never under-priced. Once `included`, the node's
+//! figures carry what it really drew and the reservation is gone, so it is never counted
+//! twice for longer than that.
+//!
 //! The job is recorded (with the signed transaction) before the broadcast, and the broadcast
 //! is detached from the request: a client whose request runs out of time still gets the txid
 //! and can follow the job (`GET /api/relayer/jobs/{txid}`). The watcher follows each job to a
 //! solidified receipt, broadcasting again what a crash or a node dropped, retrying what a
 //! busy node turned away, and recording what a failed transaction burned.
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -30,15 +45,28 @@ use crate::service::chain::Chain;
 use crate::service::inputs::USDT_UNIT;
 use crate::service::journal::{Journal, Look, Purpose};
 use crate::service::pools::{six_decimals, six_decimals_text, word_hex};
-use crate::service::relayer_fees::{FeeQuote, Pricing, Resources, Terms};
+use crate::service::relayer_fees::{BandwidthSource, FeeQuote, Pricing, Resources, Terms};
 use crate::service::sponsor::SponsorShare;
 use crate::service::submit::Broadcast;
-use crate::store::jobs::{Job, JobState, JobStore};
+use crate::store::jobs::{Job, JobState, JobStore, Reservation, Reserved};
 use crate::units::format_trx;
 
 /// A relayed transaction is broadcast at once; a short validity bounds how long a job can
 /// stay undecided after a crash.
 const RELAY_EXPIRATION_MS: i64 = 2 * 60 * 1000;
+
+/// How long a fee the relayer published (`GET /api/relayer/status`, `GET /api/pools`) is
+/// honoured: a request whose fee is at least a quote shown within this time is not refused
+/// for being below the price of the moment, so a client who proved against a quote (the fee
+/// is bound into the proof) is not turned away because other requests came first or the
+/// rate moved. The quote is honoured only while it still covers what the relay costs the
+/// relayer now (its break-even, no margin): honouring a quote whose stake others have since
+/// taken would sell that stake twice, so such a request is refused with the fee it needs,
+/// and nothing is spent. Quotes are not reservations: anyone may ask for a quote, and a
+/// quote that locked stake would let anyone lock it all.
+pub const QUOTE_HOLD: Duration = Duration::from_secs(60);
+/// The most distinct quotes kept per pool within [`QUOTE_HOLD`] (the oldest go first).
+const HELD_QUOTES: usize = 16;
 
 #[derive(Debug, Clone)]
 pub struct RelayerConfig {
@@ -139,6 +167,14 @@ pub struct RelayerStatus {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub price_error: Option<String>,
     pub pending: usize,
+    /// What the relayer's unfinished jobs may still draw: `fees` are net of it (absent from
+    /// a server that does not relay, or predates reservations).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reserved: Option<Reserved>,
+    /// How long, in seconds, a quote in `fees` is honoured ([`QUOTE_HOLD`]); 0 from a server
+    /// that predates it.
+    #[serde(default)]
+    pub quote_valid_seconds: u64,
     pub version: String,
 }
 
@@ -158,7 +194,8 @@ impl RelayerStatus {
 
     /// The status of a server that does not relay: its quotes as they would be.
     pub async fn off(chain: &Chain, pricing: &Pricing) -> Self {
-        let (fees, price_error) = quotes(chain, pricing, Resources::default(), None).await;
+        let terms = pricing.terms(chain, Resources::default()).await;
+        let (fees, price_error) = quotes(chain, terms, None).await;
         RelayerStatus {
             enabled: false,
             address: None,
@@ -168,20 +205,20 @@ impl RelayerStatus {
             fees,
             price_error,
             pending: 0,
+            reserved: None,
+            quote_valid_seconds: 0,
             version: env!("CARGO_PKG_VERSION").to_owned(),
         }
     }
 }
 
-/// Every pool's quote at this moment's prices for the relayer at `address`, or why there is
-/// none.
+/// Every pool's quote under `terms` for the relayer at `address`, or why there is none.
 async fn quotes(
     chain: &Chain,
-    pricing: &Pricing,
-    own: Resources,
+    terms: Result<Terms<'_>>,
     address: Option<Address>,
 ) -> (Vec<FeeQuote>, Option<String>) {
-    match pricing.terms(chain, own).await {
+    match terms {
         Ok(terms) => {
             let quotes = chain.denominations().into_iter().map(|d| {
                 let terms = &terms;
@@ -219,6 +256,36 @@ pub struct Relayer {
     in_flight: Mutex<HashSet<(u64, B256)>>,
     /// When the watcher last began a pass over the jobs: how readiness knows it is alive.
     watched: Mutex<Option<Instant>>,
+    /// Held from pricing a request to recording its job, so that each approval sees the
+    /// reservations of the ones before it. Not held while a broadcast waits for the node.
+    /// One process's lock: several servers on one database would need the database's
+    /// (a PostgreSQL advisory lock) around the same steps.
+    approving: tokio::sync::Mutex<()>,
+    /// The quotes published within [`QUOTE_HOLD`], per pool.
+    shown: Mutex<BTreeMap<u64, VecDeque<Shown>>>,
+}
+
+/// A quote as it was published: when, its fee without a refund and per TRX of refund.
+#[derive(Debug, Clone, Copy)]
+struct Shown {
+    at: Instant,
+    fee: U256,
+    per_trx: U256,
+}
+
+impl Shown {
+    /// The fee this quote asks with `refund_sun` of refund ([`FeeQuote::fee_with_refund`]).
+    fn with_refund(&self, refund_sun: i64) -> U256 {
+        self.fee + (U256::from(refund_sun.max(0)) * self.per_trx).div_ceil(U256::from(1_000_000u32))
+    }
+}
+
+/// What the relayer has to work with right now: its node's figures less its reservations.
+pub struct Standing<'a> {
+    pub terms: Terms<'a>,
+    pub reserved: Reserved,
+    /// The node's figures, before reservations.
+    pub node: tron::client::AccountResource,
 }
 
 /// How long past its poll interval the watcher may go without a pass before it counts as
@@ -250,6 +317,8 @@ impl Relayer {
             journal,
             in_flight: Mutex::new(HashSet::new()),
             watched: Mutex::new(None),
+            approving: tokio::sync::Mutex::new(()),
+            shown: Mutex::new(BTreeMap::new()),
         }
     }
 
@@ -291,8 +360,16 @@ impl Relayer {
         let (trx, resources) = tokio::try_join!(chain.trx_balance(address), async {
             Ok(chain.node.get_account_resource(&address).await?)
         })?;
-        let (fees, price_error) =
-            quotes(chain, pricing, Resources::of(&resources), Some(address)).await;
+        let reserved = self.jobs.reserved()?;
+        let terms = match pricing
+            .terms(chain, Resources::of(&resources).less(&reserved))
+            .await
+        {
+            Ok(terms) => self.with_sponsor_reservations(terms),
+            Err(e) => Err(e),
+        };
+        let (fees, price_error) = quotes(chain, terms, Some(address)).await;
+        self.remember(&fees);
         Ok(RelayerStatus {
             enabled: true,
             address: Some(address),
@@ -302,8 +379,83 @@ impl Relayer {
             fees,
             price_error,
             pending: self.jobs.unfinished()?.len(),
+            reserved: Some(reserved),
+            quote_valid_seconds: QUOTE_HOLD.as_secs(),
             version: env!("CARGO_PKG_VERSION").to_owned(),
         })
+    }
+
+    /// The terms a new request is priced by now: this moment's prices, for what the
+    /// relayer's stake and its pools' sponsors have left once its unfinished jobs drew what
+    /// they reserved.
+    pub async fn standing<'p>(&self, chain: &Chain, pricing: &'p Pricing) -> Result<Standing<'p>> {
+        let node = chain.node.get_account_resource(&self.address()).await?;
+        let reserved = self.jobs.reserved()?;
+        let terms = pricing
+            .terms(chain, Resources::of(&node).less(&reserved))
+            .await?;
+        Ok(Standing {
+            terms: self.with_sponsor_reservations(terms)?,
+            reserved,
+            node,
+        })
+    }
+
+    /// `terms` with the sponsors' energy our unfinished jobs count on.
+    fn with_sponsor_reservations<'p>(&self, terms: Terms<'p>) -> Result<Terms<'p>> {
+        let mut by_sponsor = BTreeMap::new();
+        for (sponsor, energy) in self.jobs.reserved_sponsor_energy()? {
+            let address = Address::from_base58(&sponsor).map_err(|e| {
+                Error::Failed(format!("relayer job store: sponsor `{sponsor}`: {e}"))
+            })?;
+            by_sponsor.insert(address, energy);
+        }
+        Ok(terms.with_sponsor_reserved(by_sponsor))
+    }
+
+    /// Keeps the quotes just published, for [`QUOTE_HOLD`].
+    fn remember(&self, fees: &[FeeQuote]) {
+        let parsed = fees.iter().filter_map(|quote| {
+            Some((
+                quote.denomination,
+                quote.relayer_fee_raw.parse::<U256>().ok()?,
+                quote.refund_price_raw.parse::<U256>().ok()?,
+            ))
+        });
+        self.remember_fees(parsed);
+    }
+
+    /// Keeps fees just published (pool, fee without a refund, fee per TRX of refund), for
+    /// [`QUOTE_HOLD`]: `GET /api/pools` shows the first.
+    pub fn remember_fees(&self, fees: impl IntoIterator<Item = (u64, U256, U256)>) {
+        let now = Instant::now();
+        let mut shown = self.shown.lock().unwrap_or_else(|e| e.into_inner());
+        for (denomination, fee, per_trx) in fees {
+            let held = shown.entry(denomination).or_default();
+            held.retain(|s| {
+                now.duration_since(s.at) <= QUOTE_HOLD && (s.fee, s.per_trx) != (fee, per_trx)
+            });
+            held.push_back(Shown {
+                at: now,
+                fee,
+                per_trx,
+            });
+            while held.len() > HELD_QUOTES {
+                held.pop_front();
+            }
+        }
+    }
+
+    /// The lowest fee, with this refund, of the quotes published for the pool within
+    /// [`QUOTE_HOLD`].
+    fn honoured(&self, denomination: u64, refund_sun: i64) -> Option<U256> {
+        let shown = self.shown.lock().unwrap_or_else(|e| e.into_inner());
+        shown
+            .get(&denomination)?
+            .iter()
+            .filter(|s| s.at.elapsed() <= QUOTE_HOLD)
+            .map(|s| s.with_refund(refund_sun))
+            .min()
     }
 
     /// A job by its txid (64 hex digits).
@@ -378,8 +530,11 @@ impl Relayer {
                 ))
             })?;
 
-        let resources = chain.node.get_account_resource(&self.address()).await?;
-        let terms = pricing.terms(chain, Resources::of(&resources)).await?;
+        // One approval at a time, from pricing to the recorded job (with its reservation).
+        let turn = self.approving.lock().await;
+        let Standing {
+            terms, reserved, ..
+        } = self.standing(chain, pricing).await?;
         // The fee asked is the quote's, from the sponsorship as quoted; what the relay will
         // really cost is checked below against the sponsor's stake as it is now.
         let quoted_sponsor = chain
@@ -396,7 +551,12 @@ impl Relayer {
             )));
         }
         let fee = request.fee.unwrap_or(required);
-        if fee < required {
+        // A quote published within QUOTE_HOLD is honoured as long as it pays for the relay
+        // (`check_cost` below); otherwise the price of this moment.
+        let asked = self
+            .honoured(denomination, refund_sun)
+            .map_or(required, |held| held.min(required));
+        if fee < asked {
             return Err(Error::Refused(format!(
                 "fee {fee} is below this relayer's fee of {required} for the {denomination} USDT \
                  pool with a refund of {refund} sun; prove again with fee {required}"
@@ -430,20 +590,24 @@ impl Relayer {
             )
             .await?;
         call.check_succeeds("the withdrawal")?;
-        let (energy, owner_trx, sponsor) = (call.energy, call.owner_trx, call.sponsor);
+        let (energy, sponsor) = (call.energy, call.sponsor);
+        // The balance as the node has it, less what unfinished jobs may still take from it.
+        let owner_trx = call.owner_trx.saturating_sub(reserved.trx_sun.max(0));
         call.fee_limit = terms.fee_limit(&sponsor);
         let fee_limit = call.fee_limit;
         let mut tx = chain.transaction(call, RELAY_EXPIRATION_MS).await?;
         tx.sign(&self.key)?;
         // java-tron charges a transaction's protobuf plus 64 bytes of bandwidth.
         let bytes = tx.to_protobuf().len() as i64 + 64;
-        check_cost(&terms, energy, bytes, fee, refund_sun, &sponsor)?;
+        check_cost(&terms, energy, bytes, fee, refund_sun, &sponsor, required)?;
+        let bandwidth_burn = terms.bandwidth_burn(bytes) as i64;
         let worst_case = fee_limit
             .saturating_add(refund_sun)
-            .saturating_add(terms.burned_sun(0, bytes) as i64);
+            .saturating_add(bandwidth_burn);
         if owner_trx < self.config.min_balance.max(worst_case) {
             tracing::warn!(
                 balance_sun = owner_trx,
+                reserved_sun = reserved.trx_sun,
                 needed_sun = worst_case,
                 "the relayer is short of TRX"
             );
@@ -472,8 +636,36 @@ impl Relayer {
             attempts: 0,
         };
         let reference = format!("{} {}", job.pool, job.nullifier_hash);
-        self.jobs
-            .insert(&job, &Journal::entry(&tx, Purpose::Relay, reference))?;
+        let relied_on = terms.relied_on(&sponsor);
+        let source = terms.own.bandwidth_source(bytes);
+        let reservation = Reservation {
+            // The most of our stake it may use: our share of the ceiling, at most the stake.
+            energy: terms
+                .our_energy(terms.policy.max_energy, &sponsor)
+                .min(terms.own.energy),
+            staked_bandwidth: if source == BandwidthSource::Staked {
+                bytes
+            } else {
+                0
+            },
+            free_bandwidth: if source == BandwidthSource::Free {
+                bytes
+            } else {
+                0
+            },
+            trx_sun: worst_case,
+            sponsor: relied_on
+                .sponsor
+                .filter(|_| relied_on.percent > 0)
+                .map(|s| s.to_base58()),
+            sponsor_energy: relied_on.of(terms.policy.max_energy),
+        };
+        self.jobs.insert(
+            &job,
+            &reservation,
+            &Journal::entry(&tx, Purpose::Relay, reference),
+        )?;
+        drop(turn);
         tracing::info!(txid = %job.txid, denomination, "relaying a withdrawal");
         // Detached: a request that gives up does not take the broadcast with it.
         let broadcast = tokio::spawn({
@@ -610,6 +802,7 @@ fn check_cost(
     fee: U256,
     refund_sun: i64,
     sponsor: &SponsorShare,
+    required: U256,
 ) -> Result<()> {
     let ceiling = terms.policy.max_energy;
     if energy > ceiling {
@@ -622,7 +815,8 @@ fn check_cost(
     if fee < break_even {
         return Err(Error::Refused(format!(
             "fee {fee} does not cover this withdrawal's {energy} energy, {bytes} bytes and \
-             refund; it needs fee {break_even}"
+             refund with what this relayer has left after its unfinished relays; it needs fee \
+             {break_even} (its quote is now {required})"
         )));
     }
     Ok(())

@@ -5,7 +5,8 @@
 //! ```text
 //! ours(energy)        = energy − what the pool's sponsor pays of it (counted below)
 //! cost(energy, bytes) = (ours(energy) − staked energy) × energy price
-//!                     + bytes × bandwidth price   (unless staked/free bandwidth covers them)
+//!                     + bytes × bandwidth price   (unless staked bandwidth alone, or the
+//!                                                  free allowance alone, covers them all)
 //! fee(pool)          = max(floor(pool),
 //!                          usdt(cost(expected energy, relay bytes)) × (100 + margin) / 100)
 //! fee(request)      ≥ fee(pool) + usdt(refund) × (100 + margin) / 100
@@ -13,6 +14,18 @@
 //!
 //! `usdt(sun)` is the rate from the operator's price source, the prices are the chain's
 //! `getEnergyFee` and `getTransactionFee`, and what the relayer's stake covers is not burned.
+//!
+//! Bandwidth is charged as java-tron charges it (`BandwidthProcessor.consume`, java-tron's
+//! `chainbase/src/main/java/org/tron/core/db/BandwidthProcessor.java`): a transaction's bytes
+//! go wholly to the staked bandwidth if it holds them all (`useAccountNet`), else wholly to
+//! the free daily allowance if that holds them all (`useFreeNet`), else every byte is burned
+//! (`useTransactionFee`). 500 staked and 600 free bytes do not cover an 800-byte relay.
+//!
+//! The staked energy and bandwidth, the TRX and the sponsor's energy a quote counts on are
+//! what is left after the reservations of the relayer's unfinished jobs
+//! ([`crate::store::jobs::Reservation`], applied by [`Resources::less`] and
+//! [`Terms::with_sponsor_reserved`]): relays signed but not yet in a block draw on the same
+//! stake, and must not be sold twice.
 //!
 //! A sponsored pool's deployer pays its callers' energy from its stake (see
 //! [`crate::service::sponsor`]), and the relayer passes that on: it charges only for its own
@@ -155,24 +168,60 @@ impl Pricing {
             max_fee_limit: prices.max_fee_limit,
             own,
             price,
+            sponsor_reserved: BTreeMap::new(),
         })
     }
 }
 
 /// What a relayer has of its own before it burns TRX.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Resources {
     /// Energy staked (or delegated to it) and not used yet.
     pub energy: i64,
-    /// Free and staked bandwidth not used yet, in bytes.
-    pub bandwidth: i64,
+    /// Staked (or delegated) bandwidth not used yet, in bytes.
+    pub staked_bandwidth: i64,
+    /// The free daily allowance not used yet, in bytes.
+    pub free_bandwidth: i64,
+}
+
+/// Where java-tron takes a transaction's bytes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BandwidthSource {
+    /// The account's staked bandwidth holds them all (`useAccountNet`).
+    Staked,
+    /// Else the free daily allowance holds them all (`useFreeNet`).
+    Free,
+    /// Else every byte is paid for in burned TRX (`useTransactionFee`).
+    Burned,
 }
 
 impl Resources {
     pub fn of(resources: &tron::client::AccountResource) -> Self {
         Resources {
             energy: resources.energy_available(),
-            bandwidth: resources.bandwidth_available(),
+            staked_bandwidth: (resources.net_limit - resources.net_used).max(0),
+            free_bandwidth: (resources.free_net_limit - resources.free_net_used).max(0),
+        }
+    }
+
+    /// Where a transaction of `bytes` is charged: one source for all of them, never a mix
+    /// (java-tron's `BandwidthProcessor.consume`: staked first, then free, then burned).
+    pub fn bandwidth_source(&self, bytes: i64) -> BandwidthSource {
+        if bytes <= self.staked_bandwidth {
+            BandwidthSource::Staked
+        } else if bytes <= self.free_bandwidth {
+            BandwidthSource::Free
+        } else {
+            BandwidthSource::Burned
+        }
+    }
+
+    /// What is left once unfinished jobs have drawn what they reserved.
+    pub fn less(self, reserved: &crate::store::jobs::Reserved) -> Self {
+        Resources {
+            energy: (self.energy - reserved.energy.max(0)).max(0),
+            staked_bandwidth: (self.staked_bandwidth - reserved.staked_bandwidth.max(0)).max(0),
+            free_bandwidth: (self.free_bandwidth - reserved.free_bandwidth.max(0)).max(0),
         }
     }
 }
@@ -187,34 +236,53 @@ pub struct Terms<'a> {
     pub bandwidth_fee: i64,
     /// The highest fee limit the chain accepts (`getMaxFeeLimit`).
     pub max_fee_limit: i64,
-    /// What the relayer's stake and free allowance cover before TRX is burned.
+    /// What the relayer's stake and free allowance cover before TRX is burned (net of what
+    /// unfinished jobs reserved, when the relayer asks).
     pub own: Resources,
     pub price: PriceQuote,
+    /// Energy of each sponsor (by address) that unfinished relays count on.
+    pub sponsor_reserved: BTreeMap<tron::Address, i64>,
 }
 
 impl Terms<'_> {
+    /// These terms with `reserved` energy of each sponsor counted on by unfinished relays.
+    pub fn with_sponsor_reserved(mut self, reserved: BTreeMap<tron::Address, i64>) -> Self {
+        self.sponsor_reserved = reserved;
+        self
+    }
+
     /// The part of a pool's sponsorship the relayer counts on: the sponsor's share from what
-    /// its stake would hold after [`SPONSOR_RESERVE_CALLS`] calls at its cap.
-    pub fn relied_on(sponsor: &SponsorShare) -> SponsorShare {
-        sponsor.after(SPONSOR_RESERVE_CALLS.saturating_mul(sponsor.per_call))
+    /// its stake would hold once our unfinished relays drew what they count on, and then
+    /// [`SPONSOR_RESERVE_CALLS`] other calls at its cap.
+    pub fn relied_on(&self, sponsor: &SponsorShare) -> SponsorShare {
+        let ours = sponsor
+            .sponsor
+            .and_then(|s| self.sponsor_reserved.get(&s).copied())
+            .unwrap_or(0);
+        sponsor
+            .after(ours)
+            .after(SPONSOR_RESERVE_CALLS.saturating_mul(sponsor.per_call))
     }
 
     /// The energy of a relay of `energy` that is ours to pay: what the sponsor does not.
     pub fn our_energy(&self, energy: i64, sponsor: &SponsorShare) -> i64 {
-        energy.max(0) - Self::relied_on(sponsor).of(energy)
+        energy.max(0) - self.relied_on(sponsor).of(energy)
     }
 
     /// Sun burned by a relay of `energy` in a transaction of `bytes`: the energy beyond the
-    /// staked energy, and the bytes unless the account's bandwidth covers them all (TRON
-    /// takes a transaction's bandwidth from one place or burns it whole).
+    /// staked energy, and the bytes unless staked bandwidth alone or the free allowance
+    /// alone holds them all ([`Resources::bandwidth_source`]).
     pub fn burned_sun(&self, energy: i64, bytes: i64) -> u128 {
         let energy = (energy - self.own.energy).max(0) as u128 * self.energy_fee.max(0) as u128;
-        let bandwidth = if self.own.bandwidth >= bytes {
-            0
-        } else {
-            bytes.max(0) as u128 * self.bandwidth_fee.max(0) as u128
-        };
-        energy + bandwidth
+        energy + self.bandwidth_burn(bytes)
+    }
+
+    /// Sun burned for a transaction of `bytes`.
+    pub fn bandwidth_burn(&self, bytes: i64) -> u128 {
+        match self.own.bandwidth_source(bytes) {
+            BandwidthSource::Burned => bytes.max(0) as u128 * self.bandwidth_fee.max(0) as u128,
+            BandwidthSource::Staked | BandwidthSource::Free => 0,
+        }
     }
 
     fn with_margin(&self) -> u128 {
@@ -277,7 +345,7 @@ impl Terms<'_> {
             max_energy: self.policy.max_energy,
             energy_price: self.energy_fee,
             staked_energy: self.own.energy,
-            sponsor_energy: Self::relied_on(sponsor).of(self.policy.expected_energy),
+            sponsor_energy: self.relied_on(sponsor).of(self.policy.expected_energy),
             bandwidth_sun: self.burned_sun(0, RELAY_BYTES) as i64,
             trx_price: self.price.price.usdt_per_trx(),
             trx_price_source: self.price.source.clone(),
@@ -304,13 +372,15 @@ pub struct FeeQuote {
     pub max_energy: i64,
     /// Sun per energy (the chain's `getEnergyFee`).
     pub energy_price: i64,
-    /// Energy the relayer's stake covers before TRX is burned.
+    /// Energy the relayer's stake covers before TRX is burned, less what its unfinished
+    /// relays reserved.
     pub staked_energy: i64,
     /// Energy of the expected relay the pool's sponsor pays from its stake, which the fee
     /// does not charge for (0 from a server that predates sponsorship).
     #[serde(default)]
     pub sponsor_energy: i64,
-    /// Sun a relay's bandwidth burns (zero while the relayer's own bandwidth covers it).
+    /// Sun a relay's bandwidth burns (zero while its staked bandwidth alone, or its free
+    /// allowance alone, holds all of a relay's bytes).
     pub bandwidth_sun: i64,
     /// USDT per TRX.
     pub trx_price: f64,
@@ -366,7 +436,8 @@ mod tests {
             max_fee_limit: 15_000_000_000,
             own: Resources {
                 energy: staked,
-                bandwidth: 600,
+                staked_bandwidth: 0,
+                free_bandwidth: 600,
             },
             price: PriceQuote {
                 price: TrxPrice {
@@ -376,6 +447,7 @@ mod tests {
                 source: "fixed".into(),
                 age_seconds: 0,
             },
+            sponsor_reserved: BTreeMap::new(),
         }
     }
 
@@ -425,7 +497,7 @@ mod tests {
         );
         // Bandwidth the account has covers the bytes.
         let mut staked_bandwidth = terms(&policy, 100, 430_000, 280_000);
-        staked_bandwidth.own.bandwidth = 5_000;
+        staked_bandwidth.own.staked_bandwidth = 5_000;
         assert_eq!(staked_bandwidth.relay_fee(100, &NONE), U256::ZERO);
     }
 
@@ -488,5 +560,73 @@ mod tests {
         };
         assert_eq!(upside_down.validate().unwrap_err().exit_code(), 2);
         FeePolicy::default().validate().unwrap();
+    }
+
+    #[test]
+    fn bandwidth_comes_wholly_from_one_source_or_is_burned() {
+        let policy = FeePolicy::default();
+        // 500 staked and 600 free bytes: together 1,100, but neither alone holds an 800-byte
+        // relay, so java-tron burns TRX for all 800 (`BandwidthProcessor.consume`).
+        let mut t = terms(&policy, 100, 430_000, 280_000);
+        t.own.staked_bandwidth = 500;
+        t.own.free_bandwidth = 600;
+        assert_eq!(t.own.bandwidth_source(RELAY_BYTES), BandwidthSource::Burned);
+        assert_eq!(t.burned_sun(0, RELAY_BYTES), 800_000);
+        assert_eq!(t.quote(100, &NONE).bandwidth_sun, 800_000);
+        // 0.8 TRX × 0.28 USDT, +20%: quoted as burned.
+        assert_eq!(t.relay_fee(100, &NONE), U256::from(268_800));
+        // Either source alone holding them all is free; staked is used first.
+        t.own.staked_bandwidth = 800;
+        assert_eq!(t.own.bandwidth_source(800), BandwidthSource::Staked);
+        assert_eq!(t.burned_sun(0, 800), 0);
+        t.own.staked_bandwidth = 0;
+        t.own.free_bandwidth = 800;
+        assert_eq!(t.own.bandwidth_source(800), BandwidthSource::Free);
+        assert_eq!(t.relay_fee(100, &NONE), U256::ZERO);
+        // Read from the node's figures the same way.
+        let node = tron::client::AccountResource {
+            free_net_limit: 600,
+            free_net_used: 0,
+            net_limit: 700,
+            net_used: 200,
+            ..Default::default()
+        };
+        let own = Resources::of(&node);
+        assert_eq!((own.staked_bandwidth, own.free_bandwidth), (500, 600));
+        assert_eq!(own.bandwidth_source(800), BandwidthSource::Burned);
+    }
+
+    #[test]
+    fn reservations_of_unfinished_jobs_come_off_the_stake_and_the_sponsor() {
+        use crate::store::jobs::Reserved;
+        let policy = FeePolicy::default();
+        // Staked energy for one relay: a second, while the first is unfinished, pays in full.
+        let t = terms(&policy, 100, 473_000, 280_000);
+        assert_eq!(t.relay_fee(100, &NONE), U256::from(268_800));
+        let reserved = Reserved {
+            jobs: 1,
+            energy: 473_000,
+            staked_bandwidth: 0,
+            free_bandwidth: 0,
+            trx_sun: 48_100_000,
+        };
+        let mut net = t.clone();
+        net.own = t.own.less(&reserved);
+        assert_eq!(net.own.energy, 0);
+        assert_eq!(net.relay_fee(100, &NONE), U256::from(14_716_800));
+        // The sponsor's energy other relays count on is not counted twice: 6,600,000 left,
+        // 400,000 of it counted on by an unfinished relay, leaves 200,000 after the reserve.
+        let sponsor = sponsored(6_600_000);
+        assert_eq!(t.our_energy(430_000, &sponsor), 0);
+        let who = sponsor.sponsor.unwrap();
+        let net = t
+            .clone()
+            .with_sponsor_reserved(BTreeMap::from([(who, 400_000)]));
+        assert_eq!(net.our_energy(430_000, &sponsor), 230_000);
+        assert_eq!(net.quote(100, &sponsor).sponsor_energy, 200_000);
+        // Another sponsor's reservations do not touch this one.
+        let stranger = tron::Address::from(alloy_primitives::Address::repeat_byte(7));
+        let other = t.with_sponsor_reserved(BTreeMap::from([(stranger, 9_000_000)]));
+        assert_eq!(other.our_energy(430_000, &sponsor), 0);
     }
 }

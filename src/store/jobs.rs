@@ -12,7 +12,15 @@
 //! The journal's partial unique index allows one live entry per (purpose, reference); a
 //! relay's reference is its pool and nullifier hash, so not even two server processes on one
 //! database can relay a note twice.
+//!
+//! Each job also has a [`Reservation`] row (`relayer_reservations`): the most it may still
+//! draw from the relayer's energy, bandwidth and TRX, and from its pool's sponsor's energy.
+//! It counts while the job is `signed` or `broadcast` and stops counting once the job is
+//! `included` (the node's figures then carry what it really drew) or `failed` (it drew
+//! nothing more): [`JobStore::reserved`] derives the totals from the job rows every time, so
+//! a restarted relayer, or another process on the same database, sees them.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -60,6 +68,38 @@ pub struct Job {
     #[serde(default)]
     pub attempts: i64,
 }
+
+/// What one job may still draw before it is in a block: its ceilings, not its expectations.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Reservation {
+    /// The relayer's staked energy it may use (its share of the energy ceiling).
+    pub energy: i64,
+    /// Bytes charged to the relayer's staked bandwidth (when that is where they go).
+    pub staked_bandwidth: i64,
+    /// Bytes charged to the free daily allowance (when that is where they go).
+    pub free_bandwidth: i64,
+    /// Sun it may take from the balance: fee limit, refund, and its bytes' burn.
+    pub trx_sun: i64,
+    /// The pool's sponsor (base58) the relayer counted on, if any.
+    pub sponsor: Option<String>,
+    /// The sponsor's energy the relayer counted on for it.
+    pub sponsor_energy: i64,
+}
+
+/// The totals of the reservations of unfinished jobs.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Reserved {
+    /// Jobs that hold a reservation (`signed` or `broadcast`).
+    pub jobs: u64,
+    pub energy: i64,
+    pub staked_bandwidth: i64,
+    pub free_bandwidth: i64,
+    pub trx_sun: i64,
+}
+
+/// The states in which a job's reservation counts: not yet in a block.
+const RESERVING: &str = "('signed', 'broadcast')";
 
 /// The relayer's jobs, sharing one connection with the journal their transactions are in.
 pub struct JobStore {
@@ -132,9 +172,9 @@ impl JobStore {
         })
     }
 
-    /// Records a new job with its journal entry (state `signed`), together; a live job for
-    /// the same note is a conflict.
-    pub fn insert(&self, job: &Job, entry: &NewEntry) -> Result<()> {
+    /// Records a new job with its journal entry (state `signed`) and its reservation,
+    /// together; a live job for the same note is a conflict.
+    pub fn insert(&self, job: &Job, reservation: &Reservation, entry: &NewEntry) -> Result<()> {
         if entry.txid != job.txid {
             return Err(Error::Failed(format!(
                 "relayer job store: job {} is not transaction {}",
@@ -157,6 +197,20 @@ impl JobStore {
                         job.refund,
                         job.created_at,
                     ],
+                )?;
+                tx.execute(
+                    "INSERT INTO relayer_reservations (txid, energy, staked_bandwidth,
+                         free_bandwidth, trx_sun, sponsor, sponsor_energy)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                    params![
+                        job.txid,
+                        reservation.energy,
+                        reservation.staked_bandwidth,
+                        reservation.free_bandwidth,
+                        reservation.trx_sun,
+                        reservation.sponsor,
+                        reservation.sponsor_energy,
+                    ],
                 )
                 .map(drop)
             })
@@ -167,6 +221,52 @@ impl JobStore {
                 )),
                 e => e,
             })
+    }
+
+    /// What unfinished jobs may still draw from the relayer, summed from their rows.
+    pub fn reserved(&self) -> Result<Reserved> {
+        self.journal.db().with(|db| {
+            db.query_row(
+                &format!(
+                    "SELECT COUNT(*), COALESCE(SUM(r.energy), 0),
+                         COALESCE(SUM(r.staked_bandwidth), 0), COALESCE(SUM(r.free_bandwidth), 0),
+                         COALESCE(SUM(r.trx_sun), 0)
+                     FROM relayer_reservations r JOIN submissions s USING (txid)
+                     WHERE s.state IN {RESERVING}"
+                ),
+                [],
+                |row| {
+                    Ok(Reserved {
+                        jobs: row.get::<_, i64>(0)?.max(0) as u64,
+                        energy: row.get(1)?,
+                        staked_bandwidth: row.get(2)?,
+                        free_bandwidth: row.get(3)?,
+                        trx_sun: row.get(4)?,
+                    })
+                },
+            )
+            .map_err(db_error)
+        })
+    }
+
+    /// The energy of each pool sponsor (base58) that unfinished jobs count on.
+    pub fn reserved_sponsor_energy(&self) -> Result<BTreeMap<String, i64>> {
+        self.journal.db().with(|db| {
+            let mut statement = db
+                .prepare(&format!(
+                    "SELECT r.sponsor, SUM(r.sponsor_energy)
+                     FROM relayer_reservations r JOIN submissions s USING (txid)
+                     WHERE r.sponsor IS NOT NULL AND s.state IN {RESERVING}
+                     GROUP BY r.sponsor"
+                ))
+                .map_err(db_error)?;
+            let rows = statement
+                .query_map([], |row| {
+                    Ok((row.get::<_, String>(0)?, row.get::<_, i64>(1)?))
+                })
+                .map_err(db_error)?;
+            rows.map(|row| row.map_err(db_error)).collect()
+        })
     }
 
     /// The job that holds this note, unless it failed.
@@ -286,7 +386,7 @@ mod tests {
 
     fn insert(store: &JobStore, txid: &str, nullifier: &str) -> Result<()> {
         let (job, entry) = job(txid, nullifier);
-        store.insert(&job, &entry)
+        store.insert(&job, &Reservation::default(), &entry)
     }
 
     #[test]
@@ -377,5 +477,77 @@ mod tests {
         assert_eq!(deferred.attempts, 2);
         assert_eq!(deferred.state, JobState::Signed);
         assert_eq!(deferred.error.as_deref(), Some("SERVER_BUSY"));
+    }
+
+    #[test]
+    fn reservations_count_until_the_job_is_in_a_block_or_failed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("devnet/tronpool.sqlite3");
+        let reservation = |energy, sponsor: Option<&str>| Reservation {
+            energy,
+            staked_bandwidth: 0,
+            free_bandwidth: 0,
+            trx_sun: energy * 100 + 800_000,
+            sponsor: sponsor.map(str::to_owned),
+            sponsor_energy: if sponsor.is_some() { 200_000 } else { 0 },
+        };
+        {
+            let store = JobStore::open(&path).unwrap();
+            assert_eq!(store.reserved().unwrap(), Reserved::default());
+            for (txid, nullifier, energy, sponsor) in [
+                ("aa", "0x01", 473_000, None),
+                ("bb", "0x02", 273_000, Some("TSponsor")),
+                ("cc", "0x03", 273_000, Some("TSponsor")),
+            ] {
+                let (job, entry) = job(txid, nullifier);
+                store
+                    .insert(&job, &reservation(energy, sponsor), &entry)
+                    .unwrap();
+            }
+            let journal = store.journal();
+            assert!(
+                journal
+                    .advance("bb", JobState::Broadcast, None, None)
+                    .unwrap()
+            );
+            // Included: the node's figures now carry what it drew; failed: it draws no more.
+            assert!(
+                journal
+                    .advance("cc", JobState::Included, None, None)
+                    .unwrap()
+            );
+        }
+        // Reopened, as a restarted relayer: the unfinished jobs still count.
+        let store = JobStore::open(&path).unwrap();
+        assert_eq!(
+            store.reserved().unwrap(),
+            Reserved {
+                jobs: 2,
+                energy: 746_000,
+                staked_bandwidth: 0,
+                free_bandwidth: 0,
+                trx_sun: 74_600_000 + 1_600_000,
+            }
+        );
+        assert_eq!(
+            store.reserved_sponsor_energy().unwrap(),
+            BTreeMap::from([("TSponsor".to_owned(), 200_000)])
+        );
+        assert!(
+            store
+                .journal()
+                .advance("aa", JobState::Failed, Some("expired"), None)
+                .unwrap()
+        );
+        assert_eq!(store.reserved().unwrap().jobs, 1);
+        assert_eq!(store.reserved().unwrap().energy, 273_000);
+        assert!(
+            store
+                .journal()
+                .advance("bb", JobState::Included, None, None)
+                .unwrap()
+        );
+        assert_eq!(store.reserved().unwrap(), Reserved::default());
+        assert!(store.reserved_sponsor_energy().unwrap().is_empty());
     }
 }

@@ -44,6 +44,12 @@ pub const MIGRATIONS: &[Migration] = &[
                transaction, state and receipt from it",
         apply: submit_journal,
     },
+    Migration {
+        what: "relayer reservations: what each relayed transaction may still draw (energy, \
+               bandwidth, TRX, its pool's sponsor's energy) while it is signed or broadcast; \
+               jobs recorded before this count nothing (they expire within minutes)",
+        apply: relayer_reservations,
+    },
 ];
 
 /// The version a database has once every migration ran.
@@ -222,6 +228,24 @@ DROP TABLE relayer_jobs;
 ALTER TABLE relayer_jobs_details RENAME TO relayer_jobs;
 CREATE INDEX relayer_jobs_nullifier ON relayer_jobs (nullifier_hash);
 CREATE INDEX relayer_jobs_note ON relayer_jobs (pool, nullifier_hash);
+",
+    )
+}
+
+fn relayer_reservations(tx: &Transaction<'_>) -> rusqlite::Result<()> {
+    tx.execute_batch(
+        "
+CREATE TABLE relayer_reservations (
+    txid              TEXT PRIMARY KEY REFERENCES submissions (txid),
+    energy            INTEGER NOT NULL,
+    staked_bandwidth  INTEGER NOT NULL,
+    free_bandwidth    INTEGER NOT NULL,
+    trx_sun           INTEGER NOT NULL,
+    sponsor           TEXT,
+    sponsor_energy    INTEGER NOT NULL
+);
+CREATE INDEX relayer_reservations_sponsor
+    ON relayer_reservations (sponsor) WHERE sponsor IS NOT NULL;
 ",
     )
 }
@@ -537,6 +561,7 @@ mod tests {
         let refused = jobs
             .insert(
                 &job,
+                &crate::store::jobs::Reservation::default(),
                 &crate::store::journal::NewEntry {
                     txid: "dd".into(),
                     purpose: Purpose::Relay,
@@ -548,6 +573,29 @@ mod tests {
             .unwrap_err();
         assert_eq!(refused.http_status(), 409, "{refused}");
         assert!(jobs.get("dd").unwrap().is_none());
+    }
+
+    #[test]
+    fn a_version_five_database_gains_reservations_and_its_open_jobs_count_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("devnet/tronpool.sqlite3");
+        version_four_database(&path);
+        {
+            let mut conn = Connection::open(&path).unwrap();
+            let tx = conn.transaction().unwrap();
+            (MIGRATIONS[4].apply)(&tx).unwrap();
+            tx.pragma_update(None, "user_version", 5).unwrap();
+            tx.commit().unwrap();
+        }
+        assert_eq!(version(&path), 5);
+        let jobs = JobStore::open(&path).unwrap();
+        assert_eq!(version(&path), latest());
+        // Job `bb` is still signed, but its release recorded no reservation.
+        assert_eq!(jobs.unfinished().unwrap().len(), 1);
+        assert_eq!(
+            jobs.reserved().unwrap(),
+            crate::store::jobs::Reserved::default()
+        );
     }
 
     #[test]

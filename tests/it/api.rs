@@ -90,6 +90,20 @@ impl Served {
         relayer: Option<RelayerConfig>,
         pricing: Pricing,
     ) -> Served {
+        let relayer = relayer.map(|r| (r, JobStore::in_memory().unwrap()));
+        Self::around_with_jobs(devnet, node, config, cache_ttl, relayer, pricing).await
+    }
+
+    /// [`Served::around`] with the relayer's jobs in `jobs` (a database a relayer before it
+    /// used, for a restart).
+    pub async fn around_with_jobs(
+        devnet: DevnetHandle,
+        node: &str,
+        config: ApiConfig,
+        cache_ttl: Duration,
+        relayer: Option<(RelayerConfig, JobStore)>,
+        pricing: Pricing,
+    ) -> Served {
         let _ = rustls::crypto::ring::default_provider().install_default();
         let mut node = NodeConfig::new(node.parse().unwrap());
         node.retries = 0;
@@ -98,8 +112,7 @@ impl Served {
             .await
             .expect("the devnet's deployment");
         let mut app = App::new(chain, pricing, config);
-        if let Some(relayer) = relayer {
-            let jobs = JobStore::in_memory().unwrap();
+        if let Some((relayer, jobs)) = relayer {
             app = app.with_relayer(Relayer::new(devnet::genesis::dev_key(1), relayer, jobs));
         }
         let server = api::spawn("127.0.0.1:0".parse::<SocketAddr>().unwrap(), Arc::new(app))

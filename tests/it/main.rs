@@ -16,5 +16,6 @@ mod cli_tx;
 mod generated;
 mod interop;
 mod relayer;
+mod relayer_reserve;
 mod soak;
 mod support;

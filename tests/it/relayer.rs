@@ -27,11 +27,15 @@ use zk::tree::MerkleTree;
 
 use crate::api::{Served, devnet_pricing, hex32, prove_withdrawal, random_word};
 
-const DENOMINATION: u64 = 100_000_000;
+pub(crate) const DENOMINATION: u64 = 100_000_000;
 
 /// Approves and deposits `count` fresh notes into the 100 pool from dev account `account`,
 /// signing the API's transactions locally; returns the notes and the tree they make.
-async fn deposit(served: &Served, account: usize, count: usize) -> (Vec<Note>, MerkleTree) {
+pub(crate) async fn deposit(
+    served: &Served,
+    account: usize,
+    count: usize,
+) -> (Vec<Note>, MerkleTree) {
     let key = served.devnet().accounts()[account].clone();
     deposit_through(&served.server.url(), &served.devnet().url(), &key, count).await
 }
@@ -85,11 +89,11 @@ async fn deposit_into(
     (notes, tree)
 }
 
-fn client(url: &str) -> NodeClient {
+pub(crate) fn client(url: &str) -> NodeClient {
     NodeClient::new(NodeConfig::new(url.parse().unwrap())).unwrap()
 }
 
-async fn send(node: &NodeClient, key: &PrivateKey, json: &Value) -> TxId {
+pub(crate) async fn send(node: &NodeClient, key: &PrivateKey, json: &Value) -> TxId {
     let mut tx = Transaction::from_json(json).unwrap();
     tx.sign(key).unwrap();
     let txid = node.broadcast_hex(&tx).await.expect("accepted");
@@ -103,7 +107,7 @@ async fn send(node: &NodeClient, key: &PrivateKey, json: &Value) -> TxId {
 }
 
 /// A relay request for leaf `index`, proved for `relayer`, `fee` and `refund`.
-fn request(
+pub(crate) fn request(
     note: &Note,
     tree: &MerkleTree,
     index: u32,
@@ -123,7 +127,7 @@ fn request(
     })
 }
 
-fn usdt(served: &Served, who: Address) -> U256 {
+pub(crate) fn usdt(served: &Served, who: Address) -> U256 {
     let usdt = served.devnet().deployment().usdt;
     let data = Trc20::balanceOfCall { owner: who.into() }.abi_encode();
     let out = served
@@ -133,12 +137,12 @@ fn usdt(served: &Served, who: Address) -> U256 {
     Trc20::balanceOfCall::abi_decode_returns(&out.output).unwrap()
 }
 
-fn trx(served: &Served, who: Address) -> i64 {
+pub(crate) fn trx(served: &Served, who: Address) -> i64 {
     served.devnet().with_chain(|c| c.balance(&who))
 }
 
 /// The 100 pool's quote: its fee and what each TRX of refund adds, in base units.
-async fn quote(served: &Served) -> (u64, u64) {
+pub(crate) async fn quote(served: &Served) -> (u64, u64) {
     let status = served.ok("/api/relayer/status", None).await;
     let fee = &status["fees"][0];
     assert_eq!(fee["denomination"], 100, "{status}");
@@ -148,7 +152,7 @@ async fn quote(served: &Served) -> (u64, u64) {
 
 /// Waits for the watcher to settle a job; answers it as the jobs endpoint shows it (polled
 /// ten times a second, within the general limit of 120 a minute for a few seconds' wait).
-async fn settled(served: &Served, txid: &str) -> Value {
+pub(crate) async fn settled(served: &Served, txid: &str) -> Value {
     for _ in 0..100 {
         let job = served.ok(&format!("/api/relayer/jobs/{txid}"), None).await;
         if job["state"] == "confirmed" || job["state"] == "failed" {
@@ -783,7 +787,7 @@ async fn a_relayer_whose_node_is_down_answers_503_and_sends_nothing() {
 
 /// How a proxy in front of the devnet treats broadcasts.
 #[derive(Clone, Copy)]
-enum Broadcasts {
+pub(crate) enum Broadcasts {
     /// Held this long before they are passed on.
     Slow(Duration),
     /// The first `n` are answered `SERVER_BUSY` without being passed on.
@@ -795,7 +799,7 @@ enum Broadcasts {
 
 /// A node at a new address that forwards everything to `upstream`, treating broadcasts as
 /// `mode` says; counts the broadcasts it sees.
-async fn proxy(upstream: String, mode: Broadcasts, seen: Arc<AtomicUsize>) -> String {
+pub(crate) async fn proxy(upstream: String, mode: Broadcasts, seen: Arc<AtomicUsize>) -> String {
     use axum::body::Bytes;
     use axum::http::{Method, Uri};
 
@@ -1097,7 +1101,7 @@ async fn a_relayer_with_staked_energy_quotes_and_burns_only_its_bandwidth() {
 }
 
 /// What `relayer` can collect from the 100 pool, read from the pool.
-fn collectable(served: &Served, relayer: Address) -> U256 {
+pub(crate) fn collectable(served: &Served, relayer: Address) -> U256 {
     let pool = served.devnet().deployment().pool(100).unwrap().address;
     let data = contracts::TronPool::collectableFeesCall {
         relayer: relayer.into(),
@@ -1193,7 +1197,7 @@ async fn drain_the_sponsor(served: &Served) {
 }
 
 /// A transaction built by the devnet's own `/wallet/<endpoint>` builder, unsigned.
-async fn node_built(served: &Served, endpoint: &str, body: Value) -> Value {
+pub(crate) async fn node_built(served: &Served, endpoint: &str, body: Value) -> Value {
     reqwest::Client::new()
         .post(format!("{}/wallet/{endpoint}", served.devnet().url()))
         .json(&body)

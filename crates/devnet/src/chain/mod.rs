@@ -767,7 +767,12 @@ impl Ledger {
         info.failure = outcome.message;
     }
 
-    /// How a transaction of `bytes` pays for bandwidth: `(net_usage, net_fee)`.
+    /// How a transaction of `bytes` pays for bandwidth: `(net_usage, net_fee)`. All its bytes
+    /// come from one place or all are burned, never a mix: java-tron tries the staked
+    /// bandwidth (`useAccountNet`), then the free allowance (`useFreeNet`), each only if it
+    /// holds every byte, and otherwise burns TRX for all of them (`useTransactionFee`;
+    /// `chainbase/src/main/java/org/tron/core/db/BandwidthProcessor.java`, `consume`). The
+    /// devnet stakes no bandwidth ([`stake`]), so the first never applies here.
     fn bandwidth(&self, owner: &Address, bytes: i64, now: i64) -> (i64, i64) {
         if self.free_net_available(owner, now) >= bytes {
             (bytes, 0)
@@ -925,4 +930,28 @@ fn decayed(used: i64, since: i64, now: i64) -> i64 {
 /// signature is the expensive part of accepting a transaction.
 pub fn recover_signers(tx: &Transaction) -> Result<Vec<Address>, String> {
     tx.signers().map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod bandwidth_tests {
+    use super::*;
+
+    /// 300 of 600 free bytes left: a 300-byte transaction uses them, a 301-byte one burns
+    /// TRX for all 301 and leaves the allowance untouched (`BandwidthProcessor.consume`).
+    #[test]
+    fn bytes_come_wholly_from_the_free_allowance_or_are_all_burned() {
+        let owner = Address::from(alloy_primitives::Address::repeat_byte(3));
+        let mut chain = Ledger::new(crate::genesis::witness_key(), 1_000, &[(owner, 10_000_000)]);
+        let now = 2_000;
+        let free = chain.params().free_net_limit;
+        assert_eq!(free, 600);
+        chain.consume_free_net(&owner, 300, now);
+        assert_eq!(chain.free_net_available(&owner, now), 300);
+        let fee = chain.params().transaction_fee;
+        assert_eq!(chain.bandwidth(&owner, 301, now), (0, 301 * fee));
+        assert_eq!(chain.bandwidth(&owner, 300, now), (300, 0));
+        // A relay's 800 bytes never fit the 600 of a fresh account: all burned.
+        let fresh = Address::from(alloy_primitives::Address::repeat_byte(4));
+        assert_eq!(chain.bandwidth(&fresh, 800, now), (0, 800 * fee));
+    }
 }
