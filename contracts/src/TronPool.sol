@@ -30,19 +30,20 @@ contract TronPool is MerkleTreeWithHistory {
     uint256 public immutable denomination;
 
     /// The energy a refund's call hands the recipient, beside the 2,300 every value-bearing
-    /// call adds free (java-tron `OperationActions.callAction`, `EnergyCost.STIPEND_CALL`).
-    /// Without a cap the call would forward all the energy left: pools are version-0
-    /// contracts, in which TVM keeps nothing back (`Program.getCallEnergy` applies the 63/64
-    /// rule only to version-1 contracts and otherwise forwards `min(requested, left)`), so a
-    /// recipient contract that loops would burn the relayer's whole fee limit and make the
-    /// withdrawal fail. With the cap, the recipient gets 22,300 at most: enough for a plain
-    /// account (which uses none), or for a `receive()` that emits an event (≈ 1,000–2,000) or
-    /// writes one storage slot (20,000 for an empty one on TRON, measured 20,187 for a
-    /// `mapping += msg.value` into an empty slot). A recipient that needs more, or spins,
-    /// runs out of energy inside its own frame: the call fails, the refund goes to the
-    /// relayer, and the withdrawal and the fee stand. The most such a recipient costs a relay
-    /// over a plain fresh recipient is about 4,000 energy (its 20,000 + the refund's return
-    /// call, less the 25,000 a new account costs), within the relayer's margin and ceiling.
+    /// call adds free. Without a cap the call would forward all the energy left: pools are
+    /// version-0 contracts, in which TVM keeps nothing back (java-tron
+    /// `actuator/.../vm/program/Program.java` `getCallEnergy` applies the 63/64 rule only to
+    /// version-1 contracts and otherwise gives `min(requested, left)`; `OperationActions.java`
+    /// `callAction` adds the stipend), so a recipient contract that loops would burn the
+    /// relayer's whole fee limit and make the withdrawal fail. With the cap the recipient gets
+    /// 22,300 at most: enough for a plain account (which uses none), or for a `receive()` that
+    /// emits an event (375 + 375 a topic + 8 a byte of data) or writes one storage slot
+    /// (20,000 for an empty one on TRON; a bare write measured 20,004 on the devnet, Solidity's
+    /// dispatch adds a few hundred). A recipient that needs more, reverts or spins fails in its
+    /// own frame: the refund goes back to the relayer, and the withdrawal and the fee stand.
+    /// Such a recipient costs a relay a few thousand energy more than a fresh one (its 20,000
+    /// and the refund's return call, less the 25,000 a new account costs), within the
+    /// relayer's margin and ceiling.
     uint256 public constant REFUND_ENERGY = 20_000;
 
     mapping(bytes32 => bool) public nullifierHashes;
