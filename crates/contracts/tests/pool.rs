@@ -620,7 +620,9 @@ fn a_recipient_that_spins_on_its_refund_gets_the_refund_energy_only_and_the_with
     let spinner = p.chain.deploy(&deploying(&[0x5b, 0x60, 0x00, 0x56]));
     let (_, call) = p.withdraw_call(&notes[1], spinner, RELAYER, fee, 1);
     let relayer_trx = p.chain.balance(RELAYER);
-    let spun = p.withdraw(RELAYER, &call).expect_success("relay to a spinner");
+    let spun = p
+        .withdraw(RELAYER, &call)
+        .expect_success("relay to a spinner");
     // The withdrawal and the fee stand; the 1 sun went back to the relayer.
     assert_eq!(p.usdt_balance(spinner), U256::from(DENOMINATION - fee));
     assert_eq!(p.chain.balance(spinner), U256::ZERO);
@@ -637,7 +639,9 @@ fn a_recipient_that_spins_on_its_refund_gets_the_refund_energy_only_and_the_with
     // instead, a few thousand more, nowhere near the transaction's limit.
     let fresh = address!("00000000000000000000000000000000000f4e55");
     let (_, call) = p.withdraw_call(&notes[2], fresh, RELAYER, fee, 1);
-    let plain = p.withdraw(RELAYER, &call).expect_success("relay to a fresh account");
+    let plain = p
+        .withdraw(RELAYER, &call)
+        .expect_success("relay to a fresh account");
     assert_eq!(p.chain.balance(fresh), U256::from(1u64));
     let cap: U256 = p.pool_view(TronPool::REFUND_ENERGYCall {});
     assert_eq!(cap, U256::from(20_000u64));
@@ -655,7 +659,8 @@ fn a_recipient_that_spins_on_its_refund_gets_the_refund_energy_only_and_the_with
     let keeper = p.chain.deploy(&deploying(&[0x34, 0x33, 0x55, 0x00]));
     let (_, call) = p.withdraw_call(&notes[3], keeper, RELAYER, fee, 1);
     let relayer_trx = p.chain.balance(RELAYER);
-    p.withdraw(RELAYER, &call).expect_success("relay to a keeper");
+    p.withdraw(RELAYER, &call)
+        .expect_success("relay to a keeper");
     assert_eq!(p.chain.balance(keeper), U256::from(1u64));
     assert_eq!(p.chain.balance(RELAYER), relayer_trx - U256::from(1u64));
 }
