@@ -29,6 +29,23 @@ contract TronPool is MerkleTreeWithHistory {
     /// In token base units (USDT: 6 decimals).
     uint256 public immutable denomination;
 
+    /// The energy a refund's call hands the recipient, beside the 2,300 every value-bearing
+    /// call adds free. Without a cap the call would forward all the energy left: pools are
+    /// version-0 contracts, in which TVM keeps nothing back (java-tron
+    /// `actuator/.../vm/program/Program.java` `getCallEnergy` applies the 63/64 rule only to
+    /// version-1 contracts and otherwise gives `min(requested, left)`; `OperationActions.java`
+    /// `callAction` adds the stipend), so a recipient contract that loops would burn the
+    /// relayer's whole fee limit and make the withdrawal fail. With the cap the recipient gets
+    /// 22,300 at most: enough for a plain account (which uses none), or for a `receive()` that
+    /// emits an event (375 + 375 a topic + 8 a byte of data) or writes one storage slot
+    /// (20,000 for an empty one on TRON; a bare write measured 20,004 on the devnet, Solidity's
+    /// dispatch adds a few hundred). A recipient that needs more, reverts or spins fails in its
+    /// own frame: the refund goes back to the relayer, and the withdrawal and the fee stand.
+    /// Such a recipient costs a relay a few thousand energy more than a fresh one (its 20,000
+    /// and the refund's return call, less the 25,000 a new account costs), within the
+    /// relayer's margin and ceiling.
+    uint256 public constant REFUND_ENERGY = 20_000;
+
     mapping(bytes32 => bool) public nullifierHashes;
     mapping(bytes32 => bool) public commitments;
     /// Fees earned by each relayer and not collected yet, plus the one base unit
@@ -65,7 +82,7 @@ contract TronPool is MerkleTreeWithHistory {
     /// Pays `denomination - fee` to `recipient` and credits `fee` to `relayer`, against a proof
     /// of a deposit under `root` whose nullifier hashes to `nullifierHash`. A relayer sends
     /// `refund` TRX (sun) along, which goes to the recipient for its first energy and
-    /// bandwidth.
+    /// bandwidth, with at most `REFUND_ENERGY` (+ the 2,300 stipend) to spend on receiving it.
     /// @param proof 256 bytes: `abi.encode(uint256[8])` in `IVerifier`'s order, for the public
     /// input `Poseidon(Poseidon(root, nullifierHash), extDataHash)` with `extDataHash` =
     /// `keccak256(abi.encode(recipient, relayer, fee, refund)) mod FIELD_SIZE`.
@@ -100,10 +117,10 @@ contract TronPool is MerkleTreeWithHistory {
         if (fee > 0) relayerFees[relayer] += fee;
         _pay(recipient, denomination - fee);
         if (refund > 0) {
-            (bool sent,) = recipient.call{value: refund}("");
+            (bool sent,) = recipient.call{value: refund, gas: REFUND_ENERGY}("");
             if (!sent) {
-                // A recipient that refuses TRX must not block its own withdrawal: the relayer
-                // gets its refund back.
+                // A recipient that refuses TRX, or wants more energy than `REFUND_ENERGY`,
+                // must not block its own withdrawal: the relayer gets its refund back.
                 (sent,) = relayer.call{value: refund}("");
                 require(sent, "pool: refund could not be returned");
             }

@@ -587,6 +587,84 @@ fn the_verifier_answers_false_and_cheaply_to_garbage() {
 /// The cost of `deposit` and `withdraw`, printed as JSON lines (run with `--nocapture`):
 /// `cargo test -p contracts --test pool energy -- --nocapture`. Gas under revm's Cancun
 /// schedule without the 21,000 intrinsic cost, until the devnet has TRON's energy schedule.
+/// Creation code that deploys `runtime` as is: `PUSH1 len DUP1 PUSH1 11 PUSH1 0 CODECOPY
+/// PUSH1 0 RETURN`, then the runtime.
+fn deploying(runtime: &[u8]) -> Vec<u8> {
+    let len = u8::try_from(runtime.len()).unwrap();
+    let mut init = vec![
+        0x60, len, 0x80, 0x60, 0x0b, 0x60, 0x00, 0x39, 0x60, 0x00, 0xf3,
+    ];
+    init.extend_from_slice(runtime);
+    init
+}
+
+#[test]
+fn a_recipient_that_spins_on_its_refund_gets_the_refund_energy_only_and_the_withdrawal_stands() {
+    let mut p = Pool::new();
+    let fee = 1_500_000;
+    let notes: Vec<Note> = (0..4)
+        .map(|_| {
+            let (note, out) = p.deposit(ALICE);
+            out.expect_success("deposit");
+            note
+        })
+        .collect();
+    // A first relay fills the relayer's credit slot, so the two compared below both update it.
+    let first = address!("00000000000000000000000000000000000f4e51");
+    let (_, call) = p.withdraw_call(&notes[0], first, RELAYER, fee, 1);
+    p.withdraw(RELAYER, &call).expect_success("first relay");
+
+    // Its `receive` spins until its energy is gone (JUMPDEST PUSH1 0 JUMP). Uncapped, the
+    // refund's call would hand it all the transaction's energy and the withdrawal would run
+    // out with it.
+    let spinner = p.chain.deploy(&deploying(&[0x5b, 0x60, 0x00, 0x56]));
+    let (_, call) = p.withdraw_call(&notes[1], spinner, RELAYER, fee, 1);
+    let relayer_trx = p.chain.balance(RELAYER);
+    let spun = p
+        .withdraw(RELAYER, &call)
+        .expect_success("relay to a spinner");
+    // The withdrawal and the fee stand; the 1 sun went back to the relayer.
+    assert_eq!(p.usdt_balance(spinner), U256::from(DENOMINATION - fee));
+    assert_eq!(p.chain.balance(spinner), U256::ZERO);
+    assert_eq!(p.chain.balance(RELAYER), relayer_trx);
+    let credit: U256 = p.pool_view(TronPool::relayerFeesCall::new((RELAYER,)));
+    assert_eq!(credit, U256::from(2 * fee));
+    let spent: bool = p.pool_view(TronPool::isSpentCall {
+        nullifierHash: call.nullifierHash,
+    });
+    assert!(spent);
+
+    // The same relay to a plain fresh account, which the refund creates (25,000): the
+    // spinner costs the 20,000 cap (the stipend is free) and the refund's return call
+    // instead, a few thousand more, nowhere near the transaction's limit.
+    let fresh = address!("00000000000000000000000000000000000f4e55");
+    let (_, call) = p.withdraw_call(&notes[2], fresh, RELAYER, fee, 1);
+    let plain = p
+        .withdraw(RELAYER, &call)
+        .expect_success("relay to a fresh account");
+    assert_eq!(p.chain.balance(fresh), U256::from(1u64));
+    let cap: U256 = p.pool_view(TronPool::REFUND_ENERGYCall {});
+    assert_eq!(cap, U256::from(20_000u64));
+    let extra = spun.gas_used as i64 - plain.gas_used as i64;
+    println!(
+        "{{\"op\":\"withdraw_relayed_to_spinner_minus_to_fresh\",\"gas\":{extra},\"schedule\":\"cancun-without-intrinsic\"}}"
+    );
+    assert!(
+        extra < 10_000,
+        "a spinning recipient cost {extra} more than a fresh one"
+    );
+
+    // A recipient whose `receive` writes one empty slot (CALLVALUE CALLER SSTORE STOP) keeps
+    // its refund: the cap is enough for that, even at Cancun's cold-slot price.
+    let keeper = p.chain.deploy(&deploying(&[0x34, 0x33, 0x55, 0x00]));
+    let (_, call) = p.withdraw_call(&notes[3], keeper, RELAYER, fee, 1);
+    let relayer_trx = p.chain.balance(RELAYER);
+    p.withdraw(RELAYER, &call)
+        .expect_success("relay to a keeper");
+    assert_eq!(p.chain.balance(keeper), U256::from(1u64));
+    assert_eq!(p.chain.balance(RELAYER), relayer_trx - U256::from(1u64));
+}
+
 #[test]
 fn energy_of_deposit_and_withdraw() {
     let mut p = Pool::new();

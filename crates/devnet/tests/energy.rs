@@ -185,6 +185,82 @@ async fn a_call_from_a_version_0_contract_can_forward_all_its_energy_and_keeps_n
     assert_eq!(info.receipt.energy_usage_total, 100_000);
 }
 
+/// Runtime code that sends 1 sun to `to` with `energy` as the CALL's energy argument, then
+/// returns the call's success flag: `PUSH1 0 DUP1 DUP1 DUP1 PUSH1 1 PUSH20 to PUSH2 energy
+/// CALL PUSH1 0 MSTORE PUSH1 32 PUSH1 0 RETURN`. What the pool's refund does.
+fn send_one_sun_capped(to: Address, energy: u16) -> Vec<u8> {
+    let mut runtime = vec![0x60, 0x00, 0x80, 0x80, 0x80, 0x60, 0x01, 0x73];
+    runtime.extend_from_slice(&to.evm_bytes());
+    runtime.push(0x61);
+    runtime.extend_from_slice(&energy.to_be_bytes());
+    runtime.extend_from_slice(&[0xf1, 0x60, 0x00, 0x52, 0x60, 0x20, 0x60, 0x00, 0xf3]);
+    runtime
+}
+
+/// The opcodes of [`send_one_sun_capped`] around its CALL: 4 × PUSH (3), 3 × DUP1 (3), then
+/// PUSH1 0, MSTORE (1 + 3 for the first word), PUSH1 32, PUSH1 0, RETURN (0).
+const CAPPED_CALLER_OPS: i64 = 4 * 3 + 3 * 3 + (3 + 4 + 3 + 3);
+
+/// Gives `contract` 1 TRX to send.
+async fn fund(devnet: &devnet::DevnetHandle, contract: Address) {
+    post(
+        &format!("{}/devnet/set_balance", devnet.url()),
+        json!({ "address": contract.to_base58(), "balance": 1_000_000 }),
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_value_call_with_an_energy_argument_gives_the_callee_that_much_and_the_stipend() {
+    // java-tron: `EnergyCost.getCalculateCallCost` charges the caller
+    // `Program.getCallEnergy(requested, left)` = min(requested, left) in a version-0
+    // contract, and `OperationActions.callAction` adds the 2,300 stipend to a value call on
+    // top, uncharged. So a capped call can spend at most cap + 2,300, whatever is left: the
+    // bound the pool's refund relies on (`TronPool.REFUND_ENERGY`).
+    let devnet = devnet().await;
+    // A callee that spins until its energy is gone: JUMPDEST PUSH1 0 JUMP.
+    let spin = deploy_runtime(&devnet, &[0x5b, 0x60, 0x00, 0x56]).await;
+    let caller = deploy_runtime(&devnet, &send_one_sun_capped(spin, 20_000)).await;
+    fund(&devnet, caller).await;
+    // 10,000,000 energy available; the spin burns its 20,000 + 2,300 and fails, and the
+    // caller goes on with the rest: it paid the call's 40 + 9,000 (the spin's account
+    // exists) + the 20,000 it forwarded, never the stipend.
+    let info = call(&devnet, caller, Vec::new()).await;
+    assert!(info.succeeded(), "{:?}", info.failure_reason());
+    assert_eq!(
+        info.contract_result[0],
+        vec![0u8; 32],
+        "the spin's call failed"
+    );
+    assert_eq!(
+        info.receipt.energy_usage_total,
+        CAPPED_CALLER_OPS + 40 + 9_000 + 20_000
+    );
+
+    // A callee that writes one empty slot with what it got (CALLVALUE CALLER SSTORE STOP:
+    // 2 + 2 + 20,000) fits in 22,300 and hands back the 2,296 it did not use.
+    let keeper = deploy_runtime(&devnet, &[0x34, 0x33, 0x55, 0x00]).await;
+    let caller = deploy_runtime(&devnet, &send_one_sun_capped(keeper, 20_000)).await;
+    fund(&devnet, caller).await;
+    let info = call(&devnet, caller, Vec::new()).await;
+    assert!(info.succeeded(), "{:?}", info.failure_reason());
+    let mut one = vec![0u8; 32];
+    one[31] = 1;
+    assert_eq!(info.contract_result[0], one, "the keeper's call succeeded");
+    assert_eq!(
+        info.receipt.energy_usage_total,
+        CAPPED_CALLER_OPS + 40 + 9_000 + 20_000 - (22_300 - 20_004)
+    );
+
+    // With less left than the argument asks, the callee gets all that is left (no 64th kept
+    // back): the caller runs out right after, as an uncapped call would.
+    let caller = deploy_runtime(&devnet, &send_one_sun_capped(spin, 60_000)).await;
+    fund(&devnet, caller).await;
+    let info = call_limited(&devnet, caller, Vec::new(), 5_000_000).await;
+    assert_eq!(info.receipt.result.as_deref(), Some("OUT_OF_ENERGY"));
+    assert_eq!(info.receipt.energy_usage_total, 50_000);
+}
+
 /// Deploys `runtime` as a version-1 contract (java-tron's `SmartContract.version`, which
 /// turns the 63/64 rule on inside it), from dev account 0.
 async fn deploy_version_1(devnet: &devnet::DevnetHandle, runtime: &[u8]) -> Address {
