@@ -944,7 +944,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l config -d 'C
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
 json\t''"
-complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l relayer-allow-contract-refund -d 'Send refunds to recipients that hold contract code (they can spend the relay\'s energy up to the ceiling)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l relayer-refuse-contract-refund -d 'Refuse refunds to recipients that hold contract code (by default they are sent: the pool gives a recipient at most 22,300 energy to spend on receiving one)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l relayer-allow-contract-refund -d 'What refunds to contracts needed before the pool capped their energy; now the default'
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l no-relayer -d 'Do not relay withdrawals, even with a relayer key'
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'

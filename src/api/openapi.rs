@@ -221,7 +221,7 @@ fn build() -> Value {
                     relayerFeeRaw + refund TRX × refundPriceRaw). Checked in order: not in \
                     flight or relayed (409), refund within the limit (422), a price (503), \
                     fee (422), not spent (409), root known (422), proof valid off-chain (422), \
-                    no refund to a contract (422), simulation, its energy within the ceiling \
+                    no refund to a contract where the operator refuses them (422), simulation, its energy within the ceiling \
                     and its cost covered (422), the relayer can pay its fee limit (503). \
                     Answers 200 once the node has the transaction, 202 with the txid when \
                     the broadcast is still under way as the request's time runs out. Limited \

@@ -83,9 +83,12 @@ pub struct ServeArgs {
     /// + 15%, room for the relayer's first fee into a USDT balance it did not have)
     #[arg(long, value_name = "ENERGY", value_parser = clap::value_parser!(i64).range(1..))]
     relayer_max_energy: Option<i64>,
-    /// Send refunds to recipients that hold contract code (they can spend the relay's
-    /// energy up to the ceiling)
+    /// Refuse refunds to recipients that hold contract code (by default they are sent: the
+    /// pool gives a recipient at most 22,300 energy to spend on receiving one)
     #[arg(long)]
+    relayer_refuse_contract_refund: bool,
+    /// What refunds to contracts needed before the pool capped their energy; now the default
+    #[arg(long, hide = true, conflicts_with = "relayer_refuse_contract_refund")]
     relayer_allow_contract_refund: bool,
     /// Where the TRX/USDT rate comes from: fixed:USDT_PER_TRX or pair:ADDRESS (a SunSwap V2
     /// WTRX/USDT pair; default: price_source in the config, on the devnet its own pair)
@@ -305,7 +308,7 @@ impl ServeArgs {
         let config = RelayerConfig {
             min_balance: trx(&self.relayer_min_trx, "--relayer-min-trx")?,
             max_refund: trx(&self.relayer_max_refund, "--relayer-max-refund")?,
-            allow_contract_refund: self.relayer_allow_contract_refund,
+            allow_contract_refund: !self.relayer_refuse_contract_refund,
             poll: self.relayer_poll,
             collect_above: Some(
                 parse_units(&self.relayer_collect_above, USDT_DECIMALS).ok_or_else(|| {

@@ -4,8 +4,8 @@
 //! Nothing is broadcast until every check has passed, cheapest first: the note is not in
 //! flight or relayed by us; the refund is within our limit; there is a price (else 503); the
 //! fee covers our quote for this refund; the note is unspent, the root known, the proof valid
-//! for *our* address and this fee; a refund does not go to a contract (unless the operator
-//! allows it); the simulation succeeds within the energy ceiling and its real cost is covered
+//! for *our* address and this fee; a refund does not go to a contract if the operator refuses
+//! that; the simulation succeeds within the energy ceiling and its real cost is covered
 //! by the fee; we can pay the ceiling. The transaction's fee limit is the ceiling's price, so
 //! a withdrawal that behaves worse on chain than in the simulation costs at most that.
 //!
@@ -74,8 +74,12 @@ pub struct RelayerConfig {
     pub min_balance: i64,
     /// The most TRX (sun) we forward to a recipient as a refund.
     pub max_refund: i64,
-    /// Whether a refund may go to an address that holds contract code. The pool forwards
-    /// the rest of the transaction's energy with a refund, and a contract can spend it all.
+    /// Whether a refund may go to an address that holds contract code (the default). The
+    /// pool hands the recipient at most `TronPool.REFUND_ENERGY` + the 2,300 stipend with a
+    /// refund, and a recipient that wants more fails alone: the refund returns to us and the
+    /// withdrawal stands, a few thousand energy dearer than to a fresh account, within the
+    /// ceiling and the margin. An operator may still refuse them (one `getcontract` more per
+    /// request, and a check a contract created after it escapes anyway).
     pub allow_contract_refund: bool,
     /// How often the watcher looks at unfinished jobs.
     pub poll: Duration,
@@ -95,7 +99,7 @@ impl Default for RelayerConfig {
         RelayerConfig {
             min_balance: 100_000_000,
             max_refund: 10_000_000,
-            allow_contract_refund: false,
+            allow_contract_refund: true,
             poll: Duration::from_secs(1),
             collect_above: Some(U256::from(DEFAULT_COLLECT_ABOVE)),
             collect_every: Duration::from_secs(600),
@@ -691,8 +695,8 @@ impl Relayer {
         }
     }
 
-    /// Refuses a refund to an address that holds code: the pool hands the recipient the rest
-    /// of the transaction's energy with the refund, which a contract can burn on our account.
+    /// Refuses a refund to an address that holds code, for an operator who wants none (see
+    /// [`RelayerConfig::allow_contract_refund`]).
     async fn refuse_contract_recipient(&self, chain: &Chain, recipient: Address) -> Result<()> {
         let contract = chain.node.get_contract(&recipient).await?;
         if contract.is_some_and(|c| !c.bytecode.is_empty()) {
