@@ -1327,7 +1327,7 @@ Register-ArgumentCompleter -Native -CommandName 'tronpool' -ScriptBlock {
         'tronpool;devnet' {
             [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Address to listen on')
             [CompletionResult]::new('--port', '--port', [CompletionResultType]::ParameterName, 'Port to listen on (0 picks a free one)')
-            [CompletionResult]::new('--block-time', '--block-time', [CompletionResultType]::ParameterName, 'Seconds without transactions before an empty block is produced (0: never). Every transaction is sealed into its own block at once either way')
+            [CompletionResult]::new('--block-time', '--block-time', [CompletionResultType]::ParameterName, 'A block every SECONDS, empty or not, holding the transactions broadcast since the last one, as TRON''s producers make one every 3 s (reads see pending transactions at once; receipts come with the block). 0: every transaction is sealed into its own block before the broadcast answers, and no empty blocks are made')
             [CompletionResult]::new('--accounts', '--accounts', [CompletionResultType]::ParameterName, 'How many funded dev accounts to create (at most 1000)')
             [CompletionResult]::new('--state', '--state', [CompletionResultType]::ParameterName, 'Load the chain from FILE if it exists; save it there on exit')
             [CompletionResult]::new('--cpu-speed', '--cpu-speed', [CompletionResultType]::ParameterName, 'How fast the modeled block producer runs java-tron''s VM: 1 is a producer-class node (a 4-pair pairing in 61 ms), 2 twice as fast, 0.33 a cold JVM. Contract runs past getMaxCpuTimeOfOneTx (80 ms) of modeled time end OUT_OF_TIME, as on TRON')

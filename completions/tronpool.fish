@@ -956,7 +956,7 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -s h -l help -d
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -s V -l version -d 'Print version'
 complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l host -d 'Address to listen on' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l port -d 'Port to listen on (0 picks a free one)' -r
-complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l block-time -d 'Seconds without transactions before an empty block is produced (0: never). Every transaction is sealed into its own block at once either way' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l block-time -d 'A block every SECONDS, empty or not, holding the transactions broadcast since the last one, as TRON\'s producers make one every 3 s (reads see pending transactions at once; receipts come with the block). 0: every transaction is sealed into its own block before the broadcast answers, and no empty blocks are made' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l accounts -d 'How many funded dev accounts to create (at most 1000)' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l state -d 'Load the chain from FILE if it exists; save it there on exit' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand devnet" -l cpu-speed -d 'How fast the modeled block producer runs java-tron\'s VM: 1 is a producer-class node (a 4-pair pairing in 61 ms), 2 twice as fast, 0.33 a cold JVM. Contract runs past getMaxCpuTimeOfOneTx (80 ms) of modeled time end OUT_OF_TIME, as on TRON' -r

@@ -21,8 +21,10 @@ pub struct DevnetArgs {
     /// Port to listen on (0 picks a free one)
     #[arg(long, default_value_t = 8090)]
     port: u16,
-    /// Seconds without transactions before an empty block is produced (0: never). Every
-    /// transaction is sealed into its own block at once either way
+    /// A block every SECONDS, empty or not, holding the transactions broadcast since the
+    /// last one, as TRON's producers make one every 3 s (reads see pending transactions at
+    /// once; receipts come with the block). 0: every transaction is sealed into its own
+    /// block before the broadcast answers, and no empty blocks are made
     #[arg(long, default_value_t = 3, value_name = "SECONDS")]
     block_time: u64,
     /// How many funded dev accounts to create (at most 1000)
@@ -93,6 +95,7 @@ impl DevnetArgs {
             host: self.host,
             port: self.port,
             block_time: Duration::from_secs(self.block_time),
+            keep_alive: Duration::ZERO,
             accounts: usize::from(self.accounts),
             state: self.state.clone(),
             cpu_speed: self.cpu_speed,

@@ -977,7 +977,19 @@ fn start(env: &crate::support::TestEnv, args: &[&str]) -> (std::process::Child, 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_job_interrupted_by_sigkill_is_finished_after_a_restart() {
     let env = crate::support::TestEnv::new();
-    let (mut chain, devnet) = start(&env, &["devnet", "--port", "0", "--accounts", "3"]);
+    // Sealed on broadcast: `send` reads each deposit's receipt as soon as it is accepted.
+    let (mut chain, devnet) = start(
+        &env,
+        &[
+            "devnet",
+            "--port",
+            "0",
+            "--accounts",
+            "3",
+            "--block-time",
+            "0",
+        ],
+    );
     let node = devnet["url"].as_str().unwrap().to_owned();
     let key = PrivateKey::from_hex(devnet["accounts"][2]["privateKey"].as_str().unwrap()).unwrap();
     let relayer: Address = devnet["accounts"][1]["address"]

@@ -12,11 +12,18 @@
 //!
 //! - One block producer, and the solidified head is the head: `/walletsolidity/*` sees every
 //!   block at once, and events are never `_unconfirmed`.
-//! - Mining: every accepted transaction is sealed into its own block before
-//!   `broadcasttransaction` answers, so its receipt is there at once; when the chain is idle
-//!   for a block time (3 s by default), an empty block keeps the head's time current.
-//! - Transactions execute when broadcast, against the block being built, as java-tron does on
-//!   its pending state; a refused transaction gets java-tron's code and message.
+//! - Blocks: with a block time (`tronpool devnet`'s default, TRON's 3 s), accepted broadcasts
+//!   wait in a pending pool and a block every interval, empty or not, seals them in arrival
+//!   order, each run again against the state the block has reached ([`chain::pool`], after
+//!   java-tron's `Manager.generateBlock`): one that no longer passes is dropped without a
+//!   receipt, one that reverts is packed and pays. Reads see the pending state, as on
+//!   java-tron's FullNode; receipts, blocks, events and `/walletsolidity/*` see sealed blocks
+//!   only. With block time 0 (what [`DevnetConfig::ephemeral`] uses, for fast tests) every
+//!   accepted transaction is sealed into its own block before `broadcasttransaction`
+//!   answers, and an empty block after [`DevnetConfig::keep_alive`] idle keeps the head's
+//!   time current.
+//! - Transactions are checked when broadcast against the pending state, as java-tron does; a
+//!   refused transaction gets java-tron's code and message.
 //! - Contract runs are timed as java-tron would take them ([`chain::cpu`]): past
 //!   `getMaxCpuTimeOfOneTx` (80 ms) of modeled time a transaction ends `OUT_OF_TIME`, burning
 //!   its whole fee limit, and a constant call is refused with java-tron's `OTHER_ERROR`. The
@@ -63,10 +70,15 @@ pub struct DevnetConfig {
     pub host: IpAddr,
     /// 0 picks a free port.
     pub port: u16,
-    /// Every transaction is sealed into its own block before the broadcast answers; when
-    /// none arrives for this long, an empty block is produced so the head keeps up with the
-    /// clock, as on a real chain. Zero: no empty blocks.
+    /// A block every this long, empty or not, sealing the transactions broadcast since the
+    /// last one in arrival order, as a TRON producer does every 3 s; reads see the pending
+    /// ones at once, receipts come with the block. Zero: every transaction is sealed into
+    /// its own block before the broadcast answers (see `keep_alive` for empty blocks).
     pub block_time: Duration,
+    /// With `block_time` zero: when no block has been made for this long, an empty one is,
+    /// so the head's time keeps up with the clock. Zero: no empty blocks. Unused with a
+    /// block time (blocks come every interval anyway).
+    pub keep_alive: Duration,
     /// How many funded dev accounts to create (at most [`genesis::MAX_ACCOUNTS`]).
     pub accounts: usize,
     /// Load the chain from this file when it exists, and save it there on shutdown.
@@ -92,13 +104,22 @@ pub struct DevnetConfig {
 }
 
 impl DevnetConfig {
-    /// A devnet for a test: loopback, a free port, 3-second idle blocks, ten accounts, no
-    /// state file.
+    /// A devnet for a test: loopback, a free port, every transaction sealed on broadcast
+    /// and an empty block after 3 idle seconds, ten accounts, no state file.
+    ///
+    /// The environment variable [`BLOCK_TIME_ENV`] (milliseconds) gives it a block time
+    /// instead, so that a whole test suite can be run once against blocks made every
+    /// interval, as on TRON.
     pub fn ephemeral() -> Self {
+        let block_time = std::env::var(BLOCK_TIME_ENV)
+            .ok()
+            .and_then(|ms| ms.trim().parse::<u64>().ok())
+            .map_or(Duration::ZERO, Duration::from_millis);
         DevnetConfig {
             host: IpAddr::V4(Ipv4Addr::LOCALHOST),
             port: 0,
-            block_time: Duration::from_secs(3),
+            block_time,
+            keep_alive: Duration::from_secs(3),
             accounts: 10,
             state: None,
             cpu_speed: 1.0,
@@ -107,6 +128,18 @@ impl DevnetConfig {
             sponsor: true,
             events_api: true,
         }
+    }
+}
+
+/// The environment variable [`DevnetConfig::ephemeral`] reads a block time from, in
+/// milliseconds (absent, empty or 0: seal on broadcast).
+pub const BLOCK_TIME_ENV: &str = "TRONPOOL_TEST_DEVNET_BLOCK_MS";
+
+impl DevnetConfig {
+    /// This configuration with blocks every `interval` (zero: sealed on broadcast).
+    pub fn with_block_time(mut self, interval: Duration) -> Self {
+        self.block_time = interval;
+        self
     }
 }
 
@@ -170,6 +203,7 @@ pub async fn spawn(config: DevnetConfig) -> Result<DevnetHandle, DevnetError> {
     // Genesis is dated 2026-01-01 and a loaded chain stopped some time ago: produce a block
     // now, so clients that date their transactions from the head block are not in the past.
     chain.mine();
+    chain.set_pooling(!config.block_time.is_zero());
     chain.set_cpu_speed(config.cpu_speed);
     chain.set_tvm_switches(config.tvm);
     if let Some(factor) = config.usdt_energy_factor {
@@ -200,22 +234,7 @@ pub async fn spawn(config: DevnetConfig) -> Result<DevnetHandle, DevnetError> {
             tracing::error!("devnet server failed: {e}");
         }
     });
-    let miner = (!config.block_time.is_zero()).then(|| {
-        let shared = shared.clone();
-        let period = config.block_time;
-        let period_ms = period.as_millis() as i64;
-        tokio::spawn(async move {
-            let mut ticks = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
-            ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-            loop {
-                ticks.tick().await;
-                let mut chain = shared.lock();
-                if chain.now() - chain.head().timestamp >= period_ms {
-                    chain.mine();
-                }
-            }
-        })
-    });
+    let miner = producer(&shared, config.block_time, config.keep_alive);
     Ok(DevnetHandle {
         addr,
         shared,
@@ -224,6 +243,41 @@ pub async fn spawn(config: DevnetConfig) -> Result<DevnetHandle, DevnetError> {
         miner,
         state: config.state,
     })
+}
+
+/// The block producer: with a block time, a block every interval, empty or not (java-tron's
+/// `DposTask` produces in every 3-second slot); without, an empty block when the chain has
+/// been idle for `keep_alive`, the broadcasts sealing their own.
+fn producer(
+    shared: &Arc<Shared>,
+    block_time: Duration,
+    keep_alive: Duration,
+) -> Option<JoinHandle<()>> {
+    let (period, every) = if !block_time.is_zero() {
+        (block_time, true)
+    } else if !keep_alive.is_zero() {
+        (keep_alive, false)
+    } else {
+        return None;
+    };
+    let shared = shared.clone();
+    let period_ms = period.as_millis() as i64;
+    Some(tokio::spawn(async move {
+        let mut ticks = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
+        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            ticks.tick().await;
+            let shared = shared.clone();
+            // Producing re-runs the pool's contract calls: off the async workers.
+            let _ = tokio::task::spawn_blocking(move || {
+                let mut chain = shared.lock();
+                if every || chain.now() - chain.head().timestamp >= period_ms {
+                    chain.mine();
+                }
+            })
+            .await;
+        }
+    }))
 }
 
 fn open(

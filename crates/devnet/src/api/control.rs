@@ -1,6 +1,7 @@
 //! `/devnet/*`: controls a real node does not have, for tests and development.
 //!
-//! - `POST /devnet/mine {"blocks": n}` seals the block being built and `n - 1` empty ones.
+//! - `POST /devnet/mine {"blocks": n}` produces a block now from the pending pool (a new
+//!   block even if the pool is empty) and `n - 1` empty ones after it.
 //! - `POST /devnet/snapshot` → `{"id"}`; `POST /devnet/revert {"id"}` restores the state,
 //!   blocks and clock of that snapshot. The snapshot stays usable (revert to it again later);
 //!   snapshots taken after it are dropped, since they describe a future that no longer exists.
@@ -22,7 +23,8 @@
 //!   JavaScript). Refused when the deployment has no price pair. The pair reports a trade in
 //!   every block, as a busy pair would; with `"quietSeconds": n` it says instead that it last
 //!   traded n seconds before the head block (its `setLastTrade`), so its price looks stale.
-//! - `GET /devnet/accounts`, `GET /devnet/deployment`, `GET /devnet/info`.
+//! - `GET /devnet/accounts`, `GET /devnet/deployment`, `GET /devnet/info` (the head, and
+//!   `pending`: how many transactions wait in the pending pool for the next block).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -310,7 +312,10 @@ fn set_price_reserves(shared: &Shared, p: &Params) -> Result<Value, String> {
     }
     chain.mine();
     for txid in &txids {
-        let info = &chain.transaction(txid).expect("just mined").info;
+        let info = &chain
+            .transaction(txid)
+            .ok_or_else(|| format!("the block left out the change {}", txid.to_hex()))?
+            .info;
         if let Some(reason) = &info.failure {
             return Err(format!(
                 "changing the pair failed ({}): {reason}",

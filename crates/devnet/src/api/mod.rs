@@ -73,6 +73,9 @@ pub(crate) struct Params {
     pub visible: bool,
     /// `visible` from the query string only (`getnowblock`, `getchainparameters`).
     pub query_visible: bool,
+    /// Asked of `/walletsolidity/*` (or `/walletpbft/*`): answered from the head block's
+    /// state, without the pending pool.
+    pub solidity: bool,
 }
 
 impl Params {
@@ -113,6 +116,7 @@ impl Params {
             map,
             visible,
             query_visible,
+            solidity: false,
         })
     }
 

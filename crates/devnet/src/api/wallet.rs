@@ -130,10 +130,11 @@ pub(crate) async fn dispatch(
     if method != Method::GET && method != Method::POST {
         return StatusCode::METHOD_NOT_ALLOWED.into_response();
     }
-    let params = match Params::parse(&query, &body) {
+    let mut params = match Params::parse(&query, &body) {
         Ok(p) => p,
         Err(response) => return response,
     };
+    params.solidity = solidity;
     match (endpoint.run)(&shared, &params) {
         Ok(value) => json(value),
         Err(response) => response,
@@ -283,15 +284,28 @@ fn required_address(p: &Params, key: &str) -> Result<Address, Response> {
     })
 }
 
+/// Runs `f` on the state a request reads: the pending state (java-tron's FullNode answers
+/// from its pending session, `Manager.pushTransaction`), or the head block's for
+/// `/walletsolidity/*`, whose node has no pending transactions.
+fn with_state<R>(shared: &Shared, p: &Params, f: impl FnOnce(&mut Ledger) -> R) -> R {
+    let mut chain = shared.lock();
+    if p.solidity {
+        chain.with_sealed_state(f)
+    } else {
+        f(&mut chain)
+    }
+}
+
 fn get_account(shared: &Shared, p: &Params) -> Answer {
     let Some(address) = p.address("address")? else {
         return Ok(json!({}));
     };
-    let chain = shared.lock();
-    Ok(chain
-        .account(&address)
-        .map(|a| render::account(&a, p.visible))
-        .unwrap_or_else(|| json!({})))
+    Ok(with_state(shared, p, |chain| {
+        chain
+            .account(&address)
+            .map(|a| render::account(&a, p.visible))
+            .unwrap_or_else(|| json!({}))
+    }))
 }
 
 /// The bandwidth part of `getaccountresource` and `getaccountnet` (`AccountNetMessage`); `None`
@@ -724,29 +738,29 @@ fn trigger_constant_contract(shared: &Shared, p: &Params) -> Answer {
     {
         let data = calldata(p)?;
         if !data.is_empty() {
-            let mut chain = shared.lock();
             let call_value = p.int("call_value")?;
-            let outcome = chain.call(owner, None, data.clone(), call_value);
             let create = CreateSmartContract {
                 owner_address: owner.tron_bytes().to_vec(),
                 new_contract: Some(SmartContract {
                     origin_address: owner.tron_bytes().to_vec(),
-                    bytecode: data,
+                    bytecode: data.clone(),
                     call_value,
                     ..SmartContract::default()
                 }),
                 ..CreateSmartContract::default()
             };
             let action = Action::Create(Box::new(create));
-            return constant_outcome(&mut chain, outcome, action, p.visible);
+            return with_state(shared, p, |chain| {
+                let outcome = chain.call(owner, None, data, call_value);
+                constant_outcome(chain, outcome, action, p.visible)
+            });
         }
     }
     let call = match trigger_of(p)? {
         Ok(call) => call,
         Err(answer) => return Ok(answer),
     };
-    let mut chain = shared.lock();
-    constant_answer(&mut chain, call, p.visible)
+    with_state(shared, p, |chain| constant_answer(chain, call, p.visible))
 }
 
 fn constant_answer(chain: &mut Ledger, call: Trigger, visible: bool) -> Answer {
@@ -826,7 +840,10 @@ fn estimate_energy(shared: &Shared, p: &Params) -> Answer {
         Ok(call) => call,
         Err(answer) => return Ok(answer),
     };
-    let mut chain = shared.lock();
+    with_state(shared, p, |chain| estimate(chain, call, p.visible))
+}
+
+fn estimate(chain: &mut Ledger, call: Trigger, visible: bool) -> Answer {
     let outcome = match chain.call(
         call.owner,
         Some(call.contract),
@@ -834,14 +851,14 @@ fn estimate_energy(shared: &Shared, p: &Params) -> Answer {
         call.call_value,
     ) {
         Ok(o) => o,
-        Err(Rejection { code, message }) => return Ok(status_error(code, &message, p.visible)),
+        Err(Rejection { code, message }) => return Ok(status_error(code, &message, visible)),
     };
-    if let Some(answer) = out_of_time(&outcome, p.visible) {
+    if let Some(answer) = out_of_time(&outcome, visible) {
         return Ok(answer);
     }
     if outcome.ret != ContractRet::Success {
         let message = outcome.message.unwrap_or_else(|| outcome.ret.name().into());
-        return Ok(status_error("CONTRACT_EXE_ERROR", &message, p.visible));
+        return Ok(status_error("CONTRACT_EXE_ERROR", &message, visible));
     }
     let required = chain.least_sufficient_energy(&call, outcome.energy_used);
     Ok(json!({ "result": { "result": true }, "energy_required": required }))
@@ -948,7 +965,11 @@ fn submit(shared: &Shared, tx: Transaction) -> Result<TxId, Rejection> {
     let signers = recover_signers(&tx);
     let mut chain = shared.lock();
     let txid = chain.submit(tx, signers)?;
-    chain.mine();
+    // With a block time the transaction waits in the pending pool for the producer;
+    // without, it is sealed into its own block before the broadcast answers.
+    if !chain.pooling() {
+        chain.mine();
+    }
     Ok(txid)
 }
 

@@ -143,7 +143,7 @@ impl Ledger {
         self.consume_free_net(&owner, net_usage, cx.time);
         self.debit(&owner, total);
         let to_balance = self.balance(&to);
-        self.set_balance(to, to_balance.saturating_add(amount));
+        self.write_balance(to, to_balance.saturating_add(amount));
         self.touch(to, cx.time);
         info.net_usage = net_usage;
         info.net_fee = net_fee;

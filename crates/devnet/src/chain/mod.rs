@@ -1,10 +1,11 @@
 //! The chain: revm state, the broadcast pipeline in java-tron's order, blocks and receipts.
 //!
-//! A transaction is validated and executed when it is broadcast, against the state of the
-//! block being built (as java-tron does on its pending state), and becomes visible to the
-//! query endpoints only when that block is sealed. The solidified head is the head: a
-//! single-producer devnet has nothing to wait for, so `/walletsolidity/*` answers the same as
-//! `/wallet/*`.
+//! A transaction is validated and executed when it is broadcast, against the pending state
+//! (as java-tron's `Manager.pushTransaction` does), and its receipt exists only once a block
+//! seals it: at once when sealing on broadcast, or when the producer next makes a block from
+//! the pending pool ([`pool`]), which runs it again there. The solidified head is the head: a
+//! single-producer devnet has nothing to wait for, so `/walletsolidity/*` answers from the
+//! head block (without the pending state).
 
 pub mod actuator;
 pub mod block;
@@ -14,6 +15,7 @@ pub mod estimate;
 pub mod evm;
 pub mod outcome;
 pub mod permission;
+pub mod pool;
 pub mod receipt;
 pub mod settings;
 pub mod stake;
@@ -235,10 +237,14 @@ pub struct Ledger {
     block_env: BlockEnv,
     data: ChainData,
     witness: PrivateKey,
-    /// Executed, not yet sealed, in order.
+    /// Executed, not yet sealed, in arrival order: the pending pool ([`pool`]).
     pending: Vec<Mined>,
     /// Number and time of the block being built, once a transaction has entered it.
     building: Option<(u64, i64)>,
+    /// Whether broadcasts wait in the pool for the producer ([`Ledger::set_pooling`]).
+    pooling: bool,
+    /// The head block's state while pending transactions have changed `db` (pooling only).
+    sealed: Option<pool::SealedBase>,
     /// How fast the modeled block producer runs java-tron's VM (1: the calibration point).
     cpu_speed: f64,
     /// The modeled CPU time of the latest contract run, transaction or constant call, in µs.
@@ -271,6 +277,8 @@ impl Ledger {
             witness,
             pending: Vec::new(),
             building: None,
+            pooling: false,
+            sealed: None,
             cpu_speed: 1.0,
             last_cpu_time_us: 0,
         };
@@ -465,8 +473,15 @@ impl Ledger {
         (self.data.params.free_net_limit - used).max(0)
     }
 
-    /// Sets a balance in sun (genesis and `/devnet/set_balance`), creating the account.
+    /// Sets a balance in sun (genesis and `/devnet/set_balance`), creating the account: in
+    /// the pending state and in the head's, so that the next block keeps it.
     pub fn set_balance(&mut self, address: Address, sun: i64) {
+        self.set_sealed_balance(address, sun);
+        self.write_balance(address, sun);
+    }
+
+    /// Sets a balance in the state transactions run against (the pending one).
+    fn write_balance(&mut self, address: Address, sun: i64) {
         let key = alloy_primitives::Address::from(address);
         let db = &mut self.db;
         let mut info = db
@@ -498,7 +513,7 @@ impl Ledger {
     fn debit(&mut self, address: &Address, sun: i64) {
         if sun > 0 {
             let balance = self.balance(address);
-            self.set_balance(*address, balance.saturating_sub(sun));
+            self.write_balance(*address, balance.saturating_sub(sun));
         }
     }
 
@@ -513,13 +528,7 @@ impl Ledger {
     ) -> Result<TxId, Rejection> {
         let txid = tx.txid();
         let raw = tx.raw();
-        let tapos_ok = <[u8; 2]>::try_from(raw.ref_block_bytes.as_slice())
-            .ok()
-            .and_then(|bytes| self.data.recent.get(&bytes))
-            .is_some_and(|hash| hash.as_slice() == raw.ref_block_hash.as_slice());
-        if !tapos_ok {
-            return Err(Rejection::new("TAPOS_ERROR", "Tapos check error."));
-        }
+        self.check_tapos(&tx)?;
         let head_time = self.head().timestamp;
         if raw.expiration <= head_time || raw.expiration > head_time + MAX_EXPIRATION_MS {
             return Err(Rejection::new(
@@ -534,6 +543,8 @@ impl Ledger {
                 format!("Too big transaction, the size is {size} bytes, maxTxSize {MAX_TX_BYTES}"),
             ));
         }
+        // A duplicate of a sealed transaction or of a pending one (java-tron's
+        // `Manager.validateDup` asks the transaction store, which holds the pending state's).
         if self.data.txs.contains_key(&txid) || self.pending.iter().any(|m| m.info.id == txid) {
             return Err(Rejection::new("DUP_TRANSACTION_ERROR", "Dup transaction."));
         }
@@ -543,9 +554,24 @@ impl Ledger {
         check_signers(&tx, owner, signers)?;
         self.open_block();
         let (number, time) = self.building.expect("a block is being built");
+        self.keep_sealed_base();
         let info = self.execute(&tx, size, txid, owner, number, time)?;
         self.pending.push(Mined { tx, info });
         Ok(txid)
+    }
+
+    /// TaPoS: the transaction refers to one of the last [`TAPOS_WINDOW`] blocks.
+    fn check_tapos(&self, tx: &Transaction) -> Result<(), Rejection> {
+        let raw = tx.raw();
+        let tapos_ok = <[u8; 2]>::try_from(raw.ref_block_bytes.as_slice())
+            .ok()
+            .and_then(|bytes| self.data.recent.get(&bytes))
+            .is_some_and(|hash| hash.as_slice() == raw.ref_block_hash.as_slice());
+        if tapos_ok {
+            Ok(())
+        } else {
+            Err(Rejection::new("TAPOS_ERROR", "Tapos check error."))
+        }
     }
 
     /// Executes a transaction without any of the broadcast checks (genesis only).
@@ -647,8 +673,14 @@ impl Ledger {
         }
     }
 
-    /// Seals the block being built (or an empty one) and returns its number.
+    /// Seals the block being built (or an empty one) and returns its number. When pooling,
+    /// the block is produced now, at the clock's time, from the pending pool ([`pool`]).
     pub fn mine(&mut self) -> u64 {
+        if self.pooling {
+            self.building = None;
+            let (number, timestamp) = (self.head().number + 1, self.now());
+            return self.produce(number, timestamp);
+        }
         let (number, timestamp) = self
             .building
             .take()
@@ -872,8 +904,7 @@ impl Ledger {
 
     /// Goes back to a snapshot: state, blocks, receipts and clock offset.
     pub fn restore(&mut self, snapshot: Snapshot) {
-        self.pending.clear();
-        self.building = None;
+        self.clear_pool();
         self.db = snapshot.db;
         self.data = snapshot.data;
     }
@@ -894,6 +925,8 @@ impl Ledger {
             witness,
             pending: Vec::new(),
             building: None,
+            pooling: false,
+            sealed: None,
             cpu_speed: 1.0,
             last_cpu_time_us: 0,
         }

@@ -430,7 +430,7 @@ impl Ledger {
         match stake {
             Stake::Freeze { amount, .. } => {
                 let balance = self.balance(&owner);
-                self.set_balance(owner, balance - amount);
+                self.write_balance(owner, balance - amount);
                 self.stake_mut(&owner).frozen += amount;
             }
             Stake::Unfreeze { amount, .. } => {
@@ -537,7 +537,7 @@ impl Ledger {
         let amount: i64 = due.iter().map(|r| r.amount).sum();
         if amount > 0 {
             let balance = self.balance(owner);
-            self.set_balance(*owner, balance + amount);
+            self.write_balance(*owner, balance + amount);
         }
         amount
     }
