@@ -428,7 +428,7 @@ Register-ArgumentCompleter -Native -CommandName 'tronpool' -ScriptBlock {
             [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'Who receives the USDT (less the relayer''s fee)')
             [CompletionResult]::new('--relayer', '--relayer', [CompletionResultType]::ParameterName, 'The relayer''s base URL (default: the network''s configured relayer; on the devnet, its own)')
             [CompletionResult]::new('--refund', '--refund', [CompletionResultType]::ParameterName, 'TRX the relayer sends along to the recipient (its fee must cover it), e.g. 2')
-            [CompletionResult]::new('--max-fee', '--max-fee', [CompletionResultType]::ParameterName, 'The most fee to accept, in USDT (default: 25% of the pool, and never more than twice what the relay costs at the chain''s prices)')
+            [CompletionResult]::new('--max-fee', '--max-fee', [CompletionResultType]::ParameterName, 'The most fee to accept, in USDT (default: `max_fee` in the config, else twice what the relay costs at the chain''s prices and never more than 25% of the pool; needed when this client cannot price a relay)')
             [CompletionResult]::new('--network', '--network', [CompletionResultType]::ParameterName, 'Network: devnet, nile, shasta, mainnet, or one defined in the config file')
             [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'TRON node URL, overriding the network''s')
             [CompletionResult]::new('--proxy', '--proxy', [CompletionResultType]::ParameterName, 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT')
