@@ -688,6 +688,8 @@ fn deploy_with_ceremony_keys_resume_and_withdraw() {
     let before = balance(&env, &chain, &recipient);
     let mut relay = on(&env, &chain, 4);
     relay.arg("--yes").write_stdin(note);
+    // This network has no price source in the client's config, so the client cannot price a
+    // relay and names the most fee it accepts.
     let relayed = ok(
         &mut relay,
         &[
@@ -698,6 +700,8 @@ fn deploy_with_ceremony_keys_resume_and_withdraw() {
             &recipient,
             "--relayer",
             &api,
+            "--max-fee",
+            "11",
         ],
     );
     let _ = server.kill();
