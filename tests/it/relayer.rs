@@ -1092,17 +1092,13 @@ async fn a_job_interrupted_by_sigkill_is_finished_after_a_restart() {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_relayer_with_staked_energy_quotes_and_burns_only_its_bandwidth() {
-    let served = Served::unsponsored_relayer(ApiConfig::default(), RelayerConfig::default()).await;
-    let key = devnet::genesis::dev_key(1);
-    let relayer = key.address();
-    // Someone stakes 50,000 TRX for energy and lends it to the relayer (Stake 2.0, through
-    // the node's own builders): about 529,000 energy a day, more than a relay needs.
+/// Someone (dev account 5) stakes 50,000 TRX for energy and lends it to the relayer: about
+/// 529,000 energy, one relay's ceiling (473,000) and not two.
+pub(crate) async fn lend_one_relay_of_energy(served: &Served, relayer: Address) {
     let backer = devnet::genesis::dev_key(5);
     let node = client(&served.devnet().url());
     let frozen = node_built(
-        &served,
+        served,
         "freezebalancev2",
         json!({ "owner_address": backer.address().to_base58(),
                 "frozen_balance": 50_000_000_000i64, "resource": "ENERGY", "visible": true }),
@@ -1110,7 +1106,7 @@ async fn a_relayer_with_staked_energy_quotes_and_burns_only_its_bandwidth() {
     .await;
     send(&node, &backer, &frozen).await;
     let lent = node_built(
-        &served,
+        served,
         "delegateresource",
         json!({ "owner_address": backer.address().to_base58(),
                 "receiver_address": relayer.to_base58(), "balance": 50_000_000_000i64,
@@ -1118,6 +1114,16 @@ async fn a_relayer_with_staked_energy_quotes_and_burns_only_its_bandwidth() {
     )
     .await;
     send(&node, &backer, &lent).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_relayer_with_staked_energy_quotes_and_burns_only_its_bandwidth() {
+    let served = Served::unsponsored_relayer(ApiConfig::default(), RelayerConfig::default()).await;
+    let key = devnet::genesis::dev_key(1);
+    let relayer = key.address();
+    // Someone stakes 50,000 TRX for energy and lends it to the relayer (Stake 2.0, through
+    // the node's own builders): about 529,000 energy a day, more than a relay needs.
+    lend_one_relay_of_energy(&served, relayer).await;
     // The quote is the bandwidth alone: 800 bytes × 1,000 sun = 0.8 TRX at 0.28, +20%.
     let (fee, _) = quote(&served).await;
     assert_eq!(fee, 268_800);

@@ -11,15 +11,15 @@ use std::time::Duration;
 
 use alloy_primitives::U256;
 use devnet::{DevnetConfig, DevnetHandle};
-use serde_json::{Value, json};
-use tron::{Address, PrivateKey};
+use serde_json::Value;
+use tron::PrivateKey;
 use tronpool::api::ApiConfig;
 use tronpool::service::relayer::RelayerConfig;
 use tronpool::store::jobs::JobStore;
 
 use crate::api::{Served, devnet_pricing};
 use crate::relayer::{
-    Broadcasts, client, collectable, deposit, node_built, proxy, quote, request, send, settled, trx,
+    Broadcasts, collectable, deposit, lend_one_relay_of_energy, proxy, quote, request, settled, trx,
 };
 
 /// The devnet these tests run on: its deployer staked nothing, so every relay's energy is
@@ -51,30 +51,6 @@ fn relayer_config() -> RelayerConfig {
         poll: Duration::from_millis(200),
         ..RelayerConfig::default()
     }
-}
-
-/// Someone (dev account 5) stakes 50,000 TRX for energy and lends it to the relayer: about
-/// 529,000 energy, one relay's ceiling (473,000) and not two.
-async fn lend_one_relay_of_energy(served: &Served, relayer: Address) {
-    let backer = devnet::genesis::dev_key(5);
-    let node = client(&served.devnet().url());
-    let frozen = node_built(
-        served,
-        "freezebalancev2",
-        json!({ "owner_address": backer.address().to_base58(),
-                "frozen_balance": 50_000_000_000i64, "resource": "ENERGY", "visible": true }),
-    )
-    .await;
-    send(&node, &backer, &frozen).await;
-    let lent = node_built(
-        served,
-        "delegateresource",
-        json!({ "owner_address": backer.address().to_base58(),
-                "receiver_address": relayer.to_base58(), "balance": 50_000_000_000i64,
-                "resource": "ENERGY", "visible": true }),
-    )
-    .await;
-    send(&node, &backer, &lent).await;
 }
 
 /// A relay that went through: its fee and what it burned.
