@@ -221,33 +221,6 @@ fn time_lock(unlock: u32) -> Vec<u8> {
     code
 }
 
-/// Deploys `runtime` from dev account 0 and seals it.
-async fn deploy(devnet: &DevnetHandle, client: &NodeClient, runtime: &[u8]) -> Address {
-    let len = u8::try_from(runtime.len()).unwrap();
-    let mut init = vec![
-        0x60, len, 0x80, 0x60, 0x0b, 0x60, 0x00, 0x39, 0x60, 0x00, 0xf3,
-    ];
-    init.extend_from_slice(runtime);
-    let owner = devnet.accounts()[0].clone();
-    let built = post(
-        &format!("{}/wallet/deploycontract", devnet.url()),
-        json!({
-            "owner_address": owner.address().to_base58(), "abi": "[]",
-            "bytecode": hex::encode(&init), "name": "TimeLock",
-            "fee_limit": 1_000_000_000, "origin_energy_limit": 10_000_000,
-            "consume_user_resource_percent": 100, "visible": true,
-        }),
-    )
-    .await;
-    let mut tx = Transaction::from_json(&built).unwrap();
-    tx.sign(&owner).unwrap();
-    let txid = client.broadcast_transaction(&tx).await.unwrap();
-    mine(devnet).await;
-    let info = client.get_transaction_info(&txid).await.unwrap().unwrap();
-    assert!(info.succeeded(), "{:?}", info.failure_reason());
-    info.contract_address.unwrap()
-}
-
 /// A transaction on the head block that expires in `hours`.
 async fn lasting(client: &NodeClient, key: &PrivateKey, action: Action, fee: i64) -> Transaction {
     let head = client.get_now_block().await.unwrap();
@@ -265,7 +238,7 @@ async fn a_transaction_its_block_mate_made_unaffordable_is_dropped() {
     let client = client(&devnet);
     let alice = devnet.accounts()[0].clone();
     let head_secs = client.get_now_block().await.unwrap().timestamp() / 1000;
-    let lock = deploy(&devnet, &client, &time_lock(head_secs as u32 + 1800)).await;
+    let lock = support::deploy_runtime(&devnet, &time_lock(head_secs as u32 + 1800)).await;
 
     // Dave has 20 TRX, and staked nothing: each transaction pays its bandwidth in TRX
     // once his free bandwidth is gone, so give him little to spare.

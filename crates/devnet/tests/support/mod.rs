@@ -109,11 +109,23 @@ pub async fn deploy_runtime_with(
     tx.sign(&owner).expect("sign");
     let client = client(devnet);
     let txid = client.broadcast_transaction(&tx).await.expect("broadcast");
-    let info = client
-        .get_transaction_info(&txid)
-        .await
-        .expect("info")
-        .expect("mined at once");
+    // Sealed at once on a devnet that seals on broadcast; on one that makes blocks every
+    // interval it waits in the pending pool, and `/devnet/mine` seals it now.
+    let info = match client.get_transaction_info(&txid).await.expect("info") {
+        Some(info) => info,
+        None => {
+            post(
+                &format!("{}/devnet/mine", devnet.url()),
+                serde_json::json!({}),
+            )
+            .await;
+            client
+                .get_transaction_info(&txid)
+                .await
+                .expect("info")
+                .expect("sealed by /devnet/mine")
+        }
+    };
     assert!(info.succeeded(), "{:?}", info.failure_reason());
     info.contract_address.expect("deployed")
 }
