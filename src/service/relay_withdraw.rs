@@ -135,7 +135,7 @@ async fn fee_cap(
     max_fee: Option<U256>,
 ) -> Result<(U256, String)> {
     if let Some(cap) = max_fee {
-        return Ok((cap, "--max-fee".into()));
+        return Ok((cap, "--max-fee, or max_fee in the config".into()));
     }
     let share = chain
         .denomination(denomination)?
