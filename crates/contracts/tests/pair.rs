@@ -192,3 +192,92 @@ fn a_stranger_cannot_set_the_reserves() {
         (u112(1_000), u112(2_000), (START + 60) as u32)
     );
 }
+
+fn cumulative(chain: &mut Vm, pair: Address) -> (U256, U256) {
+    (
+        view(chain, pair, DevSunswapPair::price0CumulativeLastCall {}),
+        view(chain, pair, DevSunswapPair::price1CumulativeLastCall {}),
+    )
+}
+
+/// token1 per token0 as Uniswap V2's UQ112x112.
+fn uq(numerator: u64, denominator: u64) -> U256 {
+    (U256::from(numerator) << 112) / U256::from(denominator)
+}
+
+/// The cumulative prices add up each price times the seconds it held, as Uniswap V2's
+/// `_update` does, so the difference of two readings over their time apart is the
+/// time-weighted average price (what a relayer quotes from).
+#[test]
+fn cumulative_prices_sum_each_price_over_the_seconds_it_held() {
+    let mut chain = Vm::new();
+    let pair = deploy(&mut chain, 4_000, 1_120);
+    // Selectors are Uniswap V2's.
+    assert_eq!(
+        DevSunswapPair::price0CumulativeLastCall::SELECTOR,
+        alloy_primitives::keccak256("price0CumulativeLast()")[..4]
+    );
+    assert_eq!(cumulative(&mut chain, pair), (U256::ZERO, U256::ZERO));
+    // 600 s at 0.28 token1 per token0; a busy pair reads as of the current block.
+    chain.set_timestamp(START + 600);
+    let (p0, p1) = (uq(1_120, 4_000), uq(4_000, 1_120));
+    assert_eq!(
+        cumulative(&mut chain, pair),
+        (p0 * U256::from(600), p1 * U256::from(600))
+    );
+    // The price halves at START + 600 and holds 300 s.
+    set_reserves(&mut chain, pair, 4_000, 560);
+    chain.set_timestamp(START + 900);
+    let (q0, q1) = (uq(560, 4_000), uq(4_000, 560));
+    let (c0, c1) = cumulative(&mut chain, pair);
+    assert_eq!(c0, p0 * U256::from(600) + q0 * U256::from(300));
+    assert_eq!(c1, p1 * U256::from(600) + q1 * U256::from(300));
+    // Averaged over the 900 s: (2 × 0.28 + 0.14) / 3 token1 per token0.
+    let twap0 = c0 / U256::from(900);
+    assert_eq!(twap0, (p0 * U256::from(2) + q0) / U256::from(3));
+
+    // A pair told it last traded 500 s ago reads as of then, and stays there.
+    chain
+        .call(
+            DEPLOYER,
+            pair,
+            &DevSunswapPair::setLastTradeCall {
+                timestamp: (START + 400) as u32,
+            }
+            .abi_encode(),
+            U256::ZERO,
+        )
+        .expect_success("setLastTrade");
+    let at_400 = (
+        p0 * U256::from(600) - q0 * U256::from(200),
+        p1 * U256::from(600) - q1 * U256::from(200),
+    );
+    assert_eq!(cumulative(&mut chain, pair), at_400);
+    chain.set_timestamp(START + 5_000);
+    assert_eq!(cumulative(&mut chain, pair), at_400);
+    assert_eq!(reserves(&mut chain, pair).2, (START + 400) as u32);
+    // Its next trade adds the price it held since then.
+    set_reserves(&mut chain, pair, 4_000, 1_120);
+    assert_eq!(
+        cumulative(&mut chain, pair),
+        (
+            at_400.0 + q0 * U256::from(4_600),
+            at_400.1 + q1 * U256::from(4_600)
+        )
+    );
+}
+
+fn set_reserves(chain: &mut Vm, pair: Address, reserve0: u64, reserve1: u64) {
+    chain
+        .call(
+            DEPLOYER,
+            pair,
+            &DevSunswapPair::setReservesCall {
+                reserve0_: u112(reserve0),
+                reserve1_: u112(reserve1),
+            }
+            .abi_encode(),
+            U256::ZERO,
+        )
+        .expect_success("setReserves");
+}
