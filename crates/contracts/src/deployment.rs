@@ -25,6 +25,10 @@ pub struct Deployment {
     /// written before the devnet had one, and in deployments on real networks.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub price_pair: Option<Address>,
+    /// Wrapped TRX: the token a price pair must hold beside the USDT (on the devnet, its
+    /// stand-in; on a real network, the configuration's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wtrx: Option<Address>,
 }
 
 /// One pool.

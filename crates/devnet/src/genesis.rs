@@ -264,6 +264,7 @@ pub fn build(accounts: usize, sponsor: bool) -> Result<(Ledger, Deployment), Gen
         verifying_key_sha256: keys.verifying_key_sha256(),
         deployer: deployer.address(),
         price_pair: Some(price_pair),
+        wtrx: Some(wtrx_stand_in()),
     };
     Ok((chain, deployment))
 }

@@ -131,6 +131,7 @@ async fn genesis_pair_reads_as_sunswap_v2_wtrx_usdt() {
         devnet::genesis::wtrx_stand_in(),
         "token0 is WTRX's stand-in"
     );
+    assert_eq!(base58(&d["wtrx"]), token0.to_base58(), "the deployment names it");
     // The stand-in is only an address: no contract, no account.
     let contract = post(
         &format!("{url}/wallet/getcontract"),
@@ -443,4 +444,38 @@ async fn the_energy_fee_is_saved_and_an_older_state_file_has_no_pair() {
         "{out}"
     );
     assert_eq!(head(&url).await, head_before);
+}
+
+/// A view runs in the head block's context (java-tron's `Wallet.callConstantContract` makes
+/// its context from the head block): its `block.timestamp` is the head's however far the
+/// clock has moved since, so the pair's last trade and its cumulative price, brought up to
+/// that time, pair with the head a reader sees. Between two heads the cumulative price grows
+/// by the price times the seconds between them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn views_run_at_the_head_block_and_the_pair_sums_its_price_over_time() {
+    let devnet = quiet_devnet(None).await;
+    let url = devnet.url();
+    let pair = base58(&deployment(&url).await["pricePair"]);
+    let first = head_time(&url).await / 1000;
+    let (status, out) = control(&url, "increase_time", json!({ "seconds": 600 })).await;
+    assert_eq!(status, 200, "{out}");
+    let (_, _, last_trade) = reserves(&url, &pair).await;
+    assert_eq!(i64::from(last_trade), first, "the head's time, not the clock's");
+    let before = read(&url, &pair, DevSunswapPair::price0CumulativeLastCall {}).await;
+
+    let (status, out) = control(&url, "mine", json!({ "blocks": 1 })).await;
+    assert_eq!(status, 200, "{out}");
+    let second = head_time(&url).await / 1000;
+    assert!(second >= first + 600, "{first} → {second}");
+    let (_, _, last_trade) = reserves(&url, &pair).await;
+    assert_eq!(i64::from(last_trade), second);
+    let after = read(&url, &pair, DevSunswapPair::price0CumulativeLastCall {}).await;
+    // token1 (USDT) per token0 (WTRX) in UQ112x112: 0.28.
+    let per_second = (U256::from(PAIR_RESERVE_USDT) << 112usize) / U256::from(PAIR_RESERVE_TRX);
+    assert_eq!(
+        after - before,
+        per_second * U256::from(u64::try_from(second - first).unwrap())
+    );
+    let inverse = read(&url, &pair, DevSunswapPair::price1CumulativeLastCall {}).await;
+    assert!(!inverse.is_zero());
 }

@@ -869,10 +869,15 @@ impl Ledger {
         {
             return Err(Rejection::validate("Smart contract is not exist."));
         }
+        // A constant call runs in the head block's context: java-tron's
+        // `Wallet.callConstantContract` (framework/.../core/Wallet.java) makes its
+        // TransactionContext from the head block, and `ProgramInvokeFactory` takes TIMESTAMP
+        // (seconds), NUMBER and COINBASE from that block. So `block.timestamp` in a view is the
+        // head's time, not the clock's: what a price oracle's reader must pair its reading with.
         if self.building.is_none() {
-            let next = self.head().number + 1;
-            let now = self.now();
-            self.set_block(next, now, self.witness.address().into());
+            let head = self.head();
+            let (number, timestamp) = (head.number, head.timestamp);
+            self.set_block(number, timestamp, self.witness.address().into());
         }
         let kind = contract.map_or(TxKind::Create, |c| TxKind::Call(c.into()));
         let env = tx_env(
