@@ -930,6 +930,8 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l relayer-expe
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l relayer-max-energy -d 'The most energy one relay may use, and its fee limit (default: the expected energy + 15%, room for the relayer\'s first fee into a USDT balance it did not have)' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l price-source -d 'Where the TRX/USDT rate comes from: fixed:USDT_PER_TRX or pair:ADDRESS (a SunSwap V2 WTRX/USDT pair; default: price_source in the config, on the devnet its own pair)' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l price-max-age -d 'A pair\'s price is stale when it has not traded for this long' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l price-window -d 'A pair is priced at the larger of its spot price and its average over this long, so a swap can raise the fee but not lower it' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l price-floor -d 'Never price TRX below this many USDT, whatever the source says (default: price_floor in the config; none)' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l relayer-key-file -d 'The relayer\'s private key file (else TRONPOOL_RELAYER_PRIVATE_KEY; on the devnet, dev account 1)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l relayer-min-trx -d 'Refuse relaying below this TRX balance' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l relayer-max-refund -d 'The most TRX the relayer forwards to a recipient as a refund' -r

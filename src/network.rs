@@ -10,6 +10,9 @@ pub struct Preset {
     pub events: &'static str,
     /// The USDT contract, where one is known.
     pub usdt: Option<&'static str>,
+    /// Wrapped TRX, where one is known: a relayer prices TRX from a SunSwap V2 pair only if
+    /// its tokens are this and the USDT.
+    pub wtrx: Option<&'static str>,
     /// `block.chainid`: the last four bytes of the genesis block's id. A deployment checks
     /// it, so a mistyped node URL cannot put mainnet's pools on a test network or the reverse.
     pub chain_id: Option<u64>,
@@ -69,6 +72,7 @@ pub const PRESETS: [Preset; 4] = [
         events: "http://127.0.0.1:8090",
         // Deployed at genesis by `tronpool devnet`; recorded there, not here.
         usdt: None,
+        wtrx: None,
         chain_id: None,
         deployment: None,
         accepted_ptau: HERMEZ_PTAU,
@@ -79,6 +83,7 @@ pub const PRESETS: [Preset; 4] = [
         node: "https://nile.trongrid.io",
         events: "https://nile.trongrid.io",
         usdt: Some("TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf"),
+        wtrx: None,
         chain_id: Some(0xcd86_90dc),
         deployment: None,
         accepted_ptau: HERMEZ_PTAU,
@@ -90,6 +95,7 @@ pub const PRESETS: [Preset; 4] = [
         events: "https://api.shasta.trongrid.io",
         // Shasta has no Tether-issued USDT; set one in the config file.
         usdt: None,
+        wtrx: None,
         chain_id: Some(0x94a9_059e),
         deployment: None,
         accepted_ptau: HERMEZ_PTAU,
@@ -100,6 +106,8 @@ pub const PRESETS: [Preset; 4] = [
         node: "https://api.trongrid.io",
         events: "https://api.trongrid.io",
         usdt: Some("TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t"),
+        // WTRX as TRONSCAN and SunSwap list it: token0 of SunSwap V2's WTRX/USDT pair.
+        wtrx: Some("TNUC9Qb1rRpS5CbWLmNMxXBjyFoydXjWFR"),
         chain_id: Some(0x2b66_53dc),
         deployment: None,
         accepted_ptau: HERMEZ_PTAU,
@@ -126,6 +134,9 @@ mod tests {
         for p in PRESETS {
             url::Url::parse(p.node).unwrap();
             url::Url::parse(p.events).unwrap();
+            if let Some(wtrx) = p.wtrx {
+                wtrx.parse::<tron::Address>().unwrap();
+            }
             if let Some(usdt) = p.usdt {
                 usdt.parse::<tron::Address>().unwrap();
             }

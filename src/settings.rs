@@ -149,12 +149,16 @@ pub struct Settings {
     pub node: Setting<Url>,
     pub events: Setting<Url>,
     pub usdt: Setting<Option<Address>>,
+    /// Wrapped TRX (a `pair:` price source's other token).
+    pub wtrx: Setting<Option<Address>>,
     pub api_key: Setting<Option<String>>,
     pub key_file: Setting<Option<PathBuf>>,
     /// The relayer `tronpool relay` uses by default (none: on the devnet, its dev relayer).
     pub relayer: Setting<Option<Url>>,
     /// The TRX/USDT price source (`fixed:…` or `pair:…`; none: on the devnet, its pair).
     pub price_source: Setting<Option<String>>,
+    /// The least USDT per TRX a relayer prices at (text; none: no floor).
+    pub price_floor: Setting<Option<String>>,
     /// The most relayer fee `relay withdraw` accepts without `--max-fee`, in USDT (text).
     pub max_fee: Setting<Option<String>>,
     /// Where tronpool's contracts are (none: the devnet's own, or not deployed yet).
@@ -243,6 +247,14 @@ impl Settings {
             ),
             (None, None) => Setting::new(None, Source::Default),
         };
+        let wtrx = match (&table.wtrx, preset.and_then(|p| p.wtrx)) {
+            (Some(a), _) => Setting::new(Some(*a), from_file.clone()),
+            (None, Some(a)) => Setting::new(
+                Some(a.parse().expect("presets hold valid addresses")),
+                preset_source(),
+            ),
+            (None, None) => Setting::new(None, Source::Default),
+        };
         let api_key = match (overrides.api_key, table.api_key.as_ref(), &file.api_key) {
             (Some((key, source)), _, _) => Setting::new(Some(key), source),
             (None, Some(key), _) | (None, None, Some(key)) => {
@@ -285,6 +297,10 @@ impl Settings {
             Some(text) => Setting::new(Some(text.clone()), from_file.clone()),
             None => Setting::new(None, Source::Default),
         };
+        let price_floor = match &table.price_floor {
+            Some(text) => Setting::new(Some(text.clone()), from_file.clone()),
+            None => Setting::new(None, Source::Default),
+        };
         let max_fee = match &table.max_fee {
             Some(text) => Setting::new(Some(text.clone()), from_file.clone()),
             None => Setting::new(None, Source::Default),
@@ -302,6 +318,7 @@ impl Settings {
             sync_from,
             relayer,
             price_source,
+            price_floor,
             max_fee,
             deployment,
             chain_id: preset.and_then(|p| p.chain_id),
@@ -312,6 +329,7 @@ impl Settings {
             node,
             events,
             usdt,
+            wtrx,
             api_key,
             key_file,
         })

@@ -515,6 +515,18 @@ pub async fn serve(
         .collect();
     // The rate limiters forget the clients whose budgets are full again.
     background.push(tokio::spawn(app.limits.clone().sweep_forever()));
+    // A pair's average needs readings a window apart, whether or not anyone asks for a fee.
+    if let Some(every) = app.pricing.feed.sample_interval() {
+        let app = app.clone();
+        background.push(tokio::spawn(async move {
+            loop {
+                if let Err(e) = app.pricing.feed.current(&app.chain).await {
+                    tracing::debug!(error = %e, "reading the TRX/USDT price");
+                }
+                tokio::time::sleep(every).await;
+            }
+        }));
+    }
     let header_read_timeout = app.config.header_read_timeout;
     let served = accept(listener, router(app), header_read_timeout, shutdown).await;
     for task in background {

@@ -407,6 +407,12 @@ fn schemas(
                 "trxPrice": { "type": "number", "description": "USDT per TRX" },
                 "trxPriceSource": { "type": "string" },
                 "trxPriceAgeSeconds": { "type": "integer" },
+                "trxPriceBasis": { "type": "string",
+                    "description": "Which reading trxPrice is: fixed, spot, `average over N s` \
+                                    (a pair's time-weighted average, above its spot price) or \
+                                    floor (the operator's)" },
+                "trxSpotPrice": { "type": "number",
+                    "description": "The source's current USDT per TRX (a pair's spot price)" },
                 "refundPrice": { "type": "number",
                     "description": "USDT the fee grows by per TRX of refund" },
                 "refundPriceRaw": raw, "marginPercent": { "type": "integer" } } },

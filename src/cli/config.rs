@@ -66,11 +66,13 @@ struct Shown<'a> {
     node: &'a Setting<url::Url>,
     events: &'a Setting<url::Url>,
     usdt: &'a Setting<Option<tron::Address>>,
+    wtrx: &'a Setting<Option<tron::Address>>,
     /// Never the key itself: only whether one is set.
     api_key: Setting<&'static str>,
     key_file: &'a Setting<Option<std::path::PathBuf>>,
     relayer: &'a Setting<Option<url::Url>>,
     price_source: &'a Setting<Option<String>>,
+    price_floor: &'a Setting<Option<String>>,
     max_fee: &'a Setting<Option<String>>,
     /// Without its password.
     proxy: Setting<Option<String>>,
@@ -115,6 +117,7 @@ fn show(ctx: &Context) -> Result<()> {
         node: &s.node,
         events: &s.events,
         usdt: &s.usdt,
+        wtrx: &s.wtrx,
         api_key: Setting {
             value: if s.api_key.value.is_some() {
                 "(set)"
@@ -126,6 +129,7 @@ fn show(ctx: &Context) -> Result<()> {
         key_file: &s.key_file,
         relayer: &s.relayer,
         price_source: &s.price_source,
+        price_floor: &s.price_floor,
         max_fee: &s.max_fee,
         proxy: Setting {
             value: s.proxy.value.as_ref().map(redacted),
@@ -161,6 +165,13 @@ fn show(ctx: &Context) -> Result<()> {
                 ),
             ),
             (
+                "wtrx",
+                line(
+                    s.wtrx.value.map_or("(none)".to_owned(), |a| a.to_base58()),
+                    &s.wtrx.source,
+                ),
+            ),
+            (
                 "api_key",
                 line(shown.api_key.value.to_owned(), &s.api_key.source),
             ),
@@ -191,6 +202,16 @@ fn show(ctx: &Context) -> Result<()> {
                         "(none; the devnet's own pair on the devnet)".to_owned()
                     }),
                     &s.price_source.source,
+                ),
+            ),
+            (
+                "price_floor",
+                line(
+                    s.price_floor.value.as_ref().map_or_else(
+                        || "(none)".to_owned(),
+                        |usdt| format!("{usdt} USDT per TRX"),
+                    ),
+                    &s.price_floor.source,
                 ),
             ),
             (

@@ -132,7 +132,7 @@ pub enum Command {
     #[command(subcommand)]
     Ceremony(ceremony::CeremonyCommand),
     /// Serve the REST API (on the devnet with no node configured, with its own devnet)
-    Serve(serve::ServeArgs),
+    Serve(Box<serve::ServeArgs>),
     /// Run a local TRON chain with USDT and the pools deployed (java-tron's HTTP API)
     Devnet(devnet::DevnetArgs),
     /// Write shell completions and man pages

@@ -186,11 +186,13 @@ fn describe_status(relayer: &RelayTarget, status: &RelayerStatus) -> String {
         lines.push((
             "prices",
             format!(
-                "{} sun per energy, {} USDT per TRX ({}, {} s old)",
+                "{} sun per energy, {} USDT per TRX ({}, {}, {} s old; spot {})",
                 first.energy_price,
                 first.trx_price,
                 first.trx_price_source,
-                first.trx_price_age_seconds
+                first.trx_price_basis,
+                first.trx_price_age_seconds,
+                first.trx_spot_price
             ),
         ));
         lines.push((

@@ -13,7 +13,7 @@ use crate::api::{self, ApiConfig, App};
 use crate::error::{Error, Result};
 use crate::service::chain::{Chain, NetworkSpec};
 use crate::service::inputs::{USDT_DECIMALS, parse_units};
-use crate::service::price::{PriceFeed, PriceSource};
+use crate::service::price::{PriceFeed, PriceSource, TrxPrice};
 use crate::service::relayer::{Relayer, RelayerConfig};
 use crate::service::relayer_fees::{
     DEFAULT_CEILING_PERCENT, DEFAULT_MARGIN_PERCENT, FeePolicy, NORMAL_RELAY_ENERGY, Pricing,
@@ -97,6 +97,14 @@ pub struct ServeArgs {
     /// A pair's price is stale when it has not traded for this long
     #[arg(long, default_value = "30m", value_name = "DURATION", value_parser = humantime::parse_duration)]
     price_max_age: Duration,
+    /// A pair is priced at the larger of its spot price and its average over this long, so a
+    /// swap can raise the fee but not lower it
+    #[arg(long, default_value = "30m", value_name = "DURATION", value_parser = humantime::parse_duration)]
+    price_window: Duration,
+    /// Never price TRX below this many USDT, whatever the source says (default: price_floor
+    /// in the config; none)
+    #[arg(long, value_name = "USDT_PER_TRX")]
+    price_floor: Option<String>,
     /// Do not relay withdrawals, even with a relayer key
     #[arg(long)]
     no_relayer: bool,
@@ -208,9 +216,23 @@ impl ServeArgs {
                 "no TRX/USDT price source (--price-source): relayed withdrawals are refused"
             ),
         }
+        let floor = price_floor(
+            self.price_floor
+                .as_deref()
+                .or(settings.price_floor.value.as_deref()),
+        )?;
+        if matches!(source, Some(PriceSource::Pair(_))) && floor.is_none() {
+            tracing::warn!(
+                "no price floor (--price-floor): until this relayer's readings of the pair \
+                 span the {} s window, a swap can push its first quotes down",
+                self.price_window.as_secs()
+            );
+        }
         // A pair is read again about once a block, like the pools.
         let feed = PriceFeed::new(source, self.price_max_age)
-            .refresh_every(self.cache_ttl.min(Duration::from_secs(10)));
+            .refresh_every(self.cache_ttl.min(Duration::from_secs(10)))
+            .average_over(self.price_window)
+            .floor(floor);
         let pricing = Pricing::new(policy, feed);
         let relayer = self.relayer(settings, devnet.is_some())?;
         let config = ApiConfig {
@@ -328,4 +350,16 @@ impl ServeArgs {
         };
         Ok(Some(Relayer::new(key, config, jobs)))
     }
+}
+
+/// `--price-floor` or `price_floor` in the config: USDT per TRX, above zero.
+fn price_floor(text: Option<&str>) -> Result<Option<TrxPrice>> {
+    text.map(|text| {
+        TrxPrice::parse(text).ok_or_else(|| {
+            Error::usage(format!(
+                "price floor `{text}` is not an amount of USDT per TRX above zero (like 0.2)"
+            ))
+        })
+    })
+    .transpose()
 }

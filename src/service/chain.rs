@@ -46,6 +46,9 @@ pub struct NetworkSpec {
     /// The network's USDT as the configuration (or the preset) knows it; a recorded
     /// deployment on another USDT is refused.
     pub usdt: Option<Address>,
+    /// Wrapped TRX as the configuration (or the preset) knows it: the token a `pair:` price
+    /// source must hold beside the USDT.
+    pub wtrx: Option<Address>,
     /// Where the records whose contracts passed [`code_check`] are remembered; `None`:
     /// checked at every start.
     pub verified_dir: Option<PathBuf>,
@@ -71,6 +74,7 @@ impl NetworkSpec {
             keys_dir: Some(settings.keys_dir()),
             config_file: Some(settings.config_file.value.clone()),
             usdt: settings.usdt.value,
+            wtrx: settings.wtrx.value,
             verified_dir: Some(settings.verified_dir()),
             sync_from: settings.sync_from.value.clone(),
             proxy: settings.proxy.value.clone(),
@@ -318,12 +322,13 @@ impl Chain {
     pub async fn open(spec: &NetworkSpec, node: NodeClient, ttl: Duration) -> Result<Self> {
         let network = spec.name.as_str();
         if let Some(record) = &spec.deployment {
-            let deployment = record.to_deployment(network).map_err(|missing| {
+            let mut deployment = record.to_deployment(network).map_err(|missing| {
                 Error::usage(format!(
                     "the tronpool deployment on {network} is incomplete: {missing} not \
                      deployed yet; `tronpool --network {network} deploy` finishes it"
                 ))
             })?;
+            deployment.wtrx = spec.wtrx;
             let chain = Chain::new(network.to_owned(), node, deployment, ttl)
                 .with_sync_sources(spec.sync_from.clone(), spec.proxy.clone())
                 .with_keys_dir(spec.keys_dir.clone())

@@ -350,6 +350,8 @@ impl Terms<'_> {
             trx_price: self.price.price.usdt_per_trx(),
             trx_price_source: self.price.source.clone(),
             trx_price_age_seconds: self.price.age_seconds,
+            trx_price_basis: self.price.basis.to_string(),
+            trx_spot_price: self.price.spot.usdt_per_trx(),
             refund_price: six_decimals(refund_price),
             refund_price_raw: refund_price.to_string(),
             margin_percent: self.policy.margin_percent,
@@ -388,6 +390,15 @@ pub struct FeeQuote {
     pub trx_price_source: String,
     /// Seconds since the rate last moved.
     pub trx_price_age_seconds: u64,
+    /// Which reading `trx_price` is: `fixed`, `spot`, `average over N s` (a pair's average,
+    /// above its spot price, which a swap cannot push down) or `floor` (the operator's).
+    /// Empty from a server that predates it.
+    #[serde(default)]
+    pub trx_price_basis: String,
+    /// The source's current rate (a pair's spot price), USDT per TRX; 0 from a server that
+    /// predates it.
+    #[serde(default)]
+    pub trx_spot_price: f64,
     /// What each TRX of refund adds to the fee, in USDT.
     pub refund_price: f64,
     /// The same in base units.
@@ -446,6 +457,11 @@ mod tests {
                 },
                 source: "fixed".into(),
                 age_seconds: 0,
+                basis: crate::service::price::PriceBasis::Fixed,
+                spot: TrxPrice {
+                    usdt: usdt_per_trx,
+                    sun: 1_000_000,
+                },
             },
             sponsor_reserved: BTreeMap::new(),
         }

@@ -41,12 +41,16 @@ pub struct NetworkFile {
     pub events: Option<Url>,
     /// The USDT (TRC-20) contract.
     pub usdt: Option<Address>,
+    /// Wrapped TRX: the other token of a `pair:` price source.
+    pub wtrx: Option<Address>,
     pub api_key: Option<String>,
     /// The relayer `tronpool relay` uses when `--relayer` is not given (its base URL).
     pub relayer: Option<Url>,
     /// Where the TRX/USDT rate comes from: `fixed:USDT_PER_TRX` or `pair:ADDRESS` (a SunSwap
     /// V2 WTRX/USDT pair). A relayer prices its fee with it; a client checks quotes with it.
     pub price_source: Option<String>,
+    /// The least USDT per TRX a relayer prices at, whatever its source says (e.g. `"0.2"`).
+    pub price_floor: Option<String>,
     /// The most relayer fee `tronpool relay withdraw` accepts without `--max-fee`, in USDT
     /// (e.g. `"5"`). Needed where the client cannot price a relay (no `price_source`).
     pub max_fee: Option<String>,
@@ -172,6 +176,7 @@ impl DeploymentRecord {
             verifying_key_sha256: self.verifying_key_sha256.clone(),
             deployer: self.deployer,
             price_pair: None,
+            wtrx: None,
         })
     }
 }
@@ -335,6 +340,8 @@ pub fn template(network: Option<&str>) -> String {
 # api_key = "..."
 # relayer = "https://relayer.example.org"   # for `tronpool relay` without --relayer
 # price_source = "fixed:0.28"   # USDT per TRX, or "pair:T..." (a SunSwap V2 WTRX/USDT pair)
+# wtrx = "T..."                 # the pair's other token (known on mainnet)
+# price_floor = "0.2"           # a relayer never prices TRX below this many USDT
 # max_fee = "5"                 # the most relayer fee `relay withdraw` accepts, in USDT
 # sync_from = ["https://pool.example.org", "events", "scan"]   # where pools are synced from
 #

@@ -476,6 +476,11 @@ async fn deploy_runtime(served: &Served, runtime: &[u8]) -> Address {
         0x60, len, 0x80, 0x60, 0x0b, 0x60, 0x00, 0x39, 0x60, 0x00, 0xf3,
     ];
     init.extend_from_slice(runtime);
+    deploy_code(served, &init).await
+}
+
+/// Deploys the creation code `init` from dev account 0 through the node's `deploycontract`.
+async fn deploy_code(served: &Served, init: &[u8]) -> Address {
     let owner = served.devnet().accounts()[0].clone();
     let url = served.devnet().url();
     let built: Value = reqwest::Client::new()
@@ -483,7 +488,7 @@ async fn deploy_runtime(served: &Served, runtime: &[u8]) -> Address {
         .json(&json!({
             "owner_address": owner.address().to_base58(),
             "abi": "[]",
-            "bytecode": hex::encode(&init),
+            "bytecode": hex::encode(init),
             "name": "Burner",
             "fee_limit": 1_000_000_000,
             "origin_energy_limit": 10_000_000,
@@ -504,6 +509,51 @@ async fn deploy_runtime(served: &Served, runtime: &[u8]) -> Address {
         .unwrap()
         .contract_address
         .expect("deployed")
+}
+
+/// A SunSwap V2 pair is trusted for the TRX price only when its tokens are the network's WTRX
+/// and USDT: any contract can answer `getReserves`, and a pair of USDT and a token an attacker
+/// minted prices "TRX" at whatever they like.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pair_of_other_tokens_does_not_price_trx() {
+    use tronpool::service::price::{PriceBasis, PriceSource};
+    let served = Served::start(ApiConfig::default(), Duration::ZERO).await;
+    let url = served.devnet().url();
+    let usdt = served.devnet().deployment().usdt;
+    let fake_wtrx = PrivateKey::generate().address();
+    let args = contracts::DevSunswapPair::constructorCall {
+        token0_: fake_wtrx.into(),
+        token1_: usdt.into(),
+        reserve0_: alloy_primitives::aliases::U112::from(1_000_000u64),
+        reserve1_: alloy_primitives::aliases::U112::from(900_000_000u64),
+    };
+    let code = contracts::creation_code(
+        &contracts::DevSunswapPair::BYTECODE,
+        &alloy_sol_types::SolConstructor::abi_encode(&args),
+    );
+    let fake = deploy_code(&served, &code).await;
+    let chain = tronpool::service::chain::Chain::connect("devnet", client(&url), Duration::ZERO)
+        .await
+        .unwrap();
+    let error = PriceFeed::new(Some(PriceSource::Pair(fake)), DEFAULT_MAX_AGE)
+        .current(&chain)
+        .await
+        .unwrap_err();
+    assert_eq!(error.exit_code(), 4, "{error}");
+    assert!(
+        error.to_string().contains("are not this network's WTRX"),
+        "{error}"
+    );
+    // The genesis pair is WTRX (its stand-in) and USDT.
+    let genesis = served.devnet().deployment().price_pair.unwrap();
+    let quote = PriceFeed::new(Some(PriceSource::Pair(genesis)), DEFAULT_MAX_AGE)
+        .current(&chain)
+        .await
+        .unwrap();
+    assert_eq!(
+        (quote.basis, quote.price.usdt_per_trx()),
+        (PriceBasis::Spot, 0.28)
+    );
 }
 
 /// Runtime code that spins until its energy is gone, whenever it is called: `JUMPDEST PUSH1 0
@@ -620,24 +670,56 @@ async fn a_recipient_contract_that_spins_on_its_refund_cannot_make_a_relay_fail_
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_quote_follows_the_energy_price_and_the_pair() {
-    let served = Served::unsponsored_relayer(ApiConfig::default(), RelayerConfig::default()).await;
+    let config = ApiConfig {
+        relayer_rate_limit: 100,
+        ..ApiConfig::default()
+    };
+    let served = Served::unsponsored_relayer(config, RelayerConfig::default()).await;
     assert_eq!(quote(&served).await, (14_716_800, 336_000));
     // 210 sun per energy: 90.3 TRX of energy and 0.8 of bandwidth at 0.28 USDT, +20%.
     control(&served, "set_energy_fee", json!({ "energyFee": 210 })).await;
     assert_eq!(quote(&served).await.0, 30_609_600);
     let pool = served.ok("/api/pools/100", None).await;
     assert_eq!(pool["relayerFeeRaw"], "30609600", "the pools quote it too");
-    // TRX at 0.14 USDT: half the fee, half the refund's price.
+    // TRX at 0.56 USDT: a dearer TRX is priced at once, twice the fee and the refund's price.
+    control(
+        &served,
+        "set_price_reserves",
+        json!({ "trx": 20_000_000_000_000u64, "usdt": 11_200_000_000_000u64 }),
+    )
+    .await;
+    assert_eq!(quote(&served).await, (61_219_200, 672_000));
+    let status = served.ok("/api/relayer/status", None).await;
+    assert_eq!(status["fees"][0]["trxPriceBasis"], "spot", "{status}");
+
+    // Ten minutes later TRX falls to 0.14 (or a swap pushes it there in the block before a
+    // relay): the fee follows the pair's average over the window, which one block barely
+    // moves, not its spot price.
+    control(&served, "increase_time", json!({ "seconds": 600 })).await;
     control(
         &served,
         "set_price_reserves",
         json!({ "trx": 80_000_000_000_000u64, "usdt": 11_200_000_000_000u64 }),
     )
     .await;
+    let (fee, _) = quote(&served).await;
+    let status = served.ok("/api/relayer/status", None).await;
+    let basis = status["fees"][0]["trxPriceBasis"].as_str().unwrap();
+    assert!(basis.starts_with("average over "), "{status}");
+    assert_eq!(status["fees"][0]["trxSpotPrice"], 0.14);
+    // At least the average of 0.56 for ≥ 600 s and 0.28 for the seconds before: above the
+    // 0.28 fee, far above 0.14's.
+    assert!(fee > 30_609_600, "{fee}");
+
+    // Once the low price has held for a whole window, the average is the spot price again:
+    // half the 0.28 fee.
+    control(&served, "increase_time", json!({ "seconds": 1_900 })).await;
+    control(&served, "mine", json!({ "blocks": 1 })).await;
     assert_eq!(quote(&served).await, (15_304_800, 168_000));
     let status = served.ok("/api/relayer/status", None).await;
     assert_eq!(status["fees"][0]["energyPrice"], 210);
     assert_eq!(status["fees"][0]["trxPrice"], 0.14);
+    assert_eq!(status["fees"][0]["trxPriceBasis"], "spot", "{status}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -131,7 +131,11 @@ async fn genesis_pair_reads_as_sunswap_v2_wtrx_usdt() {
         devnet::genesis::wtrx_stand_in(),
         "token0 is WTRX's stand-in"
     );
-    assert_eq!(base58(&d["wtrx"]), token0.to_base58(), "the deployment names it");
+    assert_eq!(
+        base58(&d["wtrx"]),
+        token0.to_base58(),
+        "the deployment names it"
+    );
     // The stand-in is only an address: no contract, no account.
     let contract = post(
         &format!("{url}/wallet/getcontract"),
@@ -460,7 +464,11 @@ async fn views_run_at_the_head_block_and_the_pair_sums_its_price_over_time() {
     let (status, out) = control(&url, "increase_time", json!({ "seconds": 600 })).await;
     assert_eq!(status, 200, "{out}");
     let (_, _, last_trade) = reserves(&url, &pair).await;
-    assert_eq!(i64::from(last_trade), first, "the head's time, not the clock's");
+    assert_eq!(
+        i64::from(last_trade),
+        first,
+        "the head's time, not the clock's"
+    );
     let before = read(&url, &pair, DevSunswapPair::price0CumulativeLastCall {}).await;
 
     let (status, out) = control(&url, "mine", json!({ "blocks": 1 })).await;

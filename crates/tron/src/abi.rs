@@ -33,6 +33,8 @@ sol! {
         function getReserves() external view returns (
             uint112 reserve0, uint112 reserve1, uint32 blockTimestampLast
         );
+        function price0CumulativeLast() external view returns (uint256);
+        function price1CumulativeLast() external view returns (uint256);
     }
 }
 
