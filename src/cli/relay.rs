@@ -10,12 +10,14 @@
 
 use std::sync::Arc;
 
+use alloy_primitives::U256;
 use clap::{Args, Subcommand};
 use tron::Address;
 use url::Url;
 
 use crate::error::{Error, Result};
 use crate::service::inputs::{USDT_DECIMALS, parse_units};
+use crate::service::pools::six_decimals_text;
 use crate::service::relay_withdraw::{RelayTarget, RelayWithdrawal, RelayWithdrawn};
 use crate::service::relayer::{Relayer, RelayerConfig, RelayerStatus};
 use crate::service::relayer_client::RelayerClient;
@@ -179,6 +181,25 @@ fn describe_status(relayer: &RelayTarget, status: &RelayerStatus) -> String {
         ("TRX", or_dash(status.balance_trx.map(|t| t.to_string()))),
         ("pending", status.pending.to_string()),
     ];
+    if let Some(reserved) = &status.reserved {
+        lines.push((
+            "reserved",
+            format!(
+                "{} jobs hold {} energy, {} staked and {} free bytes, {} TRX",
+                reserved.jobs,
+                reserved.energy,
+                reserved.staked_bandwidth,
+                reserved.free_bandwidth,
+                six_decimals_text(U256::from(reserved.trx_sun.max(0)))
+            ),
+        ));
+    }
+    if status.quote_valid_seconds > 0 {
+        lines.push((
+            "quotes",
+            format!("honoured for {} s", status.quote_valid_seconds),
+        ));
+    }
     if let Some(reason) = &status.price_error {
         lines.push(("no fees", reason.clone()));
     }

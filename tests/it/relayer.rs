@@ -207,8 +207,8 @@ async fn relays_with_fee_and_refund_at_a_profit_and_refusals_cost_nothing() {
             "expectedEnergy": NORMAL_RELAY_ENERGY, "maxEnergy": 473_000, "energyPrice": 100,
             "stakedEnergy": 0, "sponsorEnergy": 0, "bandwidthSun": 800_000, "trxPrice": 0.28,
             "trxPriceSource": format!("pair:{pair}"),
-            "trxPriceAgeSeconds": 0, "refundPrice": 0.336, "refundPriceRaw": "336000",
-            "marginPercent": 20,
+            "trxPriceAgeSeconds": 0, "trxPriceBasis": "spot", "trxSpotPrice": 0.28,
+            "refundPrice": 0.336, "refundPriceRaw": "336000", "marginPercent": 20,
         })
     );
     assert_eq!(status["fees"].as_array().unwrap().len(), 6);
