@@ -5,8 +5,6 @@ use std::path::PathBuf;
 
 use tron::{AddressError, KeyError, NodeError, TxError};
 
-use crate::store::config::ConfigError;
-
 /// What kind of failure, independent of how it is reported.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -79,6 +77,27 @@ impl Kind {
             _ => Kind::Failed,
         }
     }
+}
+
+/// Why the config file could not be read: its own type, as the file is the first thing every
+/// command reads and its errors name the file, line and column.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("config file {} does not exist", path.display())]
+    Missing { path: PathBuf },
+    #[error("cannot read config file {}: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("config file {}, line {line}, column {column}: {message}", path.display())]
+    Parse {
+        path: PathBuf,
+        line: usize,
+        column: usize,
+        message: String,
+    },
 }
 
 #[derive(Debug, thiserror::Error)]

@@ -9,9 +9,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::error::Result;
 use crate::service::chain::Chain;
+use crate::service::guidance::Guidance;
 use crate::service::progress::{Progress, Step};
 use crate::service::sync::SyncedTree;
-use crate::service::withdraw::Guidance;
 use crate::store::trees::TreeCache;
 
 use super::Context;

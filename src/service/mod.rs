@@ -11,6 +11,7 @@ pub mod deploy_check;
 pub mod deposit;
 pub mod devnet_identity;
 pub mod fees;
+pub mod guidance;
 pub mod health;
 pub mod inputs;
 pub mod journal;

@@ -3,8 +3,8 @@
 //! stderr) and answers [`Confirm`] at the terminal, or for `--yes`.
 
 use crate::error::Result;
+use crate::service::guidance::Guidance;
 use crate::service::sync::SyncProgress;
-use crate::service::withdraw::Guidance;
 
 /// What a workflow reports as it goes.
 #[derive(Debug, Clone, Copy)]

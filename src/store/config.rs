@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use tron::Address;
 use url::Url;
 
-use crate::error::{Error, Result};
+use crate::error::{ConfigError, Error, Result};
 
 /// The file as written by the user.
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -244,25 +244,6 @@ pub fn write_deployment(path: &Path, network: &str, record: &DeploymentRecord) -
         )));
     }
     crate::store::fs::write_private(path, out.as_bytes(), true)
-}
-
-#[derive(Debug, thiserror::Error)]
-pub enum ConfigError {
-    #[error("config file {} does not exist", path.display())]
-    Missing { path: PathBuf },
-    #[error("cannot read config file {}: {source}", path.display())]
-    Read {
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
-    #[error("config file {}, line {line}, column {column}: {message}", path.display())]
-    Parse {
-        path: PathBuf,
-        line: usize,
-        column: usize,
-        message: String,
-    },
 }
 
 impl ConfigFile {

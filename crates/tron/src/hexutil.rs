@@ -1,7 +1,7 @@
 //! Hex as TRON JSON writes it: lower case, no `0x`; read case-insensitively, `0x` allowed
 //! (TronWeb writes signatures in upper case).
 
-use crate::transaction::TxError;
+use crate::error::TxError;
 
 /// Decodes hex, naming `field` in the error.
 pub(crate) fn decode(field: &str, s: &str) -> Result<Vec<u8>, TxError> {

@@ -9,8 +9,8 @@
 use serde_json::{Map, Value, json};
 
 use crate::address::Address;
+use crate::error::TxError;
 use crate::proto::{self, ENTRY_TYPES, STATE_MUTABILITIES, contract_type, type_url};
-use crate::transaction::TxError;
 
 pub(crate) fn raw_to_json(raw: &proto::TransactionRaw, visible: bool) -> Value {
     let mut out = Map::new();

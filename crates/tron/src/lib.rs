@@ -6,6 +6,7 @@
 pub mod abi;
 pub mod address;
 pub mod client;
+mod error;
 mod hexutil;
 pub mod json;
 pub mod keys;
@@ -16,8 +17,9 @@ pub mod transaction;
 
 pub use address::{Address, AddressError};
 pub use client::{NodeClient, NodeConfig, NodeError};
+pub use error::TxError;
 pub use hexutil::decode_node_text;
 pub use keys::{KeyError, PrivateKey, Signature};
 pub use settings::ContractSetting;
 pub use stake::{Resource, Stake};
-pub use transaction::{Action, RefBlock, Transaction, TransactionBuilder, Trigger, TxError, TxId};
+pub use transaction::{Action, RefBlock, Transaction, TransactionBuilder, Trigger, TxId};

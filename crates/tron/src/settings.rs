@@ -83,7 +83,7 @@ impl ContractSetting {
     /// Reads a contract of type `kind`; `None` when `kind` is neither setting.
     pub(crate) fn decode(kind: i32, bytes: &[u8]) -> Option<Result<Self, TxError>> {
         let bad = |e: prost::DecodeError| TxError::BadProtobuf(e.to_string());
-        let address = crate::transaction::address_field;
+        let address = crate::error::address_field;
         match kind {
             contract_type::UPDATE_SETTING => Some((|| {
                 let c = proto::UpdateSettingContract::decode(bytes).map_err(bad)?;

@@ -184,7 +184,7 @@ impl Stake {
     /// Stake 2.0 type.
     pub(crate) fn decode(kind: i32, bytes: &[u8]) -> Option<Result<Self, TxError>> {
         let bad = |e: prost::DecodeError| TxError::BadProtobuf(e.to_string());
-        let address = crate::transaction::address_field;
+        let address = crate::error::address_field;
         let read = || -> Result<Self, TxError> {
             Ok(match kind {
                 contract_type::FREEZE_BALANCE_V2 => {

@@ -9,6 +9,8 @@
 use std::path::Path;
 use std::sync::OnceLock;
 
+pub use crate::key_error::KeyError;
+
 use alloy_primitives::U256;
 use ark_bn254::{Bn254, Fq, G1Affine, G2Affine};
 use ark_ec::AffineRepr;
@@ -29,26 +31,6 @@ pub const INSECURE_DEV_SEED: &[u8] = b"tronpool insecure development setup v1";
 /// recognized without running the setup (a test keeps it equal to the setup's).
 pub const INSECURE_DEV_VK_SHA256: &str =
     "babf684cd0010785f189b615836e950764f348e8da1f13033c51f16720efa30d";
-
-#[derive(Debug, thiserror::Error)]
-pub enum KeyError {
-    #[error("{path}: {source}")]
-    Io {
-        path: String,
-        #[source]
-        source: std::io::Error,
-    },
-    #[error("{path} has SHA-256 {found}, expected {expected}: wrong or damaged key file")]
-    HashMismatch {
-        path: String,
-        found: String,
-        expected: String,
-    },
-    #[error("{what} is not a valid serialized key: {reason}")]
-    Malformed { what: String, reason: String },
-    #[error("the key does not fit the withdraw circuit: {0}")]
-    WrongCircuit(String),
-}
 
 /// Which setup made a proving key, and so which R1CS-to-QAP reduction proofs with it need.
 /// The two differ only in the H query, and a proof made with the other reduction does not

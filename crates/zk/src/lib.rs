@@ -6,6 +6,7 @@
 
 pub mod circuit;
 pub mod field;
+mod key_error;
 pub mod keys;
 pub mod note;
 pub mod poseidon;

@@ -20,7 +20,7 @@ use ark_ff::{BigInt, Field, PrimeField, Zero};
 use ark_groth16::{ProvingKey, VerifyingKey};
 use rayon::prelude::*;
 
-use crate::keys::KeyError;
+use crate::key_error::KeyError;
 use crate::r1cs::{self, R1cs};
 
 pub(crate) const G1_BYTES: usize = 64;

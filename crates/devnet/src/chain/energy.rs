@@ -49,7 +49,7 @@ use revm::interpreter::{
 };
 use revm::primitives::Bytes;
 
-use super::evm::SPEC;
+use super::spec::SPEC;
 
 /// `energy_factor`'s unit: a factor of 10,000 doubles the cost (java-tron
 /// `Constant.DYNAMIC_ENERGY_FACTOR_DECIMAL`).

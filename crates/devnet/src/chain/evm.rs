@@ -33,7 +33,6 @@ use revm::interpreter::{
 use super::cpu::{CpuMeter, opcode_ns, precompile_ns};
 use super::energy::{self, ContractRules, EnergyRules};
 use revm::precompile::{Precompiles, bn254, hash, identity, modexp, secp256k1};
-use revm::primitives::hardfork::SpecId;
 use revm::{Context, MainBuilder, MainContext};
 use std::sync::Arc;
 use std::sync::OnceLock;
@@ -45,8 +44,7 @@ pub type Ctx = revm::handler::MainnetContext<Db>;
 /// The EVM, with the inspector that places contracts at TRON's addresses and times the run.
 pub type Evm = revm::handler::MainnetEvm<Ctx, TronInspector>;
 
-/// The EVM rules TRON mainnet runs (Shanghai and Cancun opcodes are enabled there).
-pub const SPEC: SpecId = SpecId::CANCUN;
+pub use super::spec::SPEC;
 
 /// TRON's precompiles that Ethereum shares (see the module docs for the rest).
 fn precompiles() -> &'static Precompiles {

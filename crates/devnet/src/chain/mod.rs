@@ -18,6 +18,7 @@ pub mod permission;
 pub mod pool;
 pub mod receipt;
 pub mod settings;
+pub mod spec;
 pub mod stake;
 pub mod state;
 
