@@ -6,8 +6,8 @@ use serde::Serialize;
 use tron::{Address, TxId};
 
 use crate::error::{Error, Result};
+use crate::service::format::six_decimals_text;
 use crate::service::inputs::{USDT_DECIMALS, parse_units};
-use crate::service::pools::six_decimals_text;
 
 use super::Context;
 use super::input::confirm;

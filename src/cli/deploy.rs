@@ -11,8 +11,9 @@ use zk::keys::Keys;
 use crate::error::{Error, Result};
 use crate::service::ceremony::{ImportRequest, check_usable, import_zkey, zkey_path};
 use crate::service::chain::Chain;
+use crate::service::check::Check;
 use crate::service::deploy::{self, Plan, Request, StepState};
-use crate::service::deploy_check::{self, Check};
+use crate::service::deploy_check::{self};
 use crate::store::config::{DeploymentRecord, write_deployment};
 use crate::units::trx_text;
 
@@ -347,7 +348,7 @@ async fn check(
         deployment,
         checks,
     };
-    deploy_check::failures(&out.checks, deploy_check::NOT_OURS)?;
+    crate::service::check::failures(&out.checks, deploy_check::NOT_OURS)?;
     ctx.out.result(&out, || checks_text(&out.checks))
 }
 
@@ -483,7 +484,7 @@ async fn finish(
         .to_deployment(network)
         .map_err(|missing| Error::Failed(format!("the deployment is still missing {missing}")))?;
     let checks = checked(ctx, network, &deployment, keys, withdrawal).await?;
-    deploy_check::failures(&checks, deploy_check::NOT_OURS)?;
+    crate::service::check::failures(&checks, deploy_check::NOT_OURS)?;
     let done = Done {
         network: network.to_owned(),
         config_file: ctx.settings()?.config_file.value.clone(),

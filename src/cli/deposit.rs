@@ -12,8 +12,8 @@ use crate::service::journal::Journal;
 use crate::error::{Error, Result};
 use crate::service::builders::Unsigned;
 use crate::service::chain::Chain;
+use crate::service::format::{six_decimals_text, word_hex};
 use crate::service::notes::commitment_of;
-use crate::service::pools::{six_decimals_text, word_hex};
 use crate::service::seed::Seed;
 use crate::store::notes::NoteStore;
 

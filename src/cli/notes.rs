@@ -11,8 +11,8 @@ use clap::{Args, Subcommand};
 use serde::Serialize;
 
 use crate::error::{Error, Result};
+use crate::service::format::word_hex;
 use crate::service::notes::{NoteCheck, commitment_of, parse_note};
-use crate::service::pools::word_hex;
 use crate::store::notes::{NoteChange, NoteRecord};
 
 use super::Context;

@@ -6,9 +6,10 @@ use std::time::Duration;
 use tron::{Address, PrivateKey};
 
 use crate::error::{Error, Result};
-use crate::service::chain::{Chain, NetworkSpec};
+use crate::service::chain::Chain;
+use crate::service::format::word_hex;
 use crate::service::notes::{commitment_of, parse_note};
-use crate::service::pools::word_hex;
+use crate::service::open::NetworkSpec;
 use crate::service::price::PriceSource;
 use crate::service::relayer_fees::Pricing;
 use crate::service::withdraw::GivenNote;

@@ -16,8 +16,8 @@ use tron::Address;
 use url::Url;
 
 use crate::error::{Error, Result};
+use crate::service::format::six_decimals_text;
 use crate::service::inputs::{USDT_DECIMALS, parse_units};
-use crate::service::pools::six_decimals_text;
 use crate::service::relay_withdraw::{RelayTarget, RelayWithdrawal, RelayWithdrawn};
 use crate::service::relayer::{Relayer, RelayerConfig, RelayerStatus};
 use crate::service::relayer_client::RelayerClient;

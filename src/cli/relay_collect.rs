@@ -11,8 +11,8 @@ use tron::Address;
 
 use crate::error::{Error, Result};
 use crate::service::fees::{self, Accrued, Collected};
+use crate::service::format::six_decimals_text;
 use crate::service::inputs::{USDT_DECIMALS, parse_units};
-use crate::service::pools::six_decimals_text;
 
 use super::Context;
 use super::input::confirm;

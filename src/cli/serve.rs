@@ -11,8 +11,9 @@ use serde::Serialize;
 
 use crate::api::{self, ApiConfig, App};
 use crate::error::{Error, Result};
-use crate::service::chain::{Chain, NetworkSpec};
+use crate::service::chain::Chain;
 use crate::service::inputs::{USDT_DECIMALS, parse_units};
+use crate::service::open::NetworkSpec;
 use crate::service::price::{PriceFeed, PriceSource, TrxPrice};
 use crate::service::relayer::{Relayer, RelayerConfig};
 use crate::service::relayer_fees::{

@@ -8,7 +8,7 @@ use tron::abi::Trc20;
 
 use crate::error::Result;
 use crate::service::chain::Chain;
-use crate::service::pools::six_decimals;
+use crate::service::format::six_decimals;
 use crate::service::stake::AccountResources;
 
 /// `GET /api/balance/:address`.

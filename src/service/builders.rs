@@ -17,8 +17,8 @@ use zk::proof::EncodedProof;
 
 use crate::error::{Error, Result};
 use crate::service::chain::Chain;
-use crate::service::pools::six_decimals_text;
-use crate::service::sponsor::SponsorShare;
+use crate::service::format::six_decimals_text;
+use crate::service::pool_state::SponsorShare;
 use crate::units::format_units;
 
 /// How long an unsigned transaction stays valid after its reference block: time for a person

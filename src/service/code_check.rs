@@ -18,15 +18,16 @@
 
 use std::path::{Path, PathBuf};
 
-use alloy_primitives::U256;
+use alloy_primitives::{B256, U256};
 use alloy_sol_types::SolConstructor;
+use contracts::TronPool;
 use sha2::{Digest, Sha256};
 use tron::Address;
 use zk::keys::VerifierArgs;
 
 use crate::error::{Error, Result};
 use crate::service::chain::Chain;
-use crate::service::deploy_check::{self, Check};
+use crate::service::check::{Check, failures};
 
 /// Every contract of the deployment and the network it is on, checked against our artifacts
 /// and the record: one [`Check`] per contract, and one for the network.
@@ -37,7 +38,7 @@ pub async fn check_code(chain: &Chain, usdt: Option<Address>) -> Result<Vec<Chec
     checks.push(verifier(chain).await?);
     for pool in &d.pools {
         checks.push(pool_code(chain, pool.denomination, pool.address).await?);
-        checks.push(deploy_check::pool(chain, pool.denomination).await?);
+        checks.push(pool_wiring(chain, pool.denomination).await?);
     }
     Ok(checks)
 }
@@ -58,7 +59,7 @@ pub async fn verify_recorded(
         return Ok(());
     }
     let checks = check_code(chain, usdt).await?;
-    deploy_check::failures(
+    failures(
         &checks,
         &format!(
             "the deployment recorded for {} is not tronpool's, so nothing was sent",
@@ -279,4 +280,63 @@ async fn pool_code(chain: &Chain, denomination: u64, address: Address) -> Result
         true,
         format!("{address} runs tronpool's TronPool, created as recorded"),
     ))
+}
+
+/// The pool points at the recorded verifier and hasher, the network's USDT and its
+/// denomination, and its tree starts from tronpool's zero values.
+async fn pool_wiring(chain: &Chain, denomination: u64) -> Result<Check> {
+    let pool = chain.pool_address(denomination)?;
+    let d = &chain.deployment;
+    let name = format!("pool {denomination}");
+    let read = async {
+        Ok::<_, Error>((
+            chain.view(pool, TronPool::verifierCall {}).await?,
+            chain.view(pool, TronPool::hasherCall {}).await?,
+            chain.view(pool, TronPool::tokenCall {}).await?,
+            chain.view(pool, TronPool::denominationCall {}).await?,
+            chain
+                .view(
+                    pool,
+                    TronPool::zerosCall {
+                        i: U256::from(zk::tree::DEPTH),
+                    },
+                )
+                .await?,
+        ))
+    };
+    let (verifier, hasher, token, amount, top) = match read.await {
+        Ok(values) => values,
+        Err(e) => return Ok(Check::new(name, false, format!("{pool}: {e}"))),
+    };
+    let mut wrong = Vec::new();
+    let address = |a: alloy_primitives::Address| Address::from_evm(a.0.0);
+    if address(verifier) != d.verifier {
+        wrong.push(format!(
+            "its verifier is {}, not {}",
+            address(verifier),
+            d.verifier
+        ));
+    }
+    if address(hasher) != d.hasher {
+        wrong.push(format!(
+            "its hasher is {}, not {}",
+            address(hasher),
+            d.hasher
+        ));
+    }
+    if address(token) != d.usdt {
+        wrong.push(format!("its token is {}, not {}", address(token), d.usdt));
+    }
+    let expected = chain.denomination(denomination)?.base_units();
+    if amount != expected {
+        wrong.push(format!("it pays {amount} base units, not {expected}"));
+    }
+    if top != B256::from(zk::field::to_be_bytes(&zk::tree::empty_root())) {
+        wrong.push("its tree's zero values are not tronpool's".into());
+    }
+    Ok(if wrong.is_empty() {
+        Check::new(name, true, format!("{pool} is wired as recorded"))
+    } else {
+        Check::new(name, false, format!("{pool}: {}", wrong.join(", ")))
+    })
 }

@@ -5,10 +5,9 @@
 //! to them, to the network's USDT and to their denominations, on a network whose TVM runs
 //! them.
 
-use alloy_primitives::{B256, U256};
+use alloy_primitives::U256;
 use alloy_sol_types::SolCall;
-use contracts::{Groth16Verifier, PoseidonT3, TronPool};
-use serde::Serialize;
+use contracts::{Groth16Verifier, PoseidonT3};
 use tron::Address;
 use zk::Fr;
 use zk::circuit::PublicInputs;
@@ -20,6 +19,7 @@ use zk::tree::MerkleTree;
 use crate::error::{Error, Result};
 use crate::service::builders::withdraw_calldata;
 use crate::service::chain::Chain;
+use crate::service::check::Check;
 use crate::service::deposit::{deposit_one, funding, new_note};
 use crate::service::notes::{Payout, parse_note, prove_withdrawal};
 use crate::store::notes::{NoteRecord, NoteState, NoteStore};
@@ -33,36 +33,6 @@ pub const NOT_OURS: &str = "the deployment is not tronpool's as recorded";
 
 /// How `deploy` marks the note of its test deposit in the note store.
 pub const TEST_DEPOSIT_ORIGIN: &str = "deploy test";
-
-/// One check and how it went.
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Check {
-    pub check: String,
-    pub ok: bool,
-    /// Not run (`detail` says why and how to run it); `ok` is then true: nothing failed.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub skipped: bool,
-    pub detail: String,
-}
-
-impl Check {
-    pub(crate) fn new(check: impl Into<String>, ok: bool, detail: impl Into<String>) -> Self {
-        Check {
-            check: check.into(),
-            ok,
-            skipped: false,
-            detail: detail.into(),
-        }
-    }
-
-    pub(crate) fn skipped(check: impl Into<String>, detail: impl Into<String>) -> Self {
-        Check {
-            skipped: true,
-            ..Check::new(check, true, detail)
-        }
-    }
-}
 
 /// Every check, in order; [`failures`] turns the failed ones into one refusal.
 pub async fn check_deployment(
@@ -95,20 +65,6 @@ pub async fn check_deployment(
     // Every contract's code and constructor against our artifacts, and each pool's wiring.
     checks.extend(crate::service::code_check::check_code(chain, usdt).await?);
     Ok(checks)
-}
-
-/// `Err` naming every failed check after `lead`, or `Ok` when all passed (a skipped check
-/// is `ok`).
-pub fn failures(checks: &[Check], lead: &str) -> Result<()> {
-    let failed: Vec<String> = checks
-        .iter()
-        .filter(|c| !c.ok)
-        .map(|c| format!("{}: {}", c.check, c.detail))
-        .collect();
-    if failed.is_empty() {
-        return Ok(());
-    }
-    Err(Error::Refused(format!("{lead}: {}", failed.join("; "))))
 }
 
 /// The hasher answers like `zk::poseidon::hash2` on random field elements.
@@ -225,65 +181,6 @@ fn fresh_proof(keys: &Keys) -> Result<(PublicInputs, EncodedProof)> {
     let proof = zk::proof::prove(keys, &public, &witness, &mut rand_core::OsRng)
         .map_err(|e| Error::Failed(format!("proving for the check: {e}")))?;
     Ok((public, EncodedProof::from_proof(&proof)))
-}
-
-/// The pool points at the recorded verifier and hasher, the network's USDT and its
-/// denomination, and its tree starts from tronpool's zero values.
-pub(crate) async fn pool(chain: &Chain, denomination: u64) -> Result<Check> {
-    let pool = chain.pool_address(denomination)?;
-    let d = &chain.deployment;
-    let name = format!("pool {denomination}");
-    let read = async {
-        Ok::<_, Error>((
-            chain.view(pool, TronPool::verifierCall {}).await?,
-            chain.view(pool, TronPool::hasherCall {}).await?,
-            chain.view(pool, TronPool::tokenCall {}).await?,
-            chain.view(pool, TronPool::denominationCall {}).await?,
-            chain
-                .view(
-                    pool,
-                    TronPool::zerosCall {
-                        i: U256::from(zk::tree::DEPTH),
-                    },
-                )
-                .await?,
-        ))
-    };
-    let (verifier, hasher, token, amount, top) = match read.await {
-        Ok(values) => values,
-        Err(e) => return Ok(Check::new(name, false, format!("{pool}: {e}"))),
-    };
-    let mut wrong = Vec::new();
-    let address = |a: alloy_primitives::Address| Address::from_evm(a.0.0);
-    if address(verifier) != d.verifier {
-        wrong.push(format!(
-            "its verifier is {}, not {}",
-            address(verifier),
-            d.verifier
-        ));
-    }
-    if address(hasher) != d.hasher {
-        wrong.push(format!(
-            "its hasher is {}, not {}",
-            address(hasher),
-            d.hasher
-        ));
-    }
-    if address(token) != d.usdt {
-        wrong.push(format!("its token is {}, not {}", address(token), d.usdt));
-    }
-    let expected = chain.denomination(denomination)?.base_units();
-    if amount != expected {
-        wrong.push(format!("it pays {amount} base units, not {expected}"));
-    }
-    if top != B256::from(zk::field::to_be_bytes(&zk::tree::empty_root())) {
-        wrong.push("its tree's zero values are not tronpool's".into());
-    }
-    Ok(if wrong.is_empty() {
-        Check::new(name, true, format!("{pool} is wired as recorded"))
-    } else {
-        Check::new(name, false, format!("{pool}: {}", wrong.join(", ")))
-    })
 }
 
 /// A random field element: 253 random bits, always below r.

@@ -14,7 +14,7 @@ use tron::{Address, PrivateKey, TxId};
 use crate::error::{Error, Result};
 use crate::service::builders::Built;
 use crate::service::chain::Chain;
-use crate::service::pools::{six_decimals, six_decimals_text};
+use crate::service::format::{six_decimals, six_decimals_text};
 
 /// Fees a relayer can collect from one pool.
 #[derive(Debug, Clone, Serialize)]

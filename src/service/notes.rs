@@ -13,7 +13,7 @@ use zk::proof::{EncodedProof, Witness};
 use crate::error::{Error, Result};
 use crate::service::builders::{WithdrawRequest, public_inputs};
 use crate::service::chain::Chain;
-use crate::service::pools::word_hex;
+use crate::service::format::word_hex;
 use crate::service::submit::Outcome;
 use crate::service::sync::SyncedTree;
 use crate::store::notes::{NewNote, NoteRecord, NoteState, NoteStore};

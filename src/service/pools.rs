@@ -1,7 +1,7 @@
 //! The pools as the chain reports them: balance, root and deposit count (cached for about a
 //! block), and whether a nullifier is spent or a withdrawal could go through.
 
-use alloy_primitives::{B256, U256};
+use alloy_primitives::B256;
 use contracts::TronPool;
 use serde::Serialize;
 use tron::Address;
@@ -9,17 +9,9 @@ use tron::abi::Trc20;
 
 use crate::error::Result;
 use crate::service::chain::Chain;
-use crate::service::inputs::USDT_DECIMALS;
+use crate::service::format::{six_decimals, word_hex};
+use crate::service::pool_state::PoolState;
 use crate::service::relayer_fees::Terms;
-use crate::units::format_units;
-
-/// What the chain says about a pool (cached per pool).
-#[derive(Debug, Clone)]
-pub struct PoolState {
-    pub balance: U256,
-    pub root: B256,
-    pub deposit_count: u32,
-}
 
 /// A pool as the API and `tronpool pools` show it.
 #[derive(Debug, Clone, Serialize)]
@@ -65,23 +57,6 @@ pub struct Withdrawable {
     pub known_root: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
-}
-
-/// An amount in base units of a 6-decimal token (USDT, or TRX in sun) as the API's number
-/// in whole units; exact up to 2^53 base units, past which the `…Raw` string is the truth.
-pub fn six_decimals(raw: U256) -> f64 {
-    six_decimals_text(raw).parse().unwrap_or(f64::MAX)
-}
-
-/// The same amount as exact decimal text (`"12.5"`), for messages.
-pub fn six_decimals_text(raw: U256) -> String {
-    let raw = u128::try_from(raw).unwrap_or(u128::MAX);
-    format_units(raw.min(i128::MAX as u128) as i128, USDT_DECIMALS)
-}
-
-/// `0x` + 64 hex digits.
-pub fn word_hex(word: &B256) -> String {
-    format!("0x{}", hex::encode(word))
 }
 
 impl Chain {

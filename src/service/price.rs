@@ -150,7 +150,7 @@ impl TrxPrice {
     /// USDT per TRX to six decimals, rounded down.
     pub fn usdt_per_trx_text(&self) -> String {
         let micro = U256::from(self.usdt) * U256::from(1_000_000u32) / U256::from(self.sun);
-        crate::service::pools::six_decimals_text(micro)
+        crate::service::format::six_decimals_text(micro)
     }
 }
 

@@ -18,8 +18,8 @@ use zk::note::NoteMeta;
 
 use crate::error::{Error, Result};
 use crate::service::chain::Chain;
+use crate::service::format::{six_decimals_text, word_hex};
 use crate::service::notes::{commitment_of, nullifier_hash_of};
-use crate::service::pools::{six_decimals_text, word_hex};
 use crate::service::seed::Seed;
 use crate::service::sync::SyncProgress;
 use crate::store::notes::{NoteRecord, NoteState, NoteStore};

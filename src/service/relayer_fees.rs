@@ -46,10 +46,10 @@ use alloy_primitives::U256;
 
 use crate::error::{Error, Result};
 use crate::service::chain::Chain;
+use crate::service::format::six_decimals;
 use crate::service::inputs::{USDT_DECIMALS, USDT_UNIT, parse_units};
-use crate::service::pools::six_decimals;
+use crate::service::pool_state::SponsorShare;
 use crate::service::price::{PriceFeed, PriceQuote, PriceSource};
-use crate::service::sponsor::SponsorShare;
 
 /// The energy of a normal relayed withdrawal under the devnet's mainnet model (TVM's energy
 /// table, USDT at ×4.4): a fresh recipient activated by a TRX refund, and the relayer's first

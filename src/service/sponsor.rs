@@ -8,62 +8,9 @@ use tron::{Action, Address, ContractSetting, Transaction, TransactionBuilder};
 
 use crate::error::{Error, Result};
 use crate::service::chain::Chain;
+use crate::service::pool_state::SponsorShare;
 
 const EXPIRATION_MS: i64 = 60_000;
-
-/// What a contract's sponsor (its origin) pays of one call's energy, as java-tron's receipt
-/// works it out (`ReceiptCapsule.payEnergyBill` and `getOriginUsage`): its share of the
-/// energy, at most `origin_energy_limit`, and only from its staked energy left; never by
-/// burning TRX. Whatever it does not pay is the caller's.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct SponsorShare {
-    /// Who pays: the contract's origin; `None` when nobody sponsors the call.
-    pub sponsor: Option<Address>,
-    /// The percent of each call's energy the sponsor pays (100 − the contract's
-    /// `consume_user_resource_percent`); 0 when the caller pays all or is the origin.
-    pub percent: i64,
-    /// The most it pays for one call (`origin_energy_limit`).
-    pub per_call: i64,
-    /// Its staked energy left now.
-    pub available: i64,
-}
-
-impl SponsorShare {
-    /// A call whose caller pays all of its energy.
-    pub const NONE: SponsorShare = SponsorShare {
-        sponsor: None,
-        percent: 0,
-        per_call: 0,
-        available: 0,
-    };
-
-    /// The energy the sponsor pays of a call that uses `energy`.
-    pub fn of(&self, energy: i64) -> i64 {
-        let share = i128::from(energy.max(0)) * i128::from(self.percent.clamp(0, 100)) / 100;
-        (share as i64)
-            .min(self.per_call.max(0))
-            .min(self.available.max(0))
-    }
-
-    /// The share for calls by `caller`: none when the caller is the sponsor itself (java-tron
-    /// then bills the whole call to it as a caller).
-    pub fn for_caller(self, caller: Address) -> SponsorShare {
-        if self.sponsor == Some(caller) {
-            SponsorShare::NONE
-        } else {
-            self
-        }
-    }
-
-    /// The same sponsor with `energy` less of its stake left: what a later call finds after
-    /// others have drawn on it.
-    pub fn after(&self, energy: i64) -> SponsorShare {
-        SponsorShare {
-            available: (self.available - energy.max(0)).max(0),
-            ..*self
-        }
-    }
-}
 
 /// A pool's energy sponsorship as the chain has it.
 #[derive(Debug, Clone, Serialize)]

@@ -31,7 +31,7 @@ use zk::tree::MerkleTree;
 
 use crate::error::{Error, Result};
 use crate::service::chain::Chain;
-use crate::service::pools::word_hex;
+use crate::service::format::word_hex;
 use crate::service::server_client::ServerClient;
 use crate::settings::SyncSource;
 use crate::store::trees::{CacheHead, Leaf, TreeCache, Update, Withdrawal};

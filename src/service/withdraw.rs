@@ -16,10 +16,10 @@ use crate::service::builders::{
     EXPIRATION_MS, EnergySplit, PreparedCall, SpentCheck, withdraw_calldata,
 };
 use crate::service::chain::Chain;
+use crate::service::format::{six_decimals_text, word_hex};
 use crate::service::guidance::{Guidance, RefundBy};
 use crate::service::inputs::USDT_UNIT;
 use crate::service::notes::{Payout, Proved, commitment_of, nullifier_hash_of, prove_withdrawal};
-use crate::service::pools::{six_decimals_text, word_hex};
 use crate::service::progress::{Confirm, Progress, Step};
 use crate::service::sync::SyncedTree;
 use crate::store::notes::{NoteRecord, NoteState, NoteStore};

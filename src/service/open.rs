@@ -1,0 +1,131 @@
+//! Opening a network: from what the configuration says about it to a [`Chain`] whose
+//! deployment was found, whose node was proved a devnet where the development keys need one,
+//! and whose recorded contracts passed the code check. Above the chain, so the chain itself
+//! needs nothing of the checks that open it.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use contracts::Deployment;
+use tron::{Address, NodeClient, NodeError};
+use url::Url;
+
+use crate::error::{Error, Result};
+use crate::service::chain::Chain;
+use crate::service::code_check;
+use crate::settings::{Settings, SyncSource};
+use crate::store::config::DeploymentRecord;
+
+/// What the configuration says about a network: enough to find its deployment and keys.
+#[derive(Debug, Clone, Default)]
+pub struct NetworkSpec {
+    pub name: String,
+    pub deployment: Option<DeploymentRecord>,
+    /// Where imported ceremony keys are (see [`crate::settings::Settings::keys_dir`]).
+    pub keys_dir: Option<PathBuf>,
+    /// The config file a deployment would be recorded in, for messages.
+    pub config_file: Option<PathBuf>,
+    /// The network's USDT as the configuration (or the preset) knows it; a recorded
+    /// deployment on another USDT is refused.
+    pub usdt: Option<Address>,
+    /// Wrapped TRX as the configuration (or the preset) knows it: the token a `pair:` price
+    /// source must hold beside the USDT.
+    pub wtrx: Option<Address>,
+    /// Where the records whose contracts passed [`code_check`] are remembered; `None`:
+    /// checked at every start.
+    pub verified_dir: Option<PathBuf>,
+    /// Where pools are synced from, in order; empty: [`SyncSource::defaults`].
+    pub sync_from: Vec<SyncSource>,
+    /// The proxy a sync server is reached through (the node client has its own).
+    pub proxy: Option<Url>,
+}
+
+impl NetworkSpec {
+    /// A network known by name only: the devnet finds its own deployment.
+    pub fn named(name: &str) -> Self {
+        NetworkSpec {
+            name: name.to_owned(),
+            ..NetworkSpec::default()
+        }
+    }
+
+    pub fn from_settings(settings: &Settings) -> Self {
+        NetworkSpec {
+            name: settings.network.value.clone(),
+            deployment: settings.deployment.value.clone(),
+            keys_dir: Some(settings.keys_dir()),
+            config_file: Some(settings.config_file.value.clone()),
+            usdt: settings.usdt.value,
+            wtrx: settings.wtrx.value,
+            verified_dir: Some(settings.verified_dir()),
+            sync_from: settings.sync_from.value.clone(),
+            proxy: settings.proxy.value.clone(),
+        }
+    }
+
+    /// What to do about a network without a deployment.
+    fn missing_deployment(&self) -> String {
+        let name = &self.name;
+        let file = self
+            .config_file
+            .as_ref()
+            .map_or("the config file".to_owned(), |p| p.display().to_string());
+        format!(
+            "no tronpool deployment is recorded for {name}: its pools, verifier and \
+             verifying key are unknown. To use an operator's pools, copy the \
+             [networks.{name}.deployment] table they publish into {file} and import their \
+             keys with `tronpool ceremony import FILE.zkey`; to deploy your own, run \
+             `tronpool --network {name} deploy --zkey FILE.zkey` (docs/ceremony.md)"
+        )
+    }
+}
+
+impl Chain {
+    /// Connects to the devnet at `node`, or to `network` as [`NetworkSpec::named`] says.
+    pub async fn connect(network: &str, node: NodeClient, ttl: Duration) -> Result<Self> {
+        Chain::open(&NetworkSpec::named(network), node, ttl).await
+    }
+
+    /// Finds the deployment: the one recorded in the configuration, or on a devnet the one it
+    /// announces at `GET /devnet/deployment`.
+    pub async fn open(spec: &NetworkSpec, node: NodeClient, ttl: Duration) -> Result<Self> {
+        let network = spec.name.as_str();
+        if let Some(record) = &spec.deployment {
+            let mut deployment = record.to_deployment(network).map_err(|missing| {
+                Error::usage(format!(
+                    "the tronpool deployment on {network} is incomplete: {missing} not \
+                     deployed yet; `tronpool --network {network} deploy` finishes it"
+                ))
+            })?;
+            deployment.wtrx = spec.wtrx;
+            let chain = Chain::new(network.to_owned(), node, deployment, ttl)
+                .with_sync_sources(spec.sync_from.clone(), spec.proxy.clone())
+                .with_keys_dir(spec.keys_dir.clone())
+                .prove_devnet()
+                .await?;
+            code_check::verify_recorded(&chain, spec.usdt, spec.verified_dir.as_deref()).await?;
+            return Ok(chain);
+        }
+        if network != crate::network::DEFAULT_NETWORK {
+            return Err(Error::usage(spec.missing_deployment()));
+        }
+        let value = node
+            .get_json("devnet/deployment")
+            .await
+            .map_err(|e| match e {
+                NodeError::NotFound(_) => Error::usage(format!(
+                    "the node at {} is not a tronpool devnet (it has no /devnet/deployment); \
+                 start one with `tronpool devnet`",
+                    node.url()
+                )),
+                e if e.is_unavailable() => Error::Node(e),
+                other => Error::Failed(format!("reading the devnet's deployment: {other}")),
+            })?;
+        let deployment: Deployment = serde_json::from_value(value)
+            .map_err(|e| Error::Failed(format!("the devnet's deployment record: {e}")))?;
+        Chain::new(network.to_owned(), node, deployment, ttl)
+            .with_sync_sources(spec.sync_from.clone(), spec.proxy.clone())
+            .prove_devnet()
+            .await
+    }
+}
