@@ -37,7 +37,7 @@ use crate::service::health::Readiness;
 use crate::service::inputs;
 use crate::service::relayer::Relayer;
 use crate::service::relayer_fees::Pricing;
-use crate::store::trees::TreeCache;
+use crate::service::sync::TreeCache;
 use errors::ApiError;
 use limits::RateLimits;
 

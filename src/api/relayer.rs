@@ -15,7 +15,6 @@ use crate::envelope;
 use crate::error::{Error, Result};
 use crate::service::inputs;
 use crate::service::relayer::{RelayBody, RelayRequest, Relayer, RelayerStatus};
-use crate::store::jobs::JobState;
 
 /// Time kept back from a request's deadline to answer with the txid.
 const ANSWER_MARGIN: Duration = Duration::from_millis(500);
@@ -65,7 +64,7 @@ pub async fn withdraw(
     let relayed = relayer
         .relay(&app.chain, &app.pricing, &request, wait(deadline))
         .await?;
-    let status = if relayed.state == JobState::Signed {
+    let status = if relayed.still_signing() {
         StatusCode::ACCEPTED
     } else {
         StatusCode::OK

@@ -249,6 +249,13 @@ pub struct Relayed {
     pub state: JobState,
 }
 
+impl Relayed {
+    /// Whether the answer was given before the node took the transaction (HTTP 202).
+    pub fn still_signing(&self) -> bool {
+        self.state == JobState::Signed
+    }
+}
+
 pub struct Relayer {
     key: PrivateKey,
     config: RelayerConfig,

@@ -34,7 +34,10 @@ use crate::service::chain::Chain;
 use crate::service::format::word_hex;
 use crate::service::server_client::ServerClient;
 use crate::settings::SyncSource;
-use crate::store::trees::{CacheHead, Leaf, TreeCache, Update, Withdrawal};
+/// The synced pools' leaves and withdrawals: what sync writes and `serve` pages out. The API
+/// holds it as the service's, never opening the store itself.
+pub use crate::store::trees::TreeCache;
+use crate::store::trees::{CacheHead, Leaf, Update, Withdrawal};
 
 /// Enough pages for a full pool (2^20 deposits at 200 a page), with room to spare.
 const MAX_PAGES: usize = 6_000;

@@ -15,6 +15,7 @@ mod cli_tty;
 mod cli_tx;
 mod generated;
 mod interop;
+mod layers;
 mod relayer;
 mod relayer_reserve;
 mod soak;
