@@ -1,29 +1,17 @@
-//! `tronpool deposit --denom N [--count K]`: make notes and deposit them, each one through
-//! `service::deposit` (the note on disk before its deposit is signed).
+//! `tronpool deposit --denom N [--count K]`: asks for what it needs, hands the run to
+//! `service::deposit::Deposits` (the note on disk before its deposit is signed) and prints the
+//! notes.
 
 use clap::Args;
-use serde::Serialize;
-use tron::{Address, TxId};
-use zk::note::{Note, NoteMeta};
+use tron::Address;
 
-use crate::service::deposit::{deposit_one, funding, new_note, resume};
-use crate::service::journal::Journal;
-
-use crate::error::{Error, Result};
-use crate::service::builders::Unsigned;
-use crate::service::chain::Chain;
-use crate::service::format::{six_decimals_text, word_hex};
-use crate::service::notes::commitment_of;
-use crate::service::seed::Seed;
-use crate::store::notes::NoteStore;
+use crate::error::Result;
+use crate::service::deposit::{DepositRun, DepositSigner, Deposited, Deposits, Desk};
 
 use super::Context;
-use super::input::confirm;
+use super::input::Prompt;
 use super::open::{connect, journal, key, notes, owner, seed};
-use super::signing::sign_and_confirm;
-
-/// One command deposits at most this many notes: each is a transaction to wait for.
-const MAX_COUNT: u64 = 100;
+use super::progress::Steps;
 
 #[derive(Debug, Args)]
 pub struct DepositArgs {
@@ -46,209 +34,61 @@ pub struct DepositArgs {
     random: bool,
 }
 
-/// A deposited (or, with `--unsigned`, prepared) note.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Deposited {
-    id: i64,
-    /// The secret: the only way to withdraw.
-    note: String,
-    denomination: u64,
-    pool: Address,
-    commitment: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    leaf_index: Option<u32>,
-    txid: TxId,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    transaction: Option<serde_json::Value>,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Out {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    approve_txid: Option<TxId>,
-    notes: Vec<Deposited>,
-}
-
 impl DepositArgs {
     pub async fn run(self, ctx: &Context) -> Result<()> {
-        if !(1..=MAX_COUNT).contains(&self.count) {
-            return Err(Error::usage(format!("--count must be 1 to {MAX_COUNT}")));
-        }
+        let mut deposits = Deposits::new(self.denom, self.count)?;
         let chain = connect(ctx).await?;
-        let pool = chain.pool_address(self.denom)?;
+        // A pool this network lacks is refused before any store is opened.
+        chain.pool_address(self.denom)?;
         let store = notes(ctx)?;
         let journal = journal(ctx)?;
-        finish_earlier(ctx, &chain, &store, &journal).await?;
-        let seed = if self.random { None } else { seed(ctx)? };
-        if seed.is_some() {
-            ctx.out
-                .note("notes are derived from the stored mnemonic (`notes recover` finds them)");
+        if !self.random {
+            deposits.seed = seed(ctx)?;
+        }
+        let key = if self.unsigned { None } else { Some(key(ctx)?) };
+        let signer = match &key {
+            Some(key) => DepositSigner::Key(key),
+            None => DepositSigner::Unsigned {
+                from: owner(ctx, self.from)?,
+            },
+        };
+        let desk = Desk {
+            chain: &chain,
+            store: &store,
+            journal: &journal,
+        };
+        let prompt = Prompt {
+            ctx,
+            command: "deposit",
+        };
+        let mut run = deposits
+            .run(desk, signer, &Steps::new(ctx), &prompt)
+            .await?;
+        warn_secret(ctx, &run.notes);
+        if let Some(error) = run.stopped.take() {
+            // What went in before the failure: the notes still go to stdout.
+            if !run.notes.is_empty() && !ctx.out.json {
+                ctx.out.stdout(&note_lines(&run.notes))?;
+            }
+            return Err(error);
         }
         if self.unsigned {
-            return self
-                .unsigned(ctx, &chain, &store, pool, seed.as_ref())
-                .await;
+            ctx.out.note(
+                "sign each transaction (`tronpool tx sign` or your wallet) and broadcast it; \
+                 then `tronpool notes check` records the deposits",
+            );
         }
-        let key = key(ctx)?;
-        let from = key.address();
-        let funding = funding(&chain, from, self.denom, self.count).await?;
-        let mut approve_txid = None;
-        if let Some(built) = funding.approval {
-            confirm(
-                ctx,
-                "deposit",
-                &format!(
-                    "The pool may take {} USDT from {from}; approve exactly {} USDT first? ({})",
-                    six_decimals_text(funding.allowance),
-                    six_decimals_text(funding.needed),
-                    built.estimate.describe()
-                ),
-            )?;
-            let txid = sign_and_confirm(&chain, built.transaction, &key, "the approval").await?;
-            ctx.out.note(format!(
-                "approved {} USDT: {txid}",
-                six_decimals_text(funding.needed)
-            ));
-            approve_txid = Some(txid);
-        }
-        // What one deposit would cost now, priced on a throwaway commitment (never stored or
-        // sent); every deposit of the run costs about the same.
-        let sample = Note::generate(
-            NoteMeta::usdt(self.denom, &chain.network)
-                .map_err(|e| Error::Failed(format!("cannot make a note: {e}")))?,
-        );
-        let estimate = chain
-            .deposit_transaction(from, self.denom, commitment_of(&sample))
-            .await?
-            .estimate;
-        confirm(
-            ctx,
-            "deposit",
-            &format!(
-                "Deposit {} × {} USDT from {from} into {pool} on {}? (each: {})",
-                self.count,
-                self.denom,
-                chain.network,
-                estimate.describe()
-            ),
-        )?;
-        let mut deposited = Vec::new();
-        for _ in 0..self.count {
-            let (id, note) = new_note(&chain, &store, self.denom, "deposit", seed.as_ref())?;
-            ctx.out.note(format!("note {id} stored"));
-            let result =
-                deposit_one(&chain, &store, &journal, &key, id, &note, self.denom, pool).await;
-            let (txid, leaf) = match result {
-                Ok(done) => done,
-                Err(e) => {
-                    print_notes(ctx, &deposited)?;
-                    return Err(e);
-                }
-            };
-            ctx.out.note(format!(
-                "deposited {} USDT as leaf {leaf}: {txid}",
-                self.denom
-            ));
-            deposited.push(Deposited {
-                id,
-                note: note.to_text().to_string(),
-                denomination: self.denom,
-                pool,
-                commitment: word_hex(&commitment_of(&note)),
-                leaf_index: Some(leaf),
-                txid,
-                transaction: None,
-            });
-        }
-        warn_secret(ctx, &deposited);
-        let out = Out {
-            approve_txid,
-            notes: deposited,
-        };
-        ctx.out.result(&out, || note_lines(&out.notes))
-    }
-
-    async fn unsigned(
-        &self,
-        ctx: &Context,
-        chain: &Chain,
-        store: &NoteStore,
-        pool: Address,
-        seed: Option<&Seed>,
-    ) -> Result<()> {
-        let from = owner(ctx, self.from)?;
-        let mut prepared = Vec::new();
-        for _ in 0..self.count {
-            let (id, note) = new_note(chain, store, self.denom, "deposit", seed)?;
-            let tx = chain
-                .deposit_transaction(from, self.denom, commitment_of(&note))
-                .await;
-            let tx = match tx {
-                Ok(built) => built.transaction,
-                Err(e) => {
-                    store.mark_failed(id, &format!("not sent: {e}"))?;
-                    return Err(e);
-                }
-            };
-            // The txid does not depend on the signature: `notes check` can look it up.
-            store.set_deposit_tx(id, &tx.txid().to_hex(), tx.expiration())?;
-            prepared.push(Deposited {
-                id,
-                note: note.to_text().to_string(),
-                denomination: self.denom,
-                pool,
-                commitment: word_hex(&commitment_of(&note)),
-                leaf_index: None,
-                txid: tx.txid(),
-                transaction: Some(Unsigned::new(&tx).transaction),
-            });
-        }
-        warn_secret(ctx, &prepared);
-        ctx.out.note(
-            "sign each transaction (`tronpool tx sign` or your wallet) and broadcast it; \
-             then `tronpool notes check` records the deposits",
-        );
-        let out = Out {
-            approve_txid: None,
-            notes: prepared,
-        };
-        ctx.out.result(&out, || {
-            let mut text = note_lines(&out.notes);
-            for d in &out.notes {
-                text.push_str(
-                    &serde_json::to_string(d.transaction.as_ref().expect("set above"))
-                        .expect("JSON values serialize"),
-                );
-                text.push('\n');
-            }
-            text
-        })
+        ctx.out.result(&run, || describe(&run))
     }
 }
 
-/// Finishes the deposits an earlier run signed but did not see to the end, and says how each
-/// ended.
-async fn finish_earlier(
-    ctx: &Context,
-    chain: &Chain,
-    store: &NoteStore,
-    journal: &Journal,
-) -> Result<()> {
-    for done in resume(chain, store, journal).await? {
-        match done.result {
-            Ok(leaf) => ctx.out.note(format!(
-                "note {}'s deposit from an earlier run went in as leaf {leaf}: {}",
-                done.note, done.txid
-            )),
-            Err(e) => ctx.out.warn(format!(
-                "note {}'s deposit from an earlier run ({}) did not go in: {e}",
-                done.note, done.txid
-            )),
-        }
+fn describe(run: &DepositRun) -> String {
+    let mut text = note_lines(&run.notes);
+    for transaction in run.notes.iter().filter_map(|d| d.transaction.as_ref()) {
+        text.push_str(&serde_json::to_string(transaction).expect("JSON values serialize"));
+        text.push('\n');
     }
-    Ok(())
+    text
 }
 
 fn warn_secret(ctx: &Context, notes: &[Deposited]) {
@@ -265,13 +105,4 @@ fn warn_secret(ctx: &Context, notes: &[Deposited]) {
 
 fn note_lines(notes: &[Deposited]) -> String {
     notes.iter().map(|n| format!("{}\n", n.note)).collect()
-}
-
-/// What was deposited before a later deposit failed: the notes still go to stdout.
-fn print_notes(ctx: &Context, notes: &[Deposited]) -> Result<()> {
-    if notes.is_empty() || ctx.out.json {
-        return Ok(());
-    }
-    warn_secret(ctx, notes);
-    ctx.out.stdout(&note_lines(notes))
 }

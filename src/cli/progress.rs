@@ -108,6 +108,7 @@ impl Progress for Steps {
             Step::SyncDone | Step::ProvingDone => self.show(None),
             Step::Guidance(guidance) => guide(&self.out, guidance),
             Step::Note(text) => self.out.note(text),
+            Step::Warning(text) => self.out.warn(text),
         }
     }
 }

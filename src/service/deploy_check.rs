@@ -20,7 +20,7 @@ use crate::error::{Error, Result};
 use crate::service::builders::withdraw_calldata;
 use crate::service::chain::Chain;
 use crate::service::check::Check;
-use crate::service::deposit::{deposit_one, funding, new_note};
+use crate::service::deposit::{Desk, deposit_one, funding, new_note};
 use crate::service::notes::{Payout, parse_note, prove_withdrawal};
 use crate::store::notes::{NoteRecord, NoteState, NoteStore};
 use crate::store::trees::TreeCache;
@@ -233,7 +233,6 @@ pub async fn test_deposit(
         .first()
         .copied()
         .ok_or_else(|| Error::Failed("the deployment has no pools".into()))?;
-    let pool = chain.pool_address(denomination)?;
     if let Some(approval) = funding(chain, key.address(), denomination, 1)
         .await?
         .approval
@@ -244,8 +243,13 @@ pub async fn test_deposit(
             .send_and_confirm(&approve, "the test deposit's approval")
             .await?;
     }
-    let (id, note) = new_note(chain, store, denomination, TEST_DEPOSIT_ORIGIN, None)?;
-    let (txid, _) = deposit_one(chain, store, journal, key, id, &note, denomination, pool).await?;
+    let desk = Desk {
+        chain,
+        store,
+        journal,
+    };
+    let (id, note) = new_note(desk, denomination, TEST_DEPOSIT_ORIGIN, None)?;
+    let (txid, _) = deposit_one(desk, key, id, &note).await?;
     Ok((id, note, txid))
 }
 

@@ -7,18 +7,262 @@
 //! never sent while it is valid, and records how each ended.
 
 use alloy_primitives::{B256, U256};
-use tron::{Address, TxId};
+use serde::Serialize;
+use tron::{Address, PrivateKey, TxId};
 use zk::note::{Note, NoteMeta};
 
 use crate::error::{Error, Result};
-use crate::service::builders::Built;
+use crate::service::builders::{Built, Unsigned};
 use crate::service::chain::Chain;
-use crate::service::format::six_decimals_text;
+use crate::service::format::{six_decimals_text, word_hex};
 use crate::service::journal::{Journal, Purpose};
 use crate::service::notes::commitment_of;
+use crate::service::progress::{Confirm, Progress, Step};
 use crate::service::seed::Seed;
 use crate::service::submit::Broadcast;
 use crate::store::notes::{NoteState, NoteStore};
+
+/// Where deposits are made and kept: the chain, the notes, and the journal of what was signed.
+/// Opened once by the caller and lent to every step.
+#[derive(Clone, Copy)]
+pub struct Desk<'a> {
+    pub chain: &'a Chain,
+    pub store: &'a NoteStore,
+    pub journal: &'a Journal,
+}
+
+/// One command deposits at most this many notes: each is a transaction to wait for.
+pub const MAX_COUNT: u64 = 100;
+
+/// `count` deposits into the pool of `denomination`, as the user asked for them.
+pub struct Deposits {
+    pub denomination: u64,
+    pub count: u64,
+    /// Notes derived from the mnemonic; `None`: random notes.
+    pub seed: Option<Seed>,
+}
+
+/// Who signs the deposits.
+pub enum DepositSigner<'a> {
+    /// Store the notes and build unsigned deposits from `from`, for another wallet to sign.
+    Unsigned { from: Address },
+    /// Approve when needed, sign, send and follow each deposit into a block.
+    Key(&'a PrivateKey),
+}
+
+/// A deposited (or, unsigned, prepared) note.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Deposited {
+    pub id: i64,
+    /// The secret: the only way to withdraw.
+    pub note: String,
+    pub denomination: u64,
+    pub pool: Address,
+    pub commitment: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub leaf_index: Option<u32>,
+    pub txid: TxId,
+    /// The unsigned transaction (the API's JSON), for another wallet to sign.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub transaction: Option<serde_json::Value>,
+}
+
+impl Deposited {
+    fn new(id: i64, note: &Note, pool: Address, txid: TxId) -> Self {
+        Deposited {
+            id,
+            note: note.to_text().to_string(),
+            denomination: note.meta().denomination(),
+            pool,
+            commitment: word_hex(&commitment_of(note)),
+            leaf_index: None,
+            txid,
+            transaction: None,
+        }
+    }
+}
+
+/// How a run of deposits ended: every note it deposited (or prepared), and the error that
+/// stopped it before the last, if one did. The notes are the user's money either way.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DepositRun {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub approve_txid: Option<TxId>,
+    pub notes: Vec<Deposited>,
+    #[serde(skip)]
+    pub stopped: Option<Error>,
+}
+
+impl Deposits {
+    /// `count` deposits into the pool of `denomination` with random notes (set `seed` to
+    /// derive them); a count out of range is refused before anything is opened.
+    pub fn new(denomination: u64, count: u64) -> Result<Self> {
+        if !(1..=MAX_COUNT).contains(&count) {
+            return Err(Error::usage(format!("--count must be 1 to {MAX_COUNT}")));
+        }
+        Ok(Deposits {
+            denomination,
+            count,
+            seed: None,
+        })
+    }
+
+    /// Finishes what an earlier run left unfinished, then makes the deposits: refused before
+    /// anything is stored when the sender lacks the USDT; the approval (when the allowance is
+    /// short) and the deposits each confirmed first; every note on disk before its deposit
+    /// is signed. A failure after the first note is stored ends the run with the notes made
+    /// so far in [`DepositRun::stopped`], not as an error that would hide them.
+    pub async fn run(
+        self,
+        desk: Desk<'_>,
+        signer: DepositSigner<'_>,
+        progress: &dyn Progress,
+        confirm: &dyn Confirm,
+    ) -> Result<DepositRun> {
+        let pool = desk.chain.pool_address(self.denomination)?;
+        for done in resume(desk).await? {
+            match done.result {
+                Ok(leaf) => progress.step(Step::Note(&format!(
+                    "note {}'s deposit from an earlier run went in as leaf {leaf}: {}",
+                    done.note, done.txid
+                ))),
+                Err(e) => progress.step(Step::Warning(&format!(
+                    "note {}'s deposit from an earlier run ({}) did not go in: {e}",
+                    done.note, done.txid
+                ))),
+            }
+        }
+        if self.seed.is_some() {
+            progress.step(Step::Note(
+                "notes are derived from the stored mnemonic (`notes recover` finds them)",
+            ));
+        }
+        match signer {
+            DepositSigner::Unsigned { from } => self.prepare(desk, from, pool).await,
+            DepositSigner::Key(key) => self.send(desk, key, pool, progress, confirm).await,
+        }
+    }
+
+    /// Stores the notes and builds their deposits for `from` to sign elsewhere.
+    async fn prepare(self, desk: Desk<'_>, from: Address, pool: Address) -> Result<DepositRun> {
+        let mut prepared = Vec::new();
+        for _ in 0..self.count {
+            let (id, note) = new_note(desk, self.denomination, "deposit", self.seed.as_ref())?;
+            let tx = desk
+                .chain
+                .deposit_transaction(from, self.denomination, commitment_of(&note))
+                .await;
+            let tx = match tx {
+                Ok(built) => built.transaction,
+                Err(e) => {
+                    desk.store.mark_failed(id, &format!("not sent: {e}"))?;
+                    return Ok(DepositRun {
+                        approve_txid: None,
+                        notes: prepared,
+                        stopped: Some(e),
+                    });
+                }
+            };
+            // The txid does not depend on the signature: `notes check` can look it up.
+            desk.store
+                .set_deposit_tx(id, &tx.txid().to_hex(), tx.expiration())?;
+            prepared.push(Deposited {
+                transaction: Some(Unsigned::new(&tx).transaction),
+                ..Deposited::new(id, &note, pool, tx.txid())
+            });
+        }
+        Ok(DepositRun {
+            approve_txid: None,
+            notes: prepared,
+            stopped: None,
+        })
+    }
+
+    /// Approves when needed, then deposits note after note, each followed into a block.
+    async fn send(
+        self,
+        desk: Desk<'_>,
+        key: &PrivateKey,
+        pool: Address,
+        progress: &dyn Progress,
+        confirm: &dyn Confirm,
+    ) -> Result<DepositRun> {
+        let chain = desk.chain;
+        let from = key.address();
+        let funding = funding(chain, from, self.denomination, self.count).await?;
+        let mut approve_txid = None;
+        if let Some(built) = funding.approval {
+            confirm.confirm(&format!(
+                "The pool may take {} USDT from {from}; approve exactly {} USDT first? ({})",
+                six_decimals_text(funding.allowance),
+                six_decimals_text(funding.needed),
+                built.estimate.describe()
+            ))?;
+            let mut tx = built.transaction;
+            tx.sign(key)?;
+            let txid = chain.send_and_confirm(&tx, "the approval").await?.id;
+            progress.step(Step::Note(&format!(
+                "approved {} USDT: {txid}",
+                six_decimals_text(funding.needed)
+            )));
+            approve_txid = Some(txid);
+        }
+        // What one deposit would cost now, priced on a throwaway commitment (never stored or
+        // sent); every deposit of the run costs about the same.
+        let sample = Note::generate(note_meta(chain, self.denomination)?);
+        let estimate = chain
+            .deposit_transaction(from, self.denomination, commitment_of(&sample))
+            .await?
+            .estimate;
+        confirm.confirm(&format!(
+            "Deposit {} × {} USDT from {from} into {pool} on {}? (each: {})",
+            self.count,
+            self.denomination,
+            chain.network,
+            estimate.describe()
+        ))?;
+        let mut run = DepositRun {
+            approve_txid,
+            notes: Vec::new(),
+            stopped: None,
+        };
+        for _ in 0..self.count {
+            let made = new_note(desk, self.denomination, "deposit", self.seed.as_ref());
+            let (id, note) = match made {
+                Ok(made) => made,
+                Err(e) => return Ok(run.stopped_by(e)),
+            };
+            progress.step(Step::Note(&format!("note {id} stored")));
+            let (txid, leaf) = match deposit_one(desk, key, id, &note).await {
+                Ok(done) => done,
+                Err(e) => return Ok(run.stopped_by(e)),
+            };
+            progress.step(Step::Note(&format!(
+                "deposited {} USDT as leaf {leaf}: {txid}",
+                self.denomination
+            )));
+            run.notes.push(Deposited {
+                leaf_index: Some(leaf),
+                ..Deposited::new(id, &note, pool, txid)
+            });
+        }
+        Ok(run)
+    }
+}
+
+impl DepositRun {
+    fn stopped_by(mut self, error: Error) -> Self {
+        self.stopped = Some(error);
+        self
+    }
+}
+
+fn note_meta(chain: &Chain, denomination: u64) -> Result<NoteMeta> {
+    NoteMeta::usdt(denomination, &chain.network)
+        .map_err(|e| Error::Failed(format!("cannot make a note: {e}")))
+}
 
 /// What deposits need from their sender before the first is made.
 pub struct Funding {
@@ -72,14 +316,13 @@ pub async fn funding(
 /// moves on in the same write); without, it is random. `origin` says in the store what made
 /// it.
 pub fn new_note(
-    chain: &Chain,
-    store: &NoteStore,
+    desk: Desk<'_>,
     denomination: u64,
     origin: &str,
     seed: Option<&Seed>,
 ) -> Result<(i64, Note)> {
-    let meta = NoteMeta::usdt(denomination, &chain.network)
-        .map_err(|e| Error::Failed(format!("cannot make a note: {e}")))?;
+    let Desk { chain, store, .. } = desk;
+    let meta = note_meta(chain, denomination)?;
     let Some(seed) = seed else {
         let note = Note::generate(meta);
         let id = chain.store_note(store, &note, origin)?;
@@ -105,17 +348,19 @@ pub fn new_note(
 
 /// Builds, signs, records, broadcasts and follows the deposit of stored note `id`; returns
 /// its txid and the note's leaf index. The pool must already be allowed to take the USDT.
-#[allow(clippy::too_many_arguments)]
 pub async fn deposit_one(
-    chain: &Chain,
-    store: &NoteStore,
-    journal: &Journal,
-    key: &tron::PrivateKey,
+    desk: Desk<'_>,
+    key: &PrivateKey,
     id: i64,
     note: &Note,
-    denomination: u64,
-    pool: Address,
 ) -> Result<(TxId, u32)> {
+    let Desk {
+        chain,
+        store,
+        journal,
+    } = desk;
+    let denomination = note.meta().denomination();
+    let pool = chain.pool_address(denomination)?;
     let commitment = commitment_of(note);
     let mut tx = match chain
         .deposit_transaction(key.address(), denomination, commitment)
@@ -150,23 +395,26 @@ pub async fn deposit_one(
         Broadcast::Unknown(e) => return Err(settle(e.into())),
     }
     tracing::info!(%txid, note = id, "deposit broadcast");
-    let leaf = follow(chain, store, journal, id, pool, commitment, &txid)
+    let leaf = follow(desk, id, Leaf { pool, commitment }, &txid)
         .await
         .map_err(settle)?;
     chain.pool_changed(denomination);
     Ok((txid, leaf))
 }
 
-/// Follows a journalled deposit to its receipt or expiry and records the note's end.
-async fn follow(
-    chain: &Chain,
-    store: &NoteStore,
-    journal: &Journal,
-    id: i64,
+/// Where a deposit's commitment goes.
+struct Leaf {
     pool: Address,
     commitment: B256,
-    txid: &TxId,
-) -> Result<u32> {
+}
+
+/// Follows a journalled deposit to its receipt or expiry and records the note's end.
+async fn follow(desk: Desk<'_>, id: i64, leaf: Leaf, txid: &TxId) -> Result<u32> {
+    let Desk {
+        chain,
+        store,
+        journal,
+    } = desk;
     let outcome = match journal.follow(&chain.node, &txid.to_hex()).await {
         Ok(outcome) => outcome,
         Err(Error::Refused(reason)) => {
@@ -175,7 +423,7 @@ async fn follow(
         }
         Err(e) => return Err(e),
     };
-    chain.record_deposit(store, id, pool, commitment, txid, outcome)
+    chain.record_deposit(store, id, leaf.pool, leaf.commitment, txid, outcome)
 }
 
 /// How a deposit an earlier run left unfinished ended.
@@ -192,7 +440,12 @@ pub struct Resumed {
 /// receipt or expiry, and its note is marked `deposited` or `failed`. A note settled
 /// meanwhile (by `notes check`) is left as it is. Only a failure to read the journal is an
 /// error; each deposit's own end is in its [`Resumed`].
-pub async fn resume(chain: &Chain, store: &NoteStore, journal: &Journal) -> Result<Vec<Resumed>> {
+pub async fn resume(desk: Desk<'_>) -> Result<Vec<Resumed>> {
+    let Desk {
+        chain,
+        store,
+        journal,
+    } = desk;
     let mut resumed = Vec::new();
     for entry in journal.unfinished(Purpose::Deposit)? {
         let note = entry
@@ -223,7 +476,7 @@ pub async fn resume(chain: &Chain, store: &NoteStore, journal: &Journal) -> Resu
                     note.id, note.commitment
                 ))
             })?;
-            let leaf = follow(chain, store, journal, note.id, pool, commitment, &txid).await?;
+            let leaf = follow(desk, note.id, Leaf { pool, commitment }, &txid).await?;
             chain.pool_changed(note.denomination);
             Ok(leaf)
         }

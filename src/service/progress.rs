@@ -23,6 +23,8 @@ pub enum Step<'a> {
     Guidance(&'a Guidance),
     /// A line for the person.
     Note(&'a str),
+    /// Something the person should know went wrong, though the workflow goes on.
+    Warning(&'a str),
 }
 
 /// Receives a workflow's steps.
