@@ -13,7 +13,8 @@ use crate::service::ceremony::{ImportRequest, check_usable, import_zkey, zkey_pa
 use crate::service::chain::Chain;
 use crate::service::check::Check;
 use crate::service::deploy::{self, Plan, Request, StepState};
-use crate::service::deploy_check::{self};
+use crate::service::deploy_check;
+use crate::service::desk::Desk;
 use crate::store::config::{DeploymentRecord, write_deployment};
 use crate::units::trx_text;
 
@@ -405,13 +406,21 @@ async fn checked(
 /// now, withdrawn in a simulation.
 async fn withdrawal_check(ctx: &Context, chain: &Chain, test_deposit: bool) -> Result<Check> {
     let store = notes(ctx)?;
+    let trees = trees(ctx)?;
     let found = deploy_check::test_note(chain, &store)?;
     let (id, note) = match found {
         Some(found) => found,
         None if test_deposit => {
             let signer = key(ctx)?;
             let depositing = spinner(ctx, "making the test deposit");
-            let made = deploy_check::test_deposit(chain, &store, &journal(ctx)?, &signer).await;
+            let journal = journal(ctx)?;
+            let desk = Desk {
+                chain,
+                store: &store,
+                journal: &journal,
+                trees: &trees,
+            };
+            let made = deploy_check::test_deposit(desk, &signer).await;
             depositing.finish_and_clear();
             let (id, note, txid) = made.map_err(|e| {
                 e.with_hint(format!(
@@ -439,7 +448,6 @@ async fn withdrawal_check(ctx: &Context, chain: &Chain, test_deposit: bool) -> R
             ));
         }
     };
-    let trees = trees(ctx)?;
     let simulating = spinner(ctx, "simulating a withdrawal");
     let check = deploy_check::withdrawal(chain, &trees, id, &note, chain.deployment.deployer).await;
     simulating.finish_and_clear();

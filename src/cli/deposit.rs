@@ -3,14 +3,14 @@
 //! notes.
 
 use clap::Args;
-use tron::Address;
+use tron::{Address, PrivateKey};
 
 use crate::error::Result;
-use crate::service::deposit::{DepositRun, DepositSigner, Deposited, Deposits, Desk};
+use crate::service::deposit::{DepositRun, DepositSigner, Deposited, Deposits};
 
 use super::Context;
 use super::input::Prompt;
-use super::open::{connect, journal, key, notes, owner, seed};
+use super::open::{Needs, Session};
 use super::progress::Steps;
 
 #[derive(Debug, Args)]
@@ -37,32 +37,28 @@ pub struct DepositArgs {
 impl DepositArgs {
     pub async fn run(self, ctx: &Context) -> Result<()> {
         let mut deposits = Deposits::new(self.denom, self.count)?;
-        let chain = connect(ctx).await?;
-        // A pool this network lacks is refused before any store is opened.
-        chain.pool_address(self.denom)?;
-        let store = notes(ctx)?;
-        let journal = journal(ctx)?;
-        if !self.random {
-            deposits.seed = seed(ctx)?;
-        }
-        let key = if self.unsigned { None } else { Some(key(ctx)?) };
-        let signer = match &key {
-            Some(key) => DepositSigner::Key(key),
-            None => DepositSigner::Unsigned {
-                from: owner(ctx, self.from)?,
-            },
+        let needs = Needs {
+            pool: Some(self.denom),
+            seed: !self.random,
+            key: !self.unsigned || self.from.is_none(),
         };
-        let desk = Desk {
-            chain: &chain,
-            store: &store,
-            journal: &journal,
+        let mut session = Session::open(ctx, needs).await?;
+        deposits.seed = session.seed.take();
+        let signer = match (&session.key, self.unsigned) {
+            (Some(key), false) => DepositSigner::Key(key),
+            (key, _) => DepositSigner::Unsigned {
+                from: self
+                    .from
+                    .or(key.as_ref().map(PrivateKey::address))
+                    .expect("the key is opened when --from is not given"),
+            },
         };
         let prompt = Prompt {
             ctx,
             command: "deposit",
         };
         let mut run = deposits
-            .run(desk, signer, &Steps::new(ctx), &prompt)
+            .run(session.desk(), signer, &Steps::new(ctx), &prompt)
             .await?;
         warn_secret(ctx, &run.notes);
         if let Some(error) = run.stopped.take() {

@@ -1,23 +1,90 @@
 //! What a command opens from its context: the connection to the chain, the network's stores,
 //! the signing key, and the note it is given.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use tron::{Address, PrivateKey};
 
 use crate::error::{Error, Result};
 use crate::service::chain::Chain;
+use crate::service::desk::Desk;
 use crate::service::format::word_hex;
+use crate::service::journal::Journal;
 use crate::service::notes::{commitment_of, parse_note};
 use crate::service::open::NetworkSpec;
 use crate::service::price::PriceSource;
 use crate::service::relayer_fees::Pricing;
+use crate::service::seed::Seed;
 use crate::service::withdraw::GivenNote;
 use crate::store::notes::NoteStore;
 use crate::store::trees::TreeCache;
 
 use super::Context;
 use super::input::read_text;
+
+/// What a command works with, each part opened once and here: the chain, the network's
+/// stores, and when the command needs them the mnemonic's seed and the signing key. The
+/// command hands [`Session::desk`] to a service workflow.
+pub struct Session {
+    pub chain: Arc<Chain>,
+    pub notes: NoteStore,
+    pub journal: Journal,
+    pub trees: TreeCache,
+    pub seed: Option<Seed>,
+    pub key: Option<PrivateKey>,
+}
+
+/// What a command needs beyond the chain and the stores.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Needs {
+    /// A pool that must exist on this network: refused before any store is opened.
+    pub pool: Option<u64>,
+    /// The mnemonic's seed, when one is stored.
+    pub seed: bool,
+    /// The signing key (a line on stderr says whose it is).
+    pub key: bool,
+}
+
+impl Session {
+    pub async fn open(ctx: &Context, needs: Needs) -> Result<Self> {
+        let chain = connect(ctx).await?;
+        if let Some(denomination) = needs.pool {
+            chain.pool_address(denomination)?;
+        }
+        let database = ctx.settings()?.database();
+        let notes = NoteStore::open(&database, ctx.vault()?)?;
+        let journal = Journal::open(&database)?;
+        let trees = TreeCache::open(&database)?;
+        let seed = if needs.seed { seed(ctx)? } else { None };
+        let key = if needs.key { Some(key(ctx)?) } else { None };
+        Ok(Session {
+            chain: Arc::new(chain),
+            notes,
+            journal,
+            trees,
+            seed,
+            key,
+        })
+    }
+
+    pub fn desk(&self) -> Desk<'_> {
+        Desk {
+            chain: &self.chain,
+            store: &self.notes,
+            journal: &self.journal,
+            trees: &self.trees,
+        }
+    }
+
+    /// A NOTE argument ([`given_note`]), refused when this network has no pool for it before
+    /// anything else is read.
+    pub fn given_note(&self, ctx: &Context, arg: &str) -> Result<GivenNote> {
+        let given = given_note(ctx, &self.notes, arg)?;
+        self.chain.pool_address(given.note.meta().denomination())?;
+        Ok(given)
+    }
+}
 
 /// Connects to the configured network's node and reads its deployment. On the devnet, an
 /// unreachable node gets a hint on how to start one.

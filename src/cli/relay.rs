@@ -16,6 +16,7 @@ use tron::Address;
 use url::Url;
 
 use crate::error::{Error, Result};
+use crate::service::chain::Chain;
 use crate::service::format::six_decimals_text;
 use crate::service::inputs::{USDT_DECIMALS, parse_units};
 use crate::service::relay_withdraw::{RelayTarget, RelayWithdrawal, RelayWithdrawn};
@@ -25,7 +26,7 @@ use crate::store::jobs::JobStore;
 
 use super::Context;
 use super::input::{Prompt, refund_sun};
-use super::open::{connect, given_note, notes, pricing, trees};
+use super::open::{Needs, Session, connect, pricing};
 use super::progress::Steps;
 
 #[derive(Debug, Subcommand)]
@@ -81,7 +82,11 @@ impl RelayCommand {
 
 /// The relayer a command talks to: `url`, else the network's configured relayer, else on the
 /// devnet its dev account 1 relaying in this process.
-fn target(ctx: &Context, url: Option<Url>) -> Result<RelayTarget> {
+async fn target(
+    ctx: &Context,
+    url: Option<Url>,
+    chain: Option<&Arc<Chain>>,
+) -> Result<RelayTarget> {
     let settings = ctx.settings()?;
     if let Some(url) = url.or_else(|| settings.relayer.value.clone()) {
         return Ok(RelayTarget::Remote(RelayerClient::new(
@@ -101,19 +106,22 @@ fn target(ctx: &Context, url: Option<Url>) -> Result<RelayTarget> {
         RelayerConfig::default(),
         JobStore::in_memory()?,
     );
-    Ok(RelayTarget::InProcess(Arc::new(relayer)))
+    let chain = match chain {
+        Some(chain) => chain.clone(),
+        None => Arc::new(connect(ctx).await?),
+    };
+    Ok(RelayTarget::InProcess {
+        relayer: Arc::new(relayer),
+        chain,
+    })
 }
 
 impl RelayWithdrawArgs {
     pub async fn run(self, ctx: &Context) -> Result<()> {
-        let chain = Arc::new(connect(ctx).await?);
-        let store = notes(ctx)?;
-        let trees = trees(ctx)?;
-        let given = given_note(ctx, &store, &self.note)?;
-        // A note for a pool this network lacks is refused before anything else is read.
-        chain.pool_address(given.note.meta().denomination())?;
+        let session = Session::open(ctx, Needs::default()).await?;
+        let given = session.given_note(ctx, &self.note)?;
         let refund = refund_sun(self.refund.as_deref())?;
-        let relayer = target(ctx, self.relayer.clone())?;
+        let relayer = target(ctx, self.relayer.clone(), Some(&session.chain)).await?;
         let configured = ctx.settings()?.max_fee.value.clone();
         let max_fee = match (&self.max_fee, &configured) {
             (Some(text), _) => Some(parse_units(text, USDT_DECIMALS).ok_or_else(|| {
@@ -126,7 +134,7 @@ impl RelayWithdrawArgs {
             })?),
             (None, None) => None,
         };
-        let pricing = pricing(ctx, &chain)?;
+        let pricing = pricing(ctx, &session.chain)?;
         let withdrawal = RelayWithdrawal {
             note: given,
             recipient: self.to,
@@ -140,9 +148,7 @@ impl RelayWithdrawArgs {
         };
         let done = withdrawal
             .run(
-                &chain,
-                &store,
-                &trees,
+                session.desk(),
                 &relayer,
                 &pricing,
                 &Steps::new(ctx),
@@ -158,12 +164,11 @@ impl RelayWithdrawArgs {
 
 impl RelayStatusArgs {
     pub async fn run(self, ctx: &Context) -> Result<()> {
-        let relayer = target(ctx, self.relayer)?;
+        let relayer = target(ctx, self.relayer, None).await?;
         let status = match &relayer {
             RelayTarget::Remote(client) => client.status().await?,
-            RelayTarget::InProcess(_) => {
-                let chain = connect(ctx).await?;
-                relayer.status(&chain, &pricing(ctx, &chain)?).await?
+            RelayTarget::InProcess { chain, .. } => {
+                relayer.status(chain, &pricing(ctx, chain)?).await?
             }
         };
         ctx.out

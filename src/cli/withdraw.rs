@@ -10,7 +10,7 @@ use crate::service::withdraw::{SelfWithdrawal, SelfWithdrawn, Signer};
 
 use super::Context;
 use super::input::{Prompt, refund_sun};
-use super::open::{connect, given_note, key, notes, owner, trees};
+use super::open::{Needs, Session, key, owner};
 use super::progress::Steps;
 use super::signing::print_unsigned;
 
@@ -38,12 +38,8 @@ pub struct WithdrawArgs {
 
 impl WithdrawArgs {
     pub async fn run(self, ctx: &Context) -> Result<()> {
-        let chain = connect(ctx).await?;
-        let store = notes(ctx)?;
-        let trees = trees(ctx)?;
-        let given = given_note(ctx, &store, &self.note)?;
-        // A note for a pool this network lacks is refused before anything else is read.
-        chain.pool_address(given.note.meta().denomination())?;
+        let session = Session::open(ctx, Needs::default()).await?;
+        let given = session.given_note(ctx, &self.note)?;
         let key = if self.unsigned { None } else { Some(key(ctx)?) };
         let from = match &key {
             Some(key) => key.address(),
@@ -70,7 +66,7 @@ impl WithdrawArgs {
             command: "withdraw",
         };
         let done = withdrawal
-            .run(&chain, &store, &trees, signer, &Steps::new(ctx), &prompt)
+            .run(session.desk(), signer, &Steps::new(ctx), &prompt)
             .await?;
         match done {
             SelfWithdrawn::DryRun(out) => ctx.out.result(&out, || out.describe()),

@@ -223,11 +223,10 @@ pub fn test_note(chain: &Chain, store: &NoteStore) -> Result<Option<(i64, Note)>
 /// first when the pool may not take it yet; the note is stored (as [`TEST_DEPOSIT_ORIGIN`])
 /// before anything is signed, and stays its depositor's to withdraw.
 pub async fn test_deposit(
-    chain: &Chain,
-    store: &NoteStore,
-    journal: &crate::service::journal::Journal,
+    desk: Desk<'_>,
     key: &tron::PrivateKey,
 ) -> Result<(i64, Note, tron::TxId)> {
+    let chain = desk.chain;
     let denomination = chain
         .denominations()
         .first()
@@ -243,11 +242,6 @@ pub async fn test_deposit(
             .send_and_confirm(&approve, "the test deposit's approval")
             .await?;
     }
-    let desk = Desk {
-        chain,
-        store,
-        journal,
-    };
     let (id, note) = new_note(desk, denomination, TEST_DEPOSIT_ORIGIN, None)?;
     let (txid, _) = deposit_one(desk, key, id, &note).await?;
     Ok((id, note, txid))

@@ -14,22 +14,14 @@ use zk::note::{Note, NoteMeta};
 use crate::error::{Error, Result};
 use crate::service::builders::{Built, Unsigned};
 use crate::service::chain::Chain;
+pub use crate::service::desk::Desk;
 use crate::service::format::{six_decimals_text, word_hex};
-use crate::service::journal::{Journal, Purpose};
+use crate::service::journal::Purpose;
 use crate::service::notes::commitment_of;
 use crate::service::progress::{Confirm, Progress, Step};
 use crate::service::seed::Seed;
 use crate::service::submit::Broadcast;
-use crate::store::notes::{NoteState, NoteStore};
-
-/// Where deposits are made and kept: the chain, the notes, and the journal of what was signed.
-/// Opened once by the caller and lent to every step.
-#[derive(Clone, Copy)]
-pub struct Desk<'a> {
-    pub chain: &'a Chain,
-    pub store: &'a NoteStore,
-    pub journal: &'a Journal,
-}
+use crate::store::notes::NoteState;
 
 /// One command deposits at most this many notes: each is a transaction to wait for.
 pub const MAX_COUNT: u64 = 100;
@@ -358,6 +350,7 @@ pub async fn deposit_one(
         chain,
         store,
         journal,
+        ..
     } = desk;
     let denomination = note.meta().denomination();
     let pool = chain.pool_address(denomination)?;
@@ -414,6 +407,7 @@ async fn follow(desk: Desk<'_>, id: i64, leaf: Leaf, txid: &TxId) -> Result<u32>
         chain,
         store,
         journal,
+        ..
     } = desk;
     let outcome = match journal.follow(&chain.node, &txid.to_hex()).await {
         Ok(outcome) => outcome,
@@ -445,6 +439,7 @@ pub async fn resume(desk: Desk<'_>) -> Result<Vec<Resumed>> {
         chain,
         store,
         journal,
+        ..
     } = desk;
     let mut resumed = Vec::new();
     for entry in journal.unfinished(Purpose::Deposit)? {

@@ -10,6 +10,7 @@ pub mod code_check;
 pub mod deploy;
 pub mod deploy_check;
 pub mod deposit;
+pub mod desk;
 pub mod devnet_identity;
 pub mod fees;
 pub mod format;

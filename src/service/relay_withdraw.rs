@@ -15,6 +15,7 @@ use tron::{Address, TxId};
 use crate::error::{Error, Kind, Result};
 use crate::service::builders::{SpentCheck, withdraw_calldata};
 use crate::service::chain::Chain;
+use crate::service::desk::Desk;
 use crate::service::format::six_decimals_text;
 use crate::service::guidance::RefundBy;
 use crate::service::notes::Payout;
@@ -26,8 +27,6 @@ use crate::service::relayer_fees::{FeeQuote, Pricing, RELAY_BYTES, Resources};
 use crate::service::submit::Outcome;
 use crate::service::withdraw::{DryRun, GivenNote, Withdrawn, prove, remember};
 use crate::store::jobs::JobState;
-use crate::store::notes::NoteStore;
-use crate::store::trees::TreeCache;
 
 /// The default cap on a relayer's fee, as a share of the pool's denomination.
 pub const DEFAULT_MAX_FEE_PERCENT: u64 = 25;
@@ -42,15 +41,19 @@ const FOLLOW_WAIT: Duration = Duration::from_secs(30);
 /// The relayer a client talks to.
 pub enum RelayTarget {
     Remote(RelayerClient),
-    /// The devnet's own, in this process.
-    InProcess(Arc<Relayer>),
+    /// The devnet's own, in this process, relaying on its own handle of the chain (its
+    /// broadcast goes on in the background after it answers).
+    InProcess {
+        relayer: Arc<Relayer>,
+        chain: Arc<Chain>,
+    },
 }
 
 impl RelayTarget {
     pub fn describe(&self) -> String {
         match self {
             RelayTarget::Remote(client) => format!("the relayer at {}", client.url()),
-            RelayTarget::InProcess(relayer) => {
+            RelayTarget::InProcess { relayer, .. } => {
                 format!("the devnet's relayer {}", relayer.address())
             }
         }
@@ -60,7 +63,7 @@ impl RelayTarget {
     pub async fn status(&self, chain: &Chain, pricing: &Pricing) -> Result<RelayerStatus> {
         match self {
             RelayTarget::Remote(client) => client.status().await,
-            RelayTarget::InProcess(relayer) => relayer.status(chain, pricing).await,
+            RelayTarget::InProcess { relayer, .. } => relayer.status(chain, pricing).await,
         }
     }
 
@@ -200,14 +203,18 @@ impl RelayWithdrawal {
     #[allow(clippy::too_many_arguments)]
     pub async fn run(
         mut self,
-        chain: &Arc<Chain>,
-        store: &NoteStore,
-        trees: &TreeCache,
+        desk: Desk<'_>,
         relayer: &RelayTarget,
         pricing: &Pricing,
         progress: &dyn Progress,
         confirm: &dyn Confirm,
     ) -> Result<RelayWithdrawn> {
+        let Desk {
+            chain,
+            store,
+            trees,
+            ..
+        } = desk;
         let denomination = self.note.note.meta().denomination();
         let pool = chain.pool_address(denomination)?;
         let refund_i64 = i64::try_from(self.refund)
@@ -282,7 +289,7 @@ impl RelayWithdrawal {
         };
         let relayed = match relayer {
             RelayTarget::Remote(client) => client.withdraw(&request).await?,
-            RelayTarget::InProcess(relayer) => {
+            RelayTarget::InProcess { relayer, chain } => {
                 relayer.relay(chain, pricing, &request, FOLLOW_WAIT).await?
             }
         };

@@ -16,6 +16,7 @@ use crate::service::builders::{
     EXPIRATION_MS, EnergySplit, PreparedCall, SpentCheck, withdraw_calldata,
 };
 use crate::service::chain::Chain;
+use crate::service::desk::Desk;
 use crate::service::format::{six_decimals_text, word_hex};
 use crate::service::guidance::{Guidance, RefundBy};
 use crate::service::inputs::USDT_UNIT;
@@ -246,13 +247,17 @@ impl SelfWithdrawal {
     /// withdrawn. Nothing is written before the broadcast but the note given as text.
     pub async fn run(
         mut self,
-        chain: &Chain,
-        store: &NoteStore,
-        trees: &TreeCache,
+        desk: Desk<'_>,
         signer: Signer<'_>,
         progress: &dyn Progress,
         confirm: &dyn Confirm,
     ) -> Result<SelfWithdrawn> {
+        let Desk {
+            chain,
+            store,
+            trees,
+            ..
+        } = desk;
         let denomination = self.note.note.meta().denomination();
         let pool = chain.pool_address(denomination)?;
         let from = signer.from();
