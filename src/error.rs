@@ -100,6 +100,69 @@ pub enum ConfigError {
     },
 }
 
+/// What went wrong in the local stores (the SQLite database, the vault, the files beside
+/// them): what was being done, and SQLite's or the cipher's own error beneath it, kept as the
+/// error's `source()`. Always a failure of this machine (exit 1, HTTP 500), never the user's
+/// input; a wrong passphrase is [`Error::Locked`], a duplicate [`Error::Conflict`].
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// SQLite failed at `what`.
+    #[error("{what}: {source}")]
+    Sqlite {
+        what: String,
+        #[source]
+        source: rusqlite::Error,
+    },
+    /// A stored value this version cannot read: damaged, or written by something else.
+    #[error("{what}: {detail}")]
+    Damaged { what: String, detail: String },
+    /// A secret could not be sealed, opened or derived for a reason other than the
+    /// passphrase.
+    #[error("{what}: {detail}")]
+    Crypto { what: String, detail: String },
+    /// A file the store would write is already there, and may hold what must not be lost.
+    #[error("{0}")]
+    Occupied(String),
+    /// The database was written by a newer tronpool, which this one must not change.
+    #[error(
+        "the database has schema version {found}, written by a newer tronpool (this one knows \
+         {known}): upgrade tronpool; nothing was changed"
+    )]
+    Newer { found: i64, known: i64 },
+}
+
+impl StoreError {
+    /// SQLite's `source` while doing `what`.
+    pub fn sqlite(what: impl Into<String>, source: rusqlite::Error) -> Error {
+        Error::Store(StoreError::Sqlite {
+            what: what.into(),
+            source,
+        })
+    }
+
+    /// A stored value of `what` that cannot be read, and why.
+    pub fn damaged(what: impl Into<String>, detail: impl Into<String>) -> Error {
+        Error::Store(StoreError::Damaged {
+            what: what.into(),
+            detail: detail.into(),
+        })
+    }
+
+    /// A file at `path` that is there already and must not be overwritten; `advice` says
+    /// what to do.
+    pub fn occupied(message: impl Into<String>) -> Error {
+        Error::Store(StoreError::Occupied(message.into()))
+    }
+
+    /// A secret of `what` that could not be sealed, opened or derived, and why.
+    pub fn crypto(what: impl Into<String>, detail: impl Into<String>) -> Error {
+        Error::Store(StoreError::Crypto {
+            what: what.into(),
+            detail: detail.into(),
+        })
+    }
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     #[error("{0}")]
@@ -122,6 +185,44 @@ pub enum Error {
     },
     #[error("{0}")]
     Failed(String),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The proof system refused `what`: a note, tree, witness, proof or key error of `zk`.
+    #[error("{what}: {source}")]
+    Zk {
+        what: String,
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+    /// JSON that should have been readable (or writable) was not: `what`, and serde's error.
+    #[error("{what}: {source}")]
+    Json {
+        what: String,
+        #[source]
+        source: serde_json::Error,
+    },
+    /// The operating system refused `what` (the terminal, a signal handler, standard
+    /// output) without a file to name.
+    #[error("{what}: {source}")]
+    Os {
+        what: String,
+        #[source]
+        source: std::io::Error,
+    },
+    /// Another library's error while doing `what`, kept as the source.
+    #[error("{what}: {source}")]
+    Caused {
+        what: String,
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+    /// A background task doing `what` panicked or was cancelled.
+    #[error("{what} stopped: {source}")]
+    Task {
+        what: String,
+        #[source]
+        source: tokio::task::JoinError,
+    },
     /// The chain (or a check of what it would do) says no: unknown root, insufficient
     /// allowance, a simulated revert.
     #[error("{0}")]
@@ -183,6 +284,52 @@ impl Error {
         }
     }
 
+    /// `zk`'s `source` while doing `what`.
+    pub fn zk(
+        what: impl Into<String>,
+        source: impl std::error::Error + Send + Sync + 'static,
+    ) -> Self {
+        Error::Zk {
+            what: what.into(),
+            source: Box::new(source),
+        }
+    }
+
+    /// serde_json's `source` while reading or writing `what`.
+    pub fn json(what: impl Into<String>, source: serde_json::Error) -> Self {
+        Error::Json {
+            what: what.into(),
+            source,
+        }
+    }
+
+    /// The operating system's `source` while doing `what`, with no file to name.
+    pub fn os(what: impl Into<String>, source: std::io::Error) -> Self {
+        Error::Os {
+            what: what.into(),
+            source,
+        }
+    }
+
+    /// Another library's `source` while doing `what`.
+    pub fn caused(
+        what: impl Into<String>,
+        source: impl std::error::Error + Send + Sync + 'static,
+    ) -> Self {
+        Error::Caused {
+            what: what.into(),
+            source: Box::new(source),
+        }
+    }
+
+    /// A background task doing `what` that did not finish.
+    pub fn task(what: impl Into<String>, source: tokio::task::JoinError) -> Self {
+        Error::Task {
+            what: what.into(),
+            source,
+        }
+    }
+
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         Error::Io {
             path: path.into(),
@@ -199,7 +346,15 @@ impl Error {
             | Error::Address(_) => Kind::Usage,
             Error::Node(e) if e.is_unavailable() => Kind::Unavailable,
             Error::Node(NodeError::Refused { .. } | NodeError::Node { .. }) => Kind::Refused,
-            Error::Node(_) | Error::Io { .. } | Error::Failed(_) => Kind::Failed,
+            Error::Node(_)
+            | Error::Io { .. }
+            | Error::Failed(_)
+            | Error::Store(_)
+            | Error::Zk { .. }
+            | Error::Json { .. }
+            | Error::Os { .. }
+            | Error::Caused { .. }
+            | Error::Task { .. } => Kind::Failed,
             Error::Refused(_) => Kind::Refused,
             Error::NotFound(_) => Kind::NotFound,
             Error::Conflict(_) => Kind::Conflict,
@@ -268,9 +423,14 @@ impl Error {
         match self.root() {
             Error::Node(e) => public_node_message(e),
             Error::Io { .. } => "internal error: a local file could not be read or written".into(),
-            Error::Failed(_) | Error::Config(_) => {
-                "internal error (the server logged the details)".into()
-            }
+            Error::Failed(_)
+            | Error::Config(_)
+            | Error::Store(_)
+            | Error::Zk { .. }
+            | Error::Json { .. }
+            | Error::Os { .. }
+            | Error::Caused { .. }
+            | Error::Task { .. } => "internal error (the server logged the details)".into(),
             Error::Unavailable(_) => "a service this server depends on is unavailable".into(),
             other => other.to_string(),
         }

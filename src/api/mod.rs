@@ -608,7 +608,7 @@ pub async fn spawn(addr: SocketAddr, app: Arc<App>) -> Result<ServerHandle> {
         .map_err(|e| Error::usage(format!("cannot listen on {addr}: {e}")))?;
     let addr = listener
         .local_addr()
-        .map_err(|e| Error::Failed(format!("the listening socket: {e}")))?;
+        .map_err(|e| Error::os("the listening socket", e))?;
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let task = tokio::spawn(serve(listener, app, async move {
         let _ = stopped.await;

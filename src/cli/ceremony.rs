@@ -307,7 +307,7 @@ fn r1cs(ctx: &Context, output: Option<PathBuf>) -> Result<()> {
             stdout
                 .write_all(&bytes)
                 .and_then(|()| stdout.flush())
-                .map_err(|e| Error::Failed(format!("writing to standard output: {e}")))?;
+                .map_err(|e| Error::os("writing to standard output", e))?;
             ctx.out.note(format!(
                 "wrote the withdraw circuit ({} bytes, sha256 {sha256})",
                 bytes.len()

@@ -3,7 +3,7 @@
 use clap::Subcommand;
 use serde::Serialize;
 
-use crate::error::{Error, Result};
+use crate::error::{Result, StoreError};
 use crate::settings::Setting;
 use crate::store::config::{ConfigFile, template};
 use crate::store::fs::write_private;
@@ -38,7 +38,7 @@ fn init(ctx: &Context) -> Result<()> {
     let (_, config_file) = ctx.locate()?;
     let path = &config_file.value;
     if path.exists() {
-        return Err(Error::Failed(format!(
+        return Err(StoreError::occupied(format!(
             "{} already exists; edit it, or move it away to start over",
             path.display()
         )));

@@ -323,7 +323,7 @@ impl DeployArgs {
             )));
         }
         check_usable(&path, network, devnet)?;
-        Keys::read_zkey(&path).map_err(|e| Error::Failed(format!("the imported keys: {e}")))
+        Keys::read_zkey(&path).map_err(|e| Error::zk("the imported keys", e))
     }
 }
 

@@ -89,8 +89,8 @@ struct DevAccount {
 
 impl DevnetArgs {
     pub async fn run(self, ctx: &Context) -> Result<()> {
-        let shutdown = Shutdown::register()
-            .map_err(|e| Error::Failed(format!("cannot listen for Ctrl-C: {e}")))?;
+        let shutdown =
+            Shutdown::register().map_err(|e| Error::os("cannot listen for Ctrl-C", e))?;
         let config = devnet::DevnetConfig {
             host: self.host,
             port: self.port,

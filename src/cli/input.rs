@@ -56,7 +56,7 @@ pub fn confirm(ctx: &Context, command: &str, question: &str) -> Result<()> {
         .default(false)
         .wait_for_newline(true)
         .interact()
-        .map_err(|e| Error::Failed(format!("cannot ask for confirmation: {e}")))?;
+        .map_err(|dialoguer::Error::IO(e)| Error::os("cannot ask for confirmation", e))?;
     if yes {
         Ok(())
     } else {
@@ -91,7 +91,7 @@ pub fn hidden(prompt: &str) -> Result<zeroize::Zeroizing<String>> {
         .with_prompt(prompt)
         .interact()
         .map(zeroize::Zeroizing::new)
-        .map_err(|e| Error::Failed(format!("cannot read from the terminal: {e}")))
+        .map_err(|dialoguer::Error::IO(e)| Error::os("cannot read from the terminal", e))
 }
 
 /// Where the passphrase of the encrypted secrets comes from: the file `TRONPOOL_PASSPHRASE_FILE`
@@ -143,7 +143,7 @@ pub fn new_passphrase(ctx: &Context, what: &str) -> Result<zeroize::Zeroizing<St
             .with_confirmation("Again", "the two did not match")
             .interact()
             .map(zeroize::Zeroizing::new)
-            .map_err(|e| Error::Failed(format!("cannot read from the terminal: {e}")))?
+            .map_err(|dialoguer::Error::IO(e)| Error::os("cannot read from the terminal", e))?
     } else {
         return Err(Error::usage(format!(
             "no passphrase: set {} to a file holding it, or run at a terminal",

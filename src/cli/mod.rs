@@ -254,7 +254,7 @@ pub fn main() -> ExitCode {
     {
         Ok(rt) => rt,
         Err(e) => {
-            let e = Error::Failed(format!("cannot start the async runtime: {e}"));
+            let e = Error::os("cannot start the async runtime", e);
             out.error(&e);
             return ExitCode::from(e.exit_code());
         }

@@ -48,7 +48,7 @@ impl Output {
         let mut out = std::io::stdout().lock();
         match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
             Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-                Err(Error::Failed(format!("cannot write to stdout: {e}")))
+                Err(Error::os("cannot write to stdout", e))
             }
             _ => Ok(()),
         }

@@ -146,8 +146,8 @@ struct Started {
 
 impl ServeArgs {
     pub async fn run(self, ctx: &Context) -> Result<()> {
-        let shutdown = Shutdown::register()
-            .map_err(|e| Error::Failed(format!("cannot listen for Ctrl-C: {e}")))?;
+        let shutdown =
+            Shutdown::register().map_err(|e| Error::os("cannot listen for Ctrl-C", e))?;
         let settings = ctx.settings()?;
         let policy = FeePolicy {
             expected_energy: self.relayer_expected_energy,
@@ -177,7 +177,7 @@ impl ServeArgs {
         let devnet = if own_devnet {
             let handle = devnet::spawn(devnet::DevnetConfig::ephemeral())
                 .await
-                .map_err(|e| Error::Failed(format!("starting the in-process devnet: {e}")))?;
+                .map_err(|e| Error::caused("starting the in-process devnet", e))?;
             tracing::info!(
                 url = %handle.url(),
                 "no node configured for the devnet: started an in-process devnet"
@@ -191,7 +191,7 @@ impl ServeArgs {
             node_config.url = handle
                 .url()
                 .parse()
-                .map_err(|e| Error::Failed(format!("the devnet's URL: {e}")))?;
+                .map_err(|e| Error::caused("the devnet's URL", e))?;
             node_config.events_url = None;
             // It is on this machine's loopback: no proxy reaches it.
             node_config.proxy = None;
@@ -264,7 +264,7 @@ impl ServeArgs {
             .map_err(|e| Error::usage(format!("cannot listen on {}: {e}", self.listen)))?;
         let addr = listener
             .local_addr()
-            .map_err(|e| Error::Failed(format!("the listening socket: {e}")))?;
+            .map_err(|e| Error::os("the listening socket", e))?;
         let started = Started {
             url: format!("http://{addr}"),
             network,
@@ -295,7 +295,7 @@ impl ServeArgs {
 
         api::serve(listener, app, shutdown.wait())
             .await
-            .map_err(|e| Error::Failed(format!("the server stopped: {e}")))?;
+            .map_err(|e| Error::os("the server stopped", e))?;
         tracing::info!("stopped: requests in flight were finished");
         if let Some(handle) = devnet {
             handle

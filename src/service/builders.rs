@@ -287,7 +287,7 @@ impl Chain {
         let verified =
             tokio::task::spawn_blocking(move || zk::proof::verify(&keys, &public, &proof))
                 .await
-                .map_err(|e| Error::Failed(format!("proof verification stopped: {e}")))?;
+                .map_err(|e| Error::task("proof verification", e))?;
         if !verified {
             return Err(Error::BadNote(
                 "the proof does not verify for this root, nullifier hash, recipient, relayer, \

@@ -301,7 +301,7 @@ pub fn import_zkey(req: &ImportRequest<'_>, keys_dir: &Path) -> Result<Imported>
         Some(old) => old,
         None => {
             let json = serde_json::to_vec_pretty(&record)
-                .map_err(|e| Error::Failed(format!("recording the key: {e}")))?;
+                .map_err(|e| Error::json("recording the key", e))?;
             crate::store::fs::write_private(&sidecar, &json, true)?;
             record
         }
@@ -344,7 +344,7 @@ pub fn read_record(sidecar: &Path) -> Result<Option<KeyRecord>> {
     match std::fs::read(sidecar) {
         Ok(bytes) => serde_json::from_slice(&bytes)
             .map(Some)
-            .map_err(|e| Error::Failed(format!("{}: not a key record: {e}", sidecar.display()))),
+            .map_err(|e| Error::json(format!("{}: not a key record", sidecar.display()), e)),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(Error::io(sidecar, e)),
     }

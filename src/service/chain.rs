@@ -232,15 +232,16 @@ impl Chain {
                  here; import the ceremony's zkey with `tronpool ceremony import FILE.zkey`"
             )));
         };
-        let keys =
-            Keys::read_zkey(&path).map_err(|e| Error::Failed(format!("the imported keys: {e}")))?;
+        let keys = Keys::read_zkey(&path).map_err(|e| Error::zk("the imported keys", e))?;
         if keys.verifying_key_sha256() != *pinned {
-            return Err(Error::Failed(format!(
-                "{} holds verifying key {}, not {pinned}: the file was changed after import; \
-                 import the ceremony's zkey again",
-                path.display(),
-                keys.verifying_key_sha256()
-            )));
+            return Err(crate::error::StoreError::damaged(
+                path.display().to_string(),
+                format!(
+                    "holds verifying key {}, not {pinned}: the file was changed after import; \
+                     import the ceremony's zkey again",
+                    keys.verifying_key_sha256()
+                ),
+            ));
         }
         crate::service::ceremony::check_usable(&path, network, self.devnet)?;
         Ok(KeysHandle::Ceremony(Arc::new(keys)))

@@ -81,7 +81,7 @@ fn stamp_path(dir: &Path, network: &str) -> PathBuf {
 /// changed record, or the same record on another node, is checked again.
 fn record_key(chain: &Chain) -> Result<String> {
     let mut bytes = serde_json::to_vec(&chain.deployment)
-        .map_err(|e| Error::Failed(format!("the deployment record: {e}")))?;
+        .map_err(|e| Error::json("the deployment record", e))?;
     bytes.extend_from_slice(chain.node.url().as_str().as_bytes());
     Ok(hex::encode(Sha256::digest(&bytes)))
 }

@@ -11,7 +11,7 @@ use serde::Serialize;
 use tron::{Address, PrivateKey, TxId};
 use zk::note::{Note, NoteMeta};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, StoreError};
 use crate::service::builders::{Built, Unsigned};
 use crate::service::chain::Chain;
 pub use crate::service::desk::Desk;
@@ -252,8 +252,7 @@ impl DepositRun {
 }
 
 fn note_meta(chain: &Chain, denomination: u64) -> Result<NoteMeta> {
-    NoteMeta::usdt(denomination, &chain.network)
-        .map_err(|e| Error::Failed(format!("cannot make a note: {e}")))
+    NoteMeta::usdt(denomination, &chain.network).map_err(|e| Error::zk("cannot make a note", e))
 }
 
 /// What deposits need from their sender before the first is made.
@@ -458,18 +457,20 @@ pub async fn resume(desk: Desk<'_>) -> Result<Vec<Resumed>> {
             continue;
         };
         let result = async {
-            let txid: TxId = entry
-                .txid
-                .parse()
-                .map_err(|_| Error::Failed(format!("submit journal: bad txid {}", entry.txid)))?;
+            let txid: TxId = entry.txid.parse().map_err(|_| {
+                StoreError::damaged("submit journal", format!("bad txid {}", entry.txid))
+            })?;
             let pool: Address = note.pool.parse().map_err(|_| {
-                Error::Failed(format!("note {}: bad pool address {}", note.id, note.pool))
+                StoreError::damaged(
+                    format!("note {}", note.id),
+                    format!("bad pool address {}", note.pool),
+                )
             })?;
             let commitment: B256 = note.commitment.parse().map_err(|_| {
-                Error::Failed(format!(
-                    "note {}: bad commitment {}",
-                    note.id, note.commitment
-                ))
+                StoreError::damaged(
+                    format!("note {}", note.id),
+                    format!("bad commitment {}", note.commitment),
+                )
             })?;
             let leaf = follow(desk, note.id, Leaf { pool, commitment }, &txid).await?;
             chain.pool_changed(note.denomination);

@@ -23,7 +23,7 @@ use std::time::Duration;
 use tron::client::TransactionInfo;
 use tron::{NodeClient, NodeError, Transaction, TxId};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, StoreError};
 use crate::service::submit::{Broadcast, Outcome};
 pub use crate::store::journal::{Entry, Execution, NewEntry, Purpose, State, Submissions};
 
@@ -166,10 +166,9 @@ impl Journal {
 
     /// One look at an entry (see the module's notes); records what it finds.
     pub async fn check(&self, node: &NodeClient, entry: &Entry) -> Result<Checked> {
-        let txid: TxId = entry
-            .txid
-            .parse()
-            .map_err(|_| Error::Failed(format!("submit journal: bad txid {}", entry.txid)))?;
+        let txid: TxId = entry.txid.parse().map_err(|_| {
+            StoreError::damaged("submit journal", format!("bad txid {}", entry.txid))
+        })?;
         if let Some(info) = node.get_transaction_info(&txid).await? {
             return self.receipt(node, entry, &txid, info).await;
         }
@@ -287,10 +286,10 @@ pub fn transaction(entry: &Entry) -> Result<Transaction> {
         .and_then(|bytes| Transaction::from_protobuf(&bytes).ok())
         .filter(|tx| tx.txid().to_hex() == entry.txid)
         .ok_or_else(|| {
-            Error::Failed(format!(
-                "submit journal: the recorded transaction {} is damaged",
-                entry.txid
-            ))
+            StoreError::damaged(
+                "submit journal",
+                format!("the recorded transaction {} is damaged", entry.txid),
+            )
         })
 }
 

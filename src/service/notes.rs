@@ -272,7 +272,7 @@ pub async fn prove_withdrawal(
         zk::proof::prove(&keys, &public, &witness, &mut rand_core::OsRng)
     })
     .await
-    .map_err(|e| Error::Failed(format!("proving stopped: {e}")))?
+    .map_err(|e| Error::task("proving", e))?
     .map_err(|e| Error::BadNote(format!("cannot prove the withdrawal: {e}")))?;
     request.proof = EncodedProof::from_proof(&proof);
     Ok(Proved {

@@ -122,7 +122,7 @@ impl Chain {
                 other => Error::Failed(format!("reading the devnet's deployment: {other}")),
             })?;
         let deployment: Deployment = serde_json::from_value(value)
-            .map_err(|e| Error::Failed(format!("the devnet's deployment record: {e}")))?;
+            .map_err(|e| Error::json("the devnet's deployment record", e))?;
         Chain::new(network.to_owned(), node, deployment, ttl)
             .with_sync_sources(spec.sync_from.clone(), spec.proxy.clone())
             .prove_devnet()

@@ -39,7 +39,7 @@ use serde::{Deserialize, Serialize};
 use tron::{Address, PrivateKey, TxId};
 use zk::proof::EncodedProof;
 
-use crate::error::{Error, Kind, Result};
+use crate::error::{Error, Kind, Result, StoreError};
 use crate::service::builders::{WithdrawRequest, withdraw_calldata};
 use crate::service::chain::Chain;
 use crate::service::format::{six_decimals, six_decimals_text, word_hex};
@@ -417,7 +417,7 @@ impl Relayer {
         let mut by_sponsor = BTreeMap::new();
         for (sponsor, energy) in self.jobs.reserved_sponsor_energy()? {
             let address = Address::from_base58(&sponsor).map_err(|e| {
-                Error::Failed(format!("relayer job store: sponsor `{sponsor}`: {e}"))
+                StoreError::damaged("relayer job store", format!("sponsor `{sponsor}`: {e}"))
             })?;
             by_sponsor.insert(address, energy);
         }

@@ -62,17 +62,17 @@ impl RelayerClient {
 
     fn read<T: DeserializeOwned>(&self, data: Value, what: &str) -> Result<T> {
         serde_json::from_value(data).map_err(|e| {
-            Error::Failed(format!(
-                "the relayer at {} sent an unreadable {what}: {e}",
-                self.url()
-            ))
+            Error::json(
+                format!("the relayer at {} sent an unreadable {what}", self.url()),
+                e,
+            )
         })
     }
 
     /// Submits a withdrawal; answers with the relayer's txid and how far it got.
     pub async fn withdraw(&self, request: &RelayRequest) -> Result<Relayed> {
         let body = serde_json::to_value(RelayBody::from(request))
-            .map_err(|e| Error::Failed(format!("the relay request: {e}")))?;
+            .map_err(|e| Error::json("the relay request", e))?;
         let data = self
             .call(reqwest::Method::POST, "api/relayer/withdraw", Some(body))
             .await?;

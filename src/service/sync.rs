@@ -444,8 +444,8 @@ impl Chain {
             let extend = tokio::task::spawn_blocking(move || tree.extend(&fresh).map(|_| tree));
             tree = extend
                 .await
-                .map_err(|e| Error::Failed(format!("building the tree stopped: {e}")))?
-                .map_err(|e| Error::Failed(format!("the {denomination} USDT pool: {e}")))?;
+                .map_err(|e| Error::task("building the tree", e))?
+                .map_err(|e| Error::zk(format!("the {denomination} USDT pool"), e))?;
         }
         let root = B256::from(zk::field::to_be_bytes(&tree.root()));
         if !tree.is_empty() && !self.is_known_root(denomination, root).await? {

@@ -197,11 +197,11 @@ pub fn write_deployment(path: &Path, network: &str, record: &DeploymentRecord) -
             e.message().trim()
         ))
     })?;
-    let rendered = toml::to_string(record)
-        .map_err(|e| Error::Failed(format!("writing the deployment record: {e}")))?;
+    let rendered =
+        toml::to_string(record).map_err(|e| Error::caused("writing the deployment record", e))?;
     let table = rendered
         .parse::<toml_edit::DocumentMut>()
-        .map_err(|e| Error::Failed(format!("writing the deployment record: {e}")))?
+        .map_err(|e| Error::caused("writing the deployment record", e))?
         .as_table()
         .clone();
     let networks = doc

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use rusqlite::Connection;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, StoreError};
 
 /// The database file of a network.
 pub fn path(data_dir: &Path, network: &str) -> PathBuf {
@@ -22,7 +22,7 @@ pub fn open(path: &Path, what: &str) -> Result<Connection> {
         crate::store::fs::create_private_dir(dir)?;
     }
     let conn = Connection::open(path)
-        .map_err(|e| Error::Failed(format!("cannot open {what} at {}: {e}", path.display())))?;
+        .map_err(|e| StoreError::sqlite(format!("cannot open {what} at {}", path.display()), e))?;
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
@@ -48,13 +48,13 @@ fn wal_file(path: &Path, suffix: &str) -> PathBuf {
 /// A database that lives as long as the process.
 pub fn in_memory(what: &str) -> Result<Connection> {
     configure(
-        Connection::open_in_memory().map_err(|e| Error::Failed(format!("{what}: {e}")))?,
+        Connection::open_in_memory().map_err(|e| StoreError::sqlite(what, e))?,
         what,
     )
 }
 
 fn configure(conn: Connection, what: &str) -> Result<Connection> {
-    let fail = |e: rusqlite::Error| Error::Failed(format!("{what}: {e}"));
+    let fail = |e: rusqlite::Error| StoreError::sqlite(what, e);
     // WAL: a crash never leaves a half-written row. FULL: a committed row is on the disk
     // before the call returns, which is what "the note is stored before the broadcast" means.
     conn.pragma_update(None, "journal_mode", "WAL")
@@ -85,7 +85,7 @@ pub fn checkpoint_truncate(conn: &Connection, what: &str, patience: Duration) ->
             .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| {
                 Ok((r.get(0)?, r.get(1)?, r.get(2)?))
             })
-            .map_err(|e| Error::Failed(format!("{what}: emptying the write-ahead log: {e}")))?;
+            .map_err(|e| StoreError::sqlite(format!("{what}: emptying the write-ahead log"), e))?;
         if busy == 0 && log == copied {
             return Ok(());
         }

@@ -6,7 +6,7 @@ use std::fs;
 use std::io::Write;
 use std::path::Path;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, StoreError};
 
 /// Creates `dir` (and its parents) and makes `dir` itself private to the user.
 pub fn create_private_dir(dir: &Path) -> Result<()> {
@@ -36,7 +36,7 @@ pub fn write_private(path: &Path, contents: &[u8], overwrite: bool) -> Result<()
         create_private_dir(dir)?;
     }
     if !overwrite && path.exists() {
-        return Err(Error::Failed(format!(
+        return Err(StoreError::occupied(format!(
             "{} already exists; refusing to overwrite it",
             path.display()
         )));

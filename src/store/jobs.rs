@@ -27,7 +27,7 @@ use std::sync::Arc;
 use rusqlite::{OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, StoreError};
 use crate::store::journal::{NewEntry, Submissions};
 
 /// Where a job stands: its journal entry's state.
@@ -107,7 +107,7 @@ pub struct JobStore {
 }
 
 fn db_error(e: rusqlite::Error) -> Error {
-    Error::Failed(format!("relayer job store: {e}"))
+    StoreError::sqlite("relayer job store", e)
 }
 
 impl JobStore {

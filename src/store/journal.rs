@@ -26,7 +26,7 @@ use std::sync::Arc;
 use rusqlite::{OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, StoreError};
 use crate::store::db::Shared;
 
 /// Where an entry stands. Relayer jobs show it as their `state` (`GET /api/relayer/jobs/…`).
@@ -63,7 +63,12 @@ impl State {
             "included" => State::Included,
             "confirmed" => State::Confirmed,
             "failed" => State::Failed,
-            other => return Err(Error::Failed(format!("submit journal: state `{other}`"))),
+            other => {
+                return Err(StoreError::damaged(
+                    "submit journal",
+                    format!("state `{other}`"),
+                ));
+            }
         })
     }
 
@@ -109,7 +114,12 @@ impl Purpose {
             "deposit" => Purpose::Deposit,
             "relay" => Purpose::Relay,
             "deploy" => Purpose::Deploy,
-            other => return Err(Error::Failed(format!("submit journal: purpose `{other}`"))),
+            other => {
+                return Err(StoreError::damaged(
+                    "submit journal",
+                    format!("purpose `{other}`"),
+                ));
+            }
         })
     }
 
@@ -168,7 +178,7 @@ pub struct Submissions {
 }
 
 pub(crate) fn db_error(e: rusqlite::Error) -> Error {
-    Error::Failed(format!("submit journal: {e}"))
+    StoreError::sqlite("submit journal", e)
 }
 
 fn is_constraint(e: &rusqlite::Error) -> bool {

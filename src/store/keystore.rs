@@ -8,7 +8,7 @@ use tron::PrivateKey;
 use zeroize::Zeroizing;
 
 use crate::env_vars;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, StoreError};
 use crate::settings::{Settings, Source};
 use crate::store::fs::{readable_by_others, write_private};
 use crate::store::vault::{Vault, is_sealed};
@@ -87,7 +87,7 @@ pub fn store_key(path: &Path, key: &PrivateKey, vault: &Vault) -> Result<()> {
         if existing.is_some_and(|k| k.address() == key.address()) {
             return Ok(());
         }
-        return Err(Error::Failed(format!(
+        return Err(StoreError::occupied(format!(
             "a different key is already stored at {}; move it away first (it may hold funds)",
             path.display()
         )));

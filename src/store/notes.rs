@@ -9,7 +9,7 @@ use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde::Serialize;
 use zeroize::Zeroizing;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, StoreError};
 use crate::store::vault::{Vault, is_sealed};
 
 /// Where a note stands.
@@ -42,7 +42,12 @@ impl NoteState {
             "deposited" => NoteState::Deposited,
             "withdrawn" => NoteState::Withdrawn,
             "failed" => NoteState::Failed,
-            other => return Err(Error::Failed(format!("note store: state `{other}`"))),
+            other => {
+                return Err(StoreError::damaged(
+                    "note store",
+                    format!("state `{other}`"),
+                ));
+            }
         })
     }
 }
@@ -122,7 +127,7 @@ fn note_aad(commitment: &str) -> String {
 }
 
 fn db_error(e: rusqlite::Error) -> Error {
-    Error::Failed(format!("note store: {e}"))
+    StoreError::sqlite("note store", e)
 }
 
 fn now() -> i64 {

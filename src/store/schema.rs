@@ -10,7 +10,7 @@
 
 use rusqlite::{Connection, Transaction};
 
-use crate::error::{Error, Result};
+use crate::error::{Result, StoreError};
 
 /// One step: what it does, and the change.
 pub struct Migration {
@@ -253,7 +253,7 @@ CREATE INDEX relayer_reservations_sponsor
 /// Brings the database up to [`latest`], each migration in its own transaction with the
 /// version it reaches; refuses a database a newer tronpool wrote, and changes nothing then.
 pub fn migrate(conn: &mut Connection) -> Result<()> {
-    let fail = |e: rusqlite::Error| Error::Failed(format!("migrating the database: {e}"));
+    let fail = |e: rusqlite::Error| StoreError::sqlite("migrating the database", e);
     loop {
         // IMMEDIATE: two processes opening one file at once migrate it once, in turn.
         let tx = conn
@@ -263,21 +263,24 @@ pub fn migrate(conn: &mut Connection) -> Result<()> {
             .query_row("PRAGMA user_version", [], |row| row.get(0))
             .map_err(fail)?;
         if version > latest() {
-            return Err(Error::Failed(format!(
-                "the database has schema version {version}, written by a newer tronpool \
-                 (this one knows {}): upgrade tronpool; nothing was changed",
-                latest()
-            )));
+            return Err(StoreError::Newer {
+                found: version,
+                known: latest(),
+            }
+            .into());
         }
         let Some(migration) = MIGRATIONS.get(version as usize) else {
             return Ok(());
         };
         (migration.apply)(&tx).map_err(|e| {
-            Error::Failed(format!(
-                "migrating the database to version {} ({}): {e}",
-                version + 1,
-                migration.what
-            ))
+            StoreError::sqlite(
+                format!(
+                    "migrating the database to version {} ({})",
+                    version + 1,
+                    migration.what
+                ),
+                e,
+            )
         })?;
         tx.pragma_update(None, "user_version", version + 1)
             .map_err(fail)?;

@@ -14,7 +14,7 @@ use std::path::Path;
 use rusqlite::{Connection, OptionalExtension, params};
 use zk::tree::MerkleTree;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, StoreError};
 
 /// One deposit, as its event reported it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -75,7 +75,7 @@ pub struct TreeCache {
 }
 
 fn db_error(e: rusqlite::Error) -> Error {
-    Error::Failed(format!("tree cache: {e}"))
+    StoreError::sqlite("tree cache", e)
 }
 
 impl TreeCache {
@@ -136,7 +136,7 @@ impl TreeCache {
         }
         let leaves = self.leaves(pool)?;
         let tree = MerkleTree::from_leaves(&leaves)
-            .map_err(|e| Error::Failed(format!("tree cache of {pool}: {e}")))?;
+            .map_err(|e| StoreError::damaged(format!("tree cache of {pool}"), e.to_string()))?;
         self.save_snapshot(pool, &tree)?;
         Ok(tree)
     }
@@ -158,18 +158,21 @@ impl TreeCache {
             for (expected, row) in rows.enumerate() {
                 let (index, bytes) = row.map_err(db_error)?;
                 let word: [u8; 32] = bytes.as_slice().try_into().map_err(|_| {
-                    Error::Failed(format!(
-                        "tree cache of {pool}: leaf {index} is not 32 bytes"
-                    ))
+                    StoreError::damaged(
+                        format!("tree cache of {pool}"),
+                        format!("leaf {index} is not 32 bytes"),
+                    )
                 })?;
                 if index != expected as i64 {
-                    return Err(Error::Failed(format!(
-                        "tree cache of {pool}: leaf {expected} is missing"
-                    )));
+                    return Err(StoreError::damaged(
+                        format!("tree cache of {pool}"),
+                        format!("leaf {expected} is missing"),
+                    ));
                 }
                 leaves.push(
-                    zk::field::from_be_bytes(&word, "a cached leaf")
-                        .map_err(|e| Error::Failed(format!("tree cache of {pool}: {e}")))?,
+                    zk::field::from_be_bytes(&word, "a cached leaf").map_err(|e| {
+                        StoreError::damaged(format!("tree cache of {pool}"), e.to_string())
+                    })?,
                 );
             }
             Ok(leaves)
@@ -230,9 +233,10 @@ impl TreeCache {
             )
             .map_err(db_error)?;
             } else if !update.leaves.is_empty() {
-                return Err(Error::Failed(format!(
-                    "tree cache of {pool}: leaves without their tree"
-                )));
+                return Err(StoreError::damaged(
+                    format!("tree cache of {pool}"),
+                    "leaves without their tree",
+                ));
             }
             if let Some(next) = update.next_block {
                 tx.execute(
@@ -268,9 +272,10 @@ impl TreeCache {
             for row in rows {
                 let (index, bytes, block_timestamp, txid) = row.map_err(db_error)?;
                 let commitment: [u8; 32] = bytes.as_slice().try_into().map_err(|_| {
-                    Error::Failed(format!(
-                        "tree cache of {pool}: leaf {index} is not 32 bytes"
-                    ))
+                    StoreError::damaged(
+                        format!("tree cache of {pool}"),
+                        format!("leaf {index} is not 32 bytes"),
+                    )
                 })?;
                 leaves.push(Leaf {
                     index: index as u32,
@@ -406,9 +411,10 @@ fn withdrawal_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Result<Withdrawal>>
     let bytes: Vec<u8> = r.get(0)?;
     let txid: String = r.get(1)?;
     let Ok(nullifier_hash) = <[u8; 32]>::try_from(bytes.as_slice()) else {
-        return Ok(Err(Error::Failed(format!(
-            "tree cache: the nullifier hash of withdrawal {txid} is not 32 bytes"
-        ))));
+        return Ok(Err(StoreError::damaged(
+            "tree cache",
+            format!("the nullifier hash of withdrawal {txid} is not 32 bytes"),
+        )));
     };
     Ok(Ok(Withdrawal {
         nullifier_hash,

@@ -24,7 +24,7 @@ use rand_core::{OsRng, RngCore};
 use serde::{Deserialize, Serialize};
 use zeroize::Zeroizing;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, StoreError};
 
 /// What a sealed value starts with.
 pub const SEALED_PREFIX: &str = "tronpool-sealed-v1:";
@@ -84,11 +84,11 @@ impl DataKey {
         let body = sealed
             .trim()
             .strip_prefix(SEALED_PREFIX)
-            .ok_or_else(|| Error::Failed(format!("{aad}: not a sealed value")))?;
+            .ok_or_else(|| StoreError::damaged(aad, "not a sealed value"))?;
         let bytes = hex::decode(body)
             .ok()
             .filter(|b| b.len() > NONCE_LEN)
-            .ok_or_else(|| Error::Failed(format!("{aad}: the sealed value is damaged")))?;
+            .ok_or_else(|| StoreError::damaged(aad, "the sealed value is damaged"))?;
         let (nonce, ciphertext) = bytes.split_at(NONCE_LEN);
         let nonce: [u8; NONCE_LEN] = nonce.try_into().expect("split at its length");
         self.cipher()
@@ -101,10 +101,11 @@ impl DataKey {
             )
             .map(Zeroizing::new)
             .map_err(|_| {
-                Error::Failed(format!(
-                    "{aad}: the sealed value does not open with this vault's key (damaged, or \
-                     sealed by another vault)"
-                ))
+                StoreError::crypto(
+                    aad,
+                    "the sealed value does not open with this vault's key (damaged, or sealed \
+                     by another vault)",
+                )
             })
     }
 
@@ -113,7 +114,7 @@ impl DataKey {
         let bytes = self.open(aad, sealed)?;
         String::from_utf8(bytes.to_vec())
             .map(Zeroizing::new)
-            .map_err(|_| Error::Failed(format!("{aad}: the sealed value is not text")))
+            .map_err(|_| StoreError::damaged(aad, "the sealed value is not text"))
     }
 }
 
@@ -145,13 +146,13 @@ pub struct Argon2Params {
 
 fn stretch(passphrase: &str, params: &Argon2Params) -> Result<Zeroizing<[u8; KEY_LEN]>> {
     if params.algorithm != "argon2id" {
-        return Err(Error::Failed(format!(
-            "unknown key derivation `{}`",
-            params.algorithm
-        )));
+        return Err(StoreError::damaged(
+            "the sealed file",
+            format!("unknown key derivation `{}`", params.algorithm),
+        ));
     }
     let salt = hex::decode(&params.salt)
-        .map_err(|_| Error::Failed("the sealed file's salt is damaged".into()))?;
+        .map_err(|_| StoreError::damaged("the sealed file", "its salt is damaged"))?;
     let argon = argon2::Argon2::new(
         argon2::Algorithm::Argon2id,
         argon2::Version::V0x13,
@@ -161,12 +162,12 @@ fn stretch(passphrase: &str, params: &Argon2Params) -> Result<Zeroizing<[u8; KEY
             params.parallelism,
             Some(KEY_LEN),
         )
-        .map_err(|e| Error::Failed(format!("argon2id parameters: {e}")))?,
+        .map_err(|e| StoreError::crypto("argon2id parameters", e.to_string()))?,
     );
     let mut key = Zeroizing::new([0u8; KEY_LEN]);
     argon
         .hash_password_into(passphrase.as_bytes(), &salt, &mut *key)
-        .map_err(|e| Error::Failed(format!("argon2id: {e}")))?;
+        .map_err(|e| StoreError::crypto("argon2id", e.to_string()))?;
     Ok(key)
 }
 
@@ -194,7 +195,7 @@ impl PassphraseSealed {
                     aad: holds.as_bytes(),
                 },
             )
-            .map_err(|_| Error::Failed("cannot seal".into()))?;
+            .map_err(|_| StoreError::crypto("sealing", "the cipher refused"))?;
         Ok(PassphraseSealed {
             format: FILE_FORMAT.into(),
             holds: holds.into(),
@@ -210,9 +211,9 @@ impl PassphraseSealed {
         let nonce: [u8; NONCE_LEN] = hex::decode(&self.nonce)
             .ok()
             .and_then(|n| n.try_into().ok())
-            .ok_or_else(|| Error::Failed("the sealed file's nonce is damaged".into()))?;
+            .ok_or_else(|| StoreError::damaged("the sealed file", "its nonce is damaged"))?;
         let ciphertext = hex::decode(&self.ciphertext)
-            .map_err(|_| Error::Failed("the sealed file is damaged".into()))?;
+            .map_err(|_| StoreError::damaged("the sealed file", "its ciphertext is damaged"))?;
         key.cipher()
             .decrypt(
                 &XNonce::from(nonce),
@@ -257,7 +258,7 @@ impl Vault {
         let file = vault_file(data_dir);
         let sealed = match std::fs::read_to_string(&file) {
             Ok(text) => Some(PassphraseSealed::parse(&text).ok_or_else(|| {
-                Error::Failed(format!("{} is not a tronpool vault", file.display()))
+                StoreError::damaged(file.display().to_string(), "not a tronpool vault")
             })?),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
             Err(e) => return Err(Error::io(&file, e)),
@@ -310,7 +311,7 @@ impl Vault {
         let key: [u8; KEY_LEN] = bytes
             .as_slice()
             .try_into()
-            .map_err(|_| Error::Failed("the vault's data key is damaged".into()))?;
+            .map_err(|_| StoreError::damaged("the vault", "its data key is damaged"))?;
         Ok(self.key.get_or_init(|| DataKey(Zeroizing::new(key))))
     }
 
@@ -328,10 +329,10 @@ impl Vault {
             return Ok(Zeroizing::new(stored.to_owned()));
         }
         if !self.enabled() {
-            return Err(Error::Failed(format!(
-                "{aad} is sealed but {} is missing",
-                self.file.display()
-            )));
+            return Err(StoreError::damaged(
+                aad,
+                format!("sealed, but {} is missing", self.file.display()),
+            ));
         }
         self.key()?.open_text(aad, stored)
     }
