@@ -66,7 +66,24 @@ const RETRY_CODES: &[&str] = &[
     "BLOCK_UNSOLIDIFIED",
 ];
 
+/// Sends signed `tx` to `node` and reads the answer: the one place a transaction leaves this
+/// machine, for the journal (what we sign) and for `tx broadcast` (what a user hands us).
+pub async fn send(node: &NodeClient, tx: &Transaction) -> Broadcast {
+    Broadcast::classify(node.broadcast_hex(tx).await)
+}
+
 impl Broadcast {
+    /// The answer as a sender that tries once sees it: the txid when the node holds the
+    /// transaction (now or already), else an error of the answer's kind (a busy or refusing
+    /// node is the chain saying no, exit 4; no answer is the node unavailable, exit 3).
+    pub fn sent(self, txid: TxId) -> Result<TxId> {
+        match self {
+            Broadcast::Accepted => Ok(txid),
+            Broadcast::Retry(reason) | Broadcast::Refused(reason) => Err(Error::Refused(reason)),
+            Broadcast::Unknown(e) => Err(Error::Node(e)),
+        }
+    }
+
     pub fn classify(result: Result<TxId, NodeError>) -> Self {
         match result {
             Ok(_) => Broadcast::Accepted,
@@ -89,9 +106,10 @@ impl Broadcast {
 }
 
 impl Chain {
-    /// Broadcasts a signed transaction. The node's refusal is the chain saying no (exit 4).
+    /// Broadcasts a signed transaction ([`send`]). The node's refusal is the chain saying no
+    /// (exit 4).
     pub async fn send(&self, tx: &Transaction) -> Result<TxId> {
-        Ok(self.node.broadcast_hex(tx).await?)
+        send(&self.node, tx).await.sent(tx.txid())
     }
 
     /// See [`wait_for`].

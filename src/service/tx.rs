@@ -189,5 +189,5 @@ pub async fn broadcast(node: &NodeClient, tx: &Transaction) -> Result<TxId> {
             summary.expiration
         )));
     }
-    Ok(node.broadcast_hex(tx).await?)
+    crate::service::submit::send(node, tx).await.sent(tx.txid())
 }
