@@ -14,7 +14,8 @@ use super::{App, Deadline};
 use crate::envelope;
 use crate::error::{Error, Result};
 use crate::service::inputs;
-use crate::service::relayer::{RelayBody, RelayRequest, Relayer, RelayerStatus};
+use crate::service::relayer::Relayer;
+use crate::service::wire::{RelayBody, RelayRequest, RelayerStatus};
 
 /// Time kept back from a request's deadline to answer with the txid.
 const ANSWER_MARGIN: Duration = Duration::from_millis(500);

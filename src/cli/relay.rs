@@ -20,8 +20,9 @@ use crate::service::chain::Chain;
 use crate::service::format::six_decimals_text;
 use crate::service::inputs::{USDT_DECIMALS, parse_units};
 use crate::service::relay_withdraw::{RelayTarget, RelayWithdrawal, RelayWithdrawn};
-use crate::service::relayer::{Relayer, RelayerConfig, RelayerStatus};
+use crate::service::relayer::{Relayer, RelayerConfig};
 use crate::service::relayer_client::RelayerClient;
+use crate::service::wire::RelayerStatus;
 use crate::store::jobs::JobStore;
 
 use super::Context;

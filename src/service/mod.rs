@@ -36,4 +36,5 @@ pub mod stake;
 pub mod submit;
 pub mod sync;
 pub mod tx;
+pub mod wire;
 pub mod withdraw;

@@ -21,10 +21,12 @@ use crate::service::guidance::RefundBy;
 use crate::service::notes::Payout;
 use crate::service::pool_state::SponsorShare;
 use crate::service::progress::{Confirm, Progress, Step};
-use crate::service::relayer::{RelayRequest, Relayer, RelayerStatus};
+use crate::service::relayer::Relayer;
 use crate::service::relayer_client::RelayerClient;
-use crate::service::relayer_fees::{FeeQuote, Pricing, RELAY_BYTES, Resources};
+use crate::service::relayer_fees::{Pricing, RELAY_BYTES, Resources};
 use crate::service::submit::Outcome;
+use crate::service::wire::FeeQuote;
+use crate::service::wire::{RelayRequest, RelayerStatus};
 use crate::service::withdraw::{DryRun, GivenNote, Withdrawn, prove, remember};
 use crate::store::jobs::JobState;
 

@@ -35,9 +35,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use alloy_primitives::{B256, U256};
-use serde::{Deserialize, Serialize};
 use tron::{Address, PrivateKey, TxId};
-use zk::proof::EncodedProof;
 
 use crate::error::{Error, Kind, Result, StoreError};
 use crate::service::builders::{WithdrawRequest, withdraw_calldata};
@@ -46,8 +44,9 @@ use crate::service::format::{six_decimals, six_decimals_text, word_hex};
 use crate::service::inputs::USDT_UNIT;
 use crate::service::journal::{Journal, Look, Purpose};
 use crate::service::pool_state::SponsorShare;
-use crate::service::relayer_fees::{BandwidthSource, FeeQuote, Pricing, Resources, Terms};
+use crate::service::relayer_fees::{BandwidthSource, Pricing, Resources, Terms};
 use crate::service::submit::Broadcast;
+use crate::service::wire::{FeeQuote, RelayRequest, Relayed, RelayerStatus};
 use crate::store::jobs::{Job, JobState, JobStore, Reservation, Reserved};
 use crate::units::format_trx;
 
@@ -107,95 +106,7 @@ impl Default for RelayerConfig {
     }
 }
 
-/// A withdrawal as a client asks us to relay it.
-#[derive(Debug, Clone)]
-pub struct RelayRequest {
-    pub denomination: u64,
-    pub proof: EncodedProof,
-    pub root: B256,
-    pub nullifier_hash: B256,
-    pub recipient: Address,
-    /// Defaults to the fee we ask for this refund.
-    pub fee: Option<U256>,
-    /// Sun; defaults to zero.
-    pub refund: Option<U256>,
-}
-
-/// The body of `POST /api/relayer/withdraw`, as the client writes it and the server reads it.
-/// Amounts and the denomination are JSON numbers or decimal strings; the server checks every
-/// field (`api::relayer`) before it becomes a [`RelayRequest`].
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct RelayBody {
-    /// `"100"` (a number is accepted too).
-    pub denomination: serde_json::Value,
-    pub proof: String,
-    pub root: String,
-    pub nullifier_hash: String,
-    pub recipient: String,
-    /// USDT base units; the fee the relayer asks for the refund when absent.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fee: Option<serde_json::Value>,
-    /// Sun; zero when absent.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub refund: Option<serde_json::Value>,
-}
-
-impl From<&RelayRequest> for RelayBody {
-    fn from(request: &RelayRequest) -> Self {
-        RelayBody {
-            denomination: request.denomination.to_string().into(),
-            proof: request.proof.to_hex(),
-            root: word_hex(&request.root),
-            nullifier_hash: word_hex(&request.nullifier_hash),
-            recipient: request.recipient.to_base58(),
-            fee: request.fee.map(|f| f.to_string().into()),
-            refund: request.refund.map(|r| r.to_string().into()),
-        }
-    }
-}
-
-/// `GET /api/relayer/status`: what the relayer is and what it charges. The server writes it
-/// and the client reads it with this one type.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct RelayerStatus {
-    pub enabled: bool,
-    pub address: Option<Address>,
-    pub network: String,
-    pub balance_trx: Option<f64>,
-    pub energy_available: Option<i64>,
-    /// One quote per pool; empty when there is no price (see `price_error`).
-    pub fees: Vec<FeeQuote>,
-    /// Why there is no quote: the price source is missing, dead or stale.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub price_error: Option<String>,
-    pub pending: usize,
-    /// What the relayer's unfinished jobs may still draw: `fees` are net of it (absent from
-    /// a server that does not relay, or predates reservations).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reserved: Option<Reserved>,
-    /// How long, in seconds, a quote in `fees` is honoured ([`QUOTE_HOLD`]); 0 from a server
-    /// that predates it.
-    #[serde(default)]
-    pub quote_valid_seconds: u64,
-    pub version: String,
-}
-
 impl RelayerStatus {
-    /// A pool's quote, or why there is none.
-    pub fn quote(&self, denomination: u64) -> Result<&FeeQuote> {
-        self.fees
-            .iter()
-            .find(|f| f.denomination == denomination)
-            .ok_or_else(|| match &self.price_error {
-                Some(reason) => Error::Disabled(format!("the relayer quotes no fee: {reason}")),
-                None => Error::Refused(format!(
-                    "the relayer quotes no fee for the {denomination} USDT pool"
-                )),
-            })
-    }
-
     /// The status of a server that does not relay: its quotes as they would be.
     pub async fn off(chain: &Chain, pricing: &Pricing) -> Self {
         let terms = pricing.terms(chain, Resources::default()).await;
@@ -238,21 +149,6 @@ async fn quotes(
             (futures_util::future::join_all(quotes).await, None)
         }
         Err(e) => (Vec::new(), Some(e.public_message())),
-    }
-}
-
-/// `POST /api/relayer/withdraw`: the transaction we signed, and how far it got before we
-/// answered (`broadcast`, or `signed` while its broadcast is still under way).
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Relayed {
-    pub txid: TxId,
-    pub state: JobState,
-}
-
-impl Relayed {
-    /// Whether the answer was given before the node took the transaction (HTTP 202).
-    pub fn still_signing(&self) -> bool {
-        self.state == JobState::Signed
     }
 }
 

@@ -9,8 +9,8 @@ use tron::TxId;
 use url::Url;
 
 use crate::error::{Error, Result};
-use crate::service::relayer::{RelayBody, RelayRequest, Relayed, RelayerStatus};
 use crate::service::server_client::ServerClient;
+use crate::service::wire::{RelayBody, RelayRequest, Relayed, RelayerStatus};
 use crate::store::jobs::Job;
 
 /// Proving takes a fraction of a second, but a relayer checks, simulates and broadcasts.

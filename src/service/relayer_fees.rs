@@ -50,6 +50,7 @@ use crate::service::format::six_decimals;
 use crate::service::inputs::{USDT_DECIMALS, USDT_UNIT, parse_units};
 use crate::service::pool_state::SponsorShare;
 use crate::service::price::{PriceFeed, PriceQuote, PriceSource};
+use crate::service::wire::FeeQuote;
 
 /// The energy of a normal relayed withdrawal under the devnet's mainnet model (TVM's energy
 /// table, USDT at ×4.4): a fresh recipient activated by a TRX refund, and the relayer's first
@@ -356,68 +357,6 @@ impl Terms<'_> {
             refund_price_raw: refund_price.to_string(),
             margin_percent: self.policy.margin_percent,
         }
-    }
-}
-
-/// One pool's fee and how it was reached (`GET /api/relayer/status`, `fees[]`).
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct FeeQuote {
-    pub denomination: u64,
-    /// The fee without a refund, in USDT.
-    pub relayer_fee: f64,
-    /// The same in base units.
-    pub relayer_fee_raw: String,
-    /// Energy the fee is for: a normal relay.
-    pub expected_energy: i64,
-    /// The most energy a relay may cost; its fee limit.
-    pub max_energy: i64,
-    /// Sun per energy (the chain's `getEnergyFee`).
-    pub energy_price: i64,
-    /// Energy the relayer's stake covers before TRX is burned, less what its unfinished
-    /// relays reserved.
-    pub staked_energy: i64,
-    /// Energy of the expected relay the pool's sponsor pays from its stake, which the fee
-    /// does not charge for (0 from a server that predates sponsorship).
-    #[serde(default)]
-    pub sponsor_energy: i64,
-    /// Sun a relay's bandwidth burns (zero while its staked bandwidth alone, or its free
-    /// allowance alone, holds all of a relay's bytes).
-    pub bandwidth_sun: i64,
-    /// USDT per TRX.
-    pub trx_price: f64,
-    /// Where the rate came from: `fixed:…` or `pair:…`.
-    pub trx_price_source: String,
-    /// Seconds since the rate last moved.
-    pub trx_price_age_seconds: u64,
-    /// Which reading `trx_price` is: `fixed`, `spot`, `average over N s` (a pair's average,
-    /// above its spot price, which a swap cannot push down) or `floor` (the operator's).
-    /// Empty from a server that predates it.
-    #[serde(default)]
-    pub trx_price_basis: String,
-    /// The source's current rate (a pair's spot price), USDT per TRX; 0 from a server that
-    /// predates it.
-    #[serde(default)]
-    pub trx_spot_price: f64,
-    /// What each TRX of refund adds to the fee, in USDT.
-    pub refund_price: f64,
-    /// The same in base units.
-    pub refund_price_raw: String,
-    pub margin_percent: u32,
-}
-
-impl FeeQuote {
-    /// The fee this quote asks with a refund of `refund_sun`, in base units.
-    pub fn fee_with_refund(&self, refund_sun: i64) -> Result<U256> {
-        let parse = |text: &str, what: &str| {
-            text.parse::<U256>().map_err(|_| {
-                Error::Failed(format!("the relayer's {what} `{text}` is not a number"))
-            })
-        };
-        let fee = parse(&self.relayer_fee_raw, "fee")?;
-        let per_trx = parse(&self.refund_price_raw, "refund price")?;
-        let refund = U256::from(refund_sun.max(0));
-        Ok(fee + (refund * per_trx).div_ceil(U256::from(1_000_000u32)))
     }
 }
 

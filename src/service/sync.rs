@@ -24,7 +24,7 @@ use alloy_primitives::{B256, U256};
 use alloy_sol_types::SolEvent;
 use contracts::TronPool;
 use futures_util::StreamExt;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use tron::client::{Event, EventQuery, TransactionInfo};
 use tron::{Address, NodeError};
 use zk::tree::MerkleTree;
@@ -33,6 +33,7 @@ use crate::error::{Error, Result};
 use crate::service::chain::Chain;
 use crate::service::format::word_hex;
 use crate::service::server_client::ServerClient;
+use crate::service::wire::{LeafEntry, LeavesPage, WithdrawalEntry, WithdrawalsPage, word};
 use crate::settings::SyncSource;
 /// The synced pools' leaves and withdrawals: what sync writes and `serve` pages out. The API
 /// holds it as the service's, never opening the store itself.
@@ -109,122 +110,6 @@ impl SyncedTree {
             .map_err(|e| Error::Failed(e.to_string()))?;
         Ok(self.tree.index_of(&leaf))
     }
-}
-
-/// One leaf on the wire (`GET /api/pools/{denom}/leaves`).
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct LeafEntry {
-    pub index: u32,
-    /// `0x` + 64 hex digits.
-    pub commitment: String,
-    /// ms.
-    pub block_timestamp: i64,
-    pub txid: String,
-}
-
-/// One withdrawal on the wire (`GET /api/pools/{denom}/withdrawals`).
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct WithdrawalEntry {
-    /// Its place among the pool's withdrawals as the server cached them: pass the next one
-    /// as `from`.
-    pub index: u32,
-    pub nullifier_hash: String,
-    pub txid: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub block: Option<i64>,
-    pub block_timestamp: i64,
-    pub recipient: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub relayer: Option<String>,
-    /// USDT base units.
-    pub fee: String,
-}
-
-/// A page of a pool's leaves.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct LeavesPage {
-    pub denomination: u64,
-    pub from: u32,
-    /// How many leaves the server holds in all.
-    pub total: u32,
-    pub leaves: Vec<LeafEntry>,
-}
-
-/// A page of a pool's withdrawals.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct WithdrawalsPage {
-    pub denomination: u64,
-    pub from: u32,
-    pub total: u32,
-    pub withdrawals: Vec<WithdrawalEntry>,
-}
-
-impl LeafEntry {
-    fn from_leaf(leaf: &Leaf) -> Self {
-        LeafEntry {
-            index: leaf.index,
-            commitment: format!("0x{}", hex::encode(leaf.commitment)),
-            block_timestamp: leaf.block_timestamp,
-            txid: leaf.txid.clone(),
-        }
-    }
-
-    fn to_leaf(&self) -> std::result::Result<Leaf, String> {
-        Ok(Leaf {
-            index: self.index,
-            commitment: word(&self.commitment, "commitment")?,
-            block_timestamp: self.block_timestamp,
-            txid: self.txid.clone(),
-        })
-    }
-}
-
-impl WithdrawalEntry {
-    fn from_withdrawal(index: u32, w: &Withdrawal) -> Self {
-        WithdrawalEntry {
-            index,
-            nullifier_hash: format!("0x{}", hex::encode(w.nullifier_hash)),
-            txid: w.txid.clone(),
-            block: w.block,
-            block_timestamp: w.block_timestamp,
-            recipient: w.recipient.clone(),
-            relayer: w.relayer.clone(),
-            fee: w.fee.clone(),
-        }
-    }
-
-    fn to_withdrawal(&self) -> std::result::Result<Withdrawal, String> {
-        let address = |text: &str| {
-            text.parse::<Address>()
-                .map(|a| a.to_base58())
-                .map_err(|_| format!("address `{text}`"))
-        };
-        self.fee
-            .parse::<U256>()
-            .map_err(|_| format!("fee `{}`", self.fee))?;
-        Ok(Withdrawal {
-            nullifier_hash: word(&self.nullifier_hash, "nullifierHash")?,
-            txid: self.txid.clone(),
-            block: self.block,
-            block_timestamp: self.block_timestamp,
-            recipient: address(&self.recipient)?,
-            relayer: self.relayer.as_deref().map(address).transpose()?,
-            fee: self.fee.clone(),
-        })
-    }
-}
-
-/// A 32-byte word written as hex, with or without `0x`.
-fn word(text: &str, what: &str) -> std::result::Result<[u8; 32], String> {
-    let bytes =
-        hex::decode(text.trim_start_matches("0x")).map_err(|_| format!("{what} `{text}`"))?;
-    bytes
-        .try_into()
-        .map_err(|_| format!("{what} `{text}` is not 32 bytes"))
 }
 
 /// What one source brought.

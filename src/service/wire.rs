@@ -1,0 +1,297 @@
+//! The bodies the API writes and its clients read, in one module both sides import: the
+//! relayer's status, quotes, requests and answers, and the pages of a pool's leaves and
+//! withdrawals a sync server sends. A change here is a change of the wire format, for the
+//! server and the client at once; `api/openapi.rs` describes the same bodies.
+
+use alloy_primitives::{B256, U256};
+use serde::{Deserialize, Serialize};
+use tron::{Address, TxId};
+use zk::proof::EncodedProof;
+
+use crate::error::{Error, Result};
+use crate::service::format::word_hex;
+use crate::store::jobs::{JobState, Reserved};
+use crate::store::trees::{Leaf, Withdrawal};
+
+/// A withdrawal as a client asks us to relay it.
+#[derive(Debug, Clone)]
+pub struct RelayRequest {
+    pub denomination: u64,
+    pub proof: EncodedProof,
+    pub root: B256,
+    pub nullifier_hash: B256,
+    pub recipient: Address,
+    /// Defaults to the fee we ask for this refund.
+    pub fee: Option<U256>,
+    /// Sun; defaults to zero.
+    pub refund: Option<U256>,
+}
+
+/// The body of `POST /api/relayer/withdraw`, as the client writes it and the server reads it.
+/// Amounts and the denomination are JSON numbers or decimal strings; the server checks every
+/// field (`api::relayer`) before it becomes a [`RelayRequest`].
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct RelayBody {
+    /// `"100"` (a number is accepted too).
+    pub denomination: serde_json::Value,
+    pub proof: String,
+    pub root: String,
+    pub nullifier_hash: String,
+    pub recipient: String,
+    /// USDT base units; the fee the relayer asks for the refund when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fee: Option<serde_json::Value>,
+    /// Sun; zero when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refund: Option<serde_json::Value>,
+}
+
+impl From<&RelayRequest> for RelayBody {
+    fn from(request: &RelayRequest) -> Self {
+        RelayBody {
+            denomination: request.denomination.to_string().into(),
+            proof: request.proof.to_hex(),
+            root: word_hex(&request.root),
+            nullifier_hash: word_hex(&request.nullifier_hash),
+            recipient: request.recipient.to_base58(),
+            fee: request.fee.map(|f| f.to_string().into()),
+            refund: request.refund.map(|r| r.to_string().into()),
+        }
+    }
+}
+
+/// `GET /api/relayer/status`: what the relayer is and what it charges. The server writes it
+/// and the client reads it with this one type.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RelayerStatus {
+    pub enabled: bool,
+    pub address: Option<Address>,
+    pub network: String,
+    pub balance_trx: Option<f64>,
+    pub energy_available: Option<i64>,
+    /// One quote per pool; empty when there is no price (see `price_error`).
+    pub fees: Vec<FeeQuote>,
+    /// Why there is no quote: the price source is missing, dead or stale.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub price_error: Option<String>,
+    pub pending: usize,
+    /// What the relayer's unfinished jobs may still draw: `fees` are net of it (absent from
+    /// a server that does not relay, or predates reservations).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reserved: Option<Reserved>,
+    /// How long, in seconds, a quote in `fees` is honoured ([`QUOTE_HOLD`]); 0 from a server
+    /// that predates it.
+    #[serde(default)]
+    pub quote_valid_seconds: u64,
+    pub version: String,
+}
+
+impl RelayerStatus {
+    /// A pool's quote, or why there is none.
+    pub fn quote(&self, denomination: u64) -> Result<&FeeQuote> {
+        self.fees
+            .iter()
+            .find(|f| f.denomination == denomination)
+            .ok_or_else(|| match &self.price_error {
+                Some(reason) => Error::Disabled(format!("the relayer quotes no fee: {reason}")),
+                None => Error::Refused(format!(
+                    "the relayer quotes no fee for the {denomination} USDT pool"
+                )),
+            })
+    }
+}
+
+/// `POST /api/relayer/withdraw`: the transaction we signed, and how far it got before we
+/// answered (`broadcast`, or `signed` while its broadcast is still under way).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Relayed {
+    pub txid: TxId,
+    pub state: JobState,
+}
+
+impl Relayed {
+    /// Whether the answer was given before the node took the transaction (HTTP 202).
+    pub fn still_signing(&self) -> bool {
+        self.state == JobState::Signed
+    }
+}
+
+/// One leaf on the wire (`GET /api/pools/{denom}/leaves`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct LeafEntry {
+    pub index: u32,
+    /// `0x` + 64 hex digits.
+    pub commitment: String,
+    /// ms.
+    pub block_timestamp: i64,
+    pub txid: String,
+}
+
+/// One withdrawal on the wire (`GET /api/pools/{denom}/withdrawals`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct WithdrawalEntry {
+    /// Its place among the pool's withdrawals as the server cached them: pass the next one
+    /// as `from`.
+    pub index: u32,
+    pub nullifier_hash: String,
+    pub txid: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub block: Option<i64>,
+    pub block_timestamp: i64,
+    pub recipient: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub relayer: Option<String>,
+    /// USDT base units.
+    pub fee: String,
+}
+
+/// A page of a pool's leaves.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LeavesPage {
+    pub denomination: u64,
+    pub from: u32,
+    /// How many leaves the server holds in all.
+    pub total: u32,
+    pub leaves: Vec<LeafEntry>,
+}
+
+/// A page of a pool's withdrawals.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WithdrawalsPage {
+    pub denomination: u64,
+    pub from: u32,
+    pub total: u32,
+    pub withdrawals: Vec<WithdrawalEntry>,
+}
+
+impl LeafEntry {
+    pub(crate) fn from_leaf(leaf: &Leaf) -> Self {
+        LeafEntry {
+            index: leaf.index,
+            commitment: format!("0x{}", hex::encode(leaf.commitment)),
+            block_timestamp: leaf.block_timestamp,
+            txid: leaf.txid.clone(),
+        }
+    }
+
+    pub(crate) fn to_leaf(&self) -> std::result::Result<Leaf, String> {
+        Ok(Leaf {
+            index: self.index,
+            commitment: word(&self.commitment, "commitment")?,
+            block_timestamp: self.block_timestamp,
+            txid: self.txid.clone(),
+        })
+    }
+}
+
+impl WithdrawalEntry {
+    pub(crate) fn from_withdrawal(index: u32, w: &Withdrawal) -> Self {
+        WithdrawalEntry {
+            index,
+            nullifier_hash: format!("0x{}", hex::encode(w.nullifier_hash)),
+            txid: w.txid.clone(),
+            block: w.block,
+            block_timestamp: w.block_timestamp,
+            recipient: w.recipient.clone(),
+            relayer: w.relayer.clone(),
+            fee: w.fee.clone(),
+        }
+    }
+
+    pub(crate) fn to_withdrawal(&self) -> std::result::Result<Withdrawal, String> {
+        let address = |text: &str| {
+            text.parse::<Address>()
+                .map(|a| a.to_base58())
+                .map_err(|_| format!("address `{text}`"))
+        };
+        self.fee
+            .parse::<U256>()
+            .map_err(|_| format!("fee `{}`", self.fee))?;
+        Ok(Withdrawal {
+            nullifier_hash: word(&self.nullifier_hash, "nullifierHash")?,
+            txid: self.txid.clone(),
+            block: self.block,
+            block_timestamp: self.block_timestamp,
+            recipient: address(&self.recipient)?,
+            relayer: self.relayer.as_deref().map(address).transpose()?,
+            fee: self.fee.clone(),
+        })
+    }
+}
+
+/// A 32-byte word written as hex, with or without `0x`.
+pub(crate) fn word(text: &str, what: &str) -> std::result::Result<[u8; 32], String> {
+    let bytes =
+        hex::decode(text.trim_start_matches("0x")).map_err(|_| format!("{what} `{text}`"))?;
+    bytes
+        .try_into()
+        .map_err(|_| format!("{what} `{text}` is not 32 bytes"))
+}
+
+/// One pool's fee and how it was reached (`GET /api/relayer/status`, `fees[]`).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FeeQuote {
+    pub denomination: u64,
+    /// The fee without a refund, in USDT.
+    pub relayer_fee: f64,
+    /// The same in base units.
+    pub relayer_fee_raw: String,
+    /// Energy the fee is for: a normal relay.
+    pub expected_energy: i64,
+    /// The most energy a relay may cost; its fee limit.
+    pub max_energy: i64,
+    /// Sun per energy (the chain's `getEnergyFee`).
+    pub energy_price: i64,
+    /// Energy the relayer's stake covers before TRX is burned, less what its unfinished
+    /// relays reserved.
+    pub staked_energy: i64,
+    /// Energy of the expected relay the pool's sponsor pays from its stake, which the fee
+    /// does not charge for (0 from a server that predates sponsorship).
+    #[serde(default)]
+    pub sponsor_energy: i64,
+    /// Sun a relay's bandwidth burns (zero while its staked bandwidth alone, or its free
+    /// allowance alone, holds all of a relay's bytes).
+    pub bandwidth_sun: i64,
+    /// USDT per TRX.
+    pub trx_price: f64,
+    /// Where the rate came from: `fixed:…` or `pair:…`.
+    pub trx_price_source: String,
+    /// Seconds since the rate last moved.
+    pub trx_price_age_seconds: u64,
+    /// Which reading `trx_price` is: `fixed`, `spot`, `average over N s` (a pair's average,
+    /// above its spot price, which a swap cannot push down) or `floor` (the operator's).
+    /// Empty from a server that predates it.
+    #[serde(default)]
+    pub trx_price_basis: String,
+    /// The source's current rate (a pair's spot price), USDT per TRX; 0 from a server that
+    /// predates it.
+    #[serde(default)]
+    pub trx_spot_price: f64,
+    /// What each TRX of refund adds to the fee, in USDT.
+    pub refund_price: f64,
+    /// The same in base units.
+    pub refund_price_raw: String,
+    pub margin_percent: u32,
+}
+
+impl FeeQuote {
+    /// The fee this quote asks with a refund of `refund_sun`, in base units.
+    pub fn fee_with_refund(&self, refund_sun: i64) -> Result<U256> {
+        let parse = |text: &str, what: &str| {
+            text.parse::<U256>().map_err(|_| {
+                Error::Failed(format!("the relayer's {what} `{text}` is not a number"))
+            })
+        };
+        let fee = parse(&self.relayer_fee_raw, "fee")?;
+        let per_trx = parse(&self.refund_price_raw, "refund price")?;
+        let refund = U256::from(refund_sun.max(0));
+        Ok(fee + (refund * per_trx).div_ceil(U256::from(1_000_000u32)))
+    }
+}
