@@ -20,12 +20,9 @@
 
 use std::time::{Duration, Instant};
 
-use alloy_primitives::{B256, U256};
-use alloy_sol_types::SolEvent;
+use alloy_primitives::B256;
 use contracts::TronPool;
-use futures_util::StreamExt;
 use serde::Serialize;
-use tron::client::{Event, EventQuery, TransactionInfo};
 use tron::{Address, NodeError};
 use zk::tree::MerkleTree;
 
@@ -33,12 +30,19 @@ use crate::error::{Error, Result};
 use crate::service::chain::Chain;
 use crate::service::format::word_hex;
 use crate::service::server_client::ServerClient;
-use crate::service::wire::{LeafEntry, LeavesPage, WithdrawalEntry, WithdrawalsPage, word};
+use crate::service::wire::{LeafEntry, LeavesPage, WithdrawalEntry, WithdrawalsPage};
 use crate::settings::SyncSource;
 /// The synced pools' leaves and withdrawals: what sync writes and `serve` pages out. The API
 /// holds it as the service's, never opening the store itself.
 pub use crate::store::trees::TreeCache;
+
+mod events;
+mod scan;
+mod server;
+
 use crate::store::trees::{CacheHead, Leaf, Update, Withdrawal};
+use events::{deposit_leaf, withdrawal_event};
+use server::fetch_from_server;
 
 /// Enough pages for a full pool (2^20 deposits at 200 a page), with room to spare.
 const MAX_PAGES: usize = 6_000;
@@ -448,100 +452,6 @@ impl Chain {
             }
         }
     }
-
-    /// Every event `name` of `pool` from `since` (ms) on, from the events API, read by `read`.
-    async fn events<T>(
-        &self,
-        pool: Address,
-        name: &str,
-        since: Option<i64>,
-        read: impl Fn(&Event) -> std::result::Result<Option<T>, String>,
-        progress: &(dyn Fn(usize) + Sync),
-    ) -> Result<Vec<T>> {
-        let query = EventQuery {
-            event_name: Some(name.into()),
-            limit: Some(200),
-            ascending: true,
-            // Events of the newest cached block again: more may share it.
-            min_block_timestamp: since,
-            ..Default::default()
-        };
-        let mut out = Vec::new();
-        let mut fingerprint: Option<String> = None;
-        for _ in 0..MAX_PAGES {
-            let page = self
-                .node
-                .contract_events(&pool, &query, fingerprint.as_deref())
-                .await?;
-            for event in &page.events {
-                let item = read(event).map_err(|why| {
-                    Error::Refused(format!(
-                        "a {name} event of the pool {pool} from the events API is unreadable: \
-                         {why}"
-                    ))
-                })?;
-                out.extend(item);
-            }
-            progress(out.len());
-            match page.fingerprint {
-                Some(next) if fingerprint.as_ref() != Some(&next) => fingerprint = Some(next),
-                Some(_) => {
-                    return Err(Error::Failed(
-                        "the events API returned the same page twice".into(),
-                    ));
-                }
-                None => return Ok(out),
-            }
-        }
-        Err(Error::Failed(format!(
-            "the {name} events of the pool {pool} are still paging after {MAX_PAGES} pages"
-        )))
-    }
-
-    /// Reads every block from `from` to the head for the pool's events. The head is read
-    /// after the deposit count, so every counted deposit is in a block the scan reads.
-    async fn scan(
-        &self,
-        pool: Address,
-        from: u64,
-        head: CacheHead,
-        target: u32,
-        progress: &(dyn Fn(SyncProgress) + Sync),
-    ) -> Result<Fetched> {
-        let last = self.node.get_now_block().await?.number().max(0) as u64;
-        let mut fetched = Fetched {
-            next_block: Some(last + 1),
-            ..Fetched::default()
-        };
-        let node = &self.node;
-        let mut blocks = futures_util::stream::iter(from..=last)
-            .map(|n| async move { (n, node.get_transaction_infos_by_block(n as i64).await) })
-            .buffered(SCAN_CONCURRENCY);
-        while let Some((number, infos)) = blocks.next().await {
-            for info in infos? {
-                let events = pool_events(&info, pool).map_err(|why| {
-                    Error::Refused(format!(
-                        "block {number} of {} holds an unreadable event of the pool {pool}: \
-                         {why}",
-                        self.node.url()
-                    ))
-                })?;
-                for event in events {
-                    match event {
-                        PoolEvent::Deposit(leaf) => fetched.leaves.push(leaf),
-                        PoolEvent::Withdrawal(w) => fetched.withdrawals.push(w),
-                    }
-                }
-            }
-            if number % 100 == 0 || number == last {
-                progress(SyncProgress {
-                    have: u64::from(head.count) + fetched.leaves.len() as u64,
-                    target: target.into(),
-                });
-            }
-        }
-        Ok(fetched)
-    }
 }
 
 /// Whether a source's failure means "try the next one": nothing answered, or it does not
@@ -558,178 +468,14 @@ fn passes_over(e: &Error) -> Option<PassOver> {
     }
 }
 
-async fn fetch_from_server(
-    server: &ServerClient,
-    denomination: u64,
-    head: CacheHead,
-    withdrawals_from: u32,
-    target: u32,
-    progress: &(dyn Fn(SyncProgress) + Sync),
-) -> Result<Fetched> {
-    let bad = |what: String| {
-        Error::Refused(format!(
-            "the tronpool server at {} sent {what}",
-            server.url()
-        ))
-    };
-    let mut fetched = Fetched::default();
-    let mut from = head.count;
-    for _ in 0..MAX_PAGES {
-        let path = format!("api/pools/{denomination}/leaves?from={from}&limit={MAX_PAGE}");
-        let data = server.call(reqwest::Method::GET, &path, None).await?;
-        let page: LeavesPage =
-            serde_json::from_value(data).map_err(|e| bad(format!("an unreadable page: {e}")))?;
-        for entry in &page.leaves {
-            fetched.leaves.push(
-                entry
-                    .to_leaf()
-                    .map_err(|e| bad(format!("a bad leaf: {e}")))?,
-            );
-        }
-        progress(SyncProgress {
-            have: u64::from(head.count) + fetched.leaves.len() as u64,
-            target: target.into(),
-        });
-        let Some(last) = page.leaves.last() else {
-            break;
-        };
-        if last.index < from {
-            return Err(bad("leaves it was not asked for".into()));
-        }
-        from = last.index + 1;
-        if from >= page.total {
-            break;
-        }
-    }
-    let mut from = withdrawals_from;
-    for _ in 0..MAX_PAGES {
-        let path = format!("api/pools/{denomination}/withdrawals?from={from}&limit={MAX_PAGE}");
-        let data = server.call(reqwest::Method::GET, &path, None).await?;
-        let page: WithdrawalsPage =
-            serde_json::from_value(data).map_err(|e| bad(format!("an unreadable page: {e}")))?;
-        for entry in &page.withdrawals {
-            fetched.withdrawals.push(
-                entry
-                    .to_withdrawal()
-                    .map_err(|e| bad(format!("a bad withdrawal: {e}")))?,
-            );
-        }
-        from += page.withdrawals.len() as u32;
-        if page.withdrawals.is_empty() || from >= page.total {
-            break;
-        }
-    }
-    Ok(fetched)
-}
-
-/// The leaf a `Deposit(bytes32 indexed commitment, uint32 leafIndex, uint256 timestamp)`
-/// event reports, from the events API.
-fn deposit_leaf(event: &Event) -> std::result::Result<Leaf, String> {
-    let commitment = word(&event_text(event, "commitment")?, "commitment")?;
-    let index = event_text(event, "leafIndex")?;
-    let index: u32 = index.parse().map_err(|_| format!("leafIndex `{index}`"))?;
-    Ok(Leaf {
-        index,
-        commitment,
-        block_timestamp: event.block_timestamp,
-        txid: event.transaction_id.to_hex(),
-    })
-}
-
-/// A `Withdrawal(address to, bytes32 nullifierHash, address indexed relayer, uint256 fee)`
-/// event from the events API.
-fn withdrawal_event(event: &Event) -> std::result::Result<Withdrawal, String> {
-    let address = |name: &str| -> std::result::Result<Address, String> {
-        let text = event_text(event, name)?;
-        let digits = text.trim_start_matches("0x");
-        match hex::decode(digits) {
-            Ok(bytes) if bytes.len() == 20 => {
-                let mut raw = [0u8; 20];
-                raw.copy_from_slice(&bytes);
-                Ok(Address::from_evm(raw))
-            }
-            _ => text.parse().map_err(|_| format!("{name} `{text}`")),
-        }
-    };
-    let fee = event_text(event, "fee")?;
-    let fee: U256 = fee.parse().map_err(|_| format!("fee `{fee}`"))?;
-    let relayer = address("relayer")?;
-    Ok(Withdrawal {
-        nullifier_hash: word(&event_text(event, "nullifierHash")?, "nullifierHash")?,
-        txid: event.transaction_id.to_hex(),
-        block: Some(event.block_number),
-        block_timestamp: event.block_timestamp,
-        recipient: address("to")?.to_base58(),
-        relayer: relayer_name(relayer),
-        fee: fee.to_string(),
-    })
-}
-
-fn event_text(event: &Event, name: &str) -> std::result::Result<String, String> {
-    match event.result.get(name) {
-        Some(serde_json::Value::String(s)) => Ok(s.clone()),
-        Some(serde_json::Value::Number(n)) => Ok(n.to_string()),
-        _ => Err(format!("no `{name}`")),
-    }
-}
-
-/// A relayer as cached: `None` for the zero address (a self-withdrawal).
-fn relayer_name(relayer: Address) -> Option<String> {
-    (relayer != Address::ZERO).then(|| relayer.to_base58())
-}
-
-/// A pool event read from a transaction's logs.
-#[derive(Debug, PartialEq, Eq)]
-enum PoolEvent {
-    Deposit(Leaf),
-    Withdrawal(Withdrawal),
-}
-
-/// The `Deposit` and `Withdrawal` events `pool` emitted in a successful transaction, in log
-/// order, as a block scan reads them. Logs of other contracts and other events are ignored;
-/// a log of the pool that claims to be one of the two but does not decode is an error.
-fn pool_events(
-    info: &TransactionInfo,
-    pool: Address,
-) -> std::result::Result<Vec<PoolEvent>, String> {
-    if !info.succeeded() {
-        return Ok(Vec::new());
-    }
-    let mut events = Vec::new();
-    for log in info.log.iter().filter(|l| l.address == pool) {
-        let topics: Vec<B256> = log.topics.iter().map(|t| B256::from(*t)).collect();
-        match topics.first() {
-            Some(t) if *t == TronPool::Deposit::SIGNATURE_HASH => {
-                let e = TronPool::Deposit::decode_raw_log(topics, &log.data)
-                    .map_err(|e| format!("a Deposit event: {e}"))?;
-                events.push(PoolEvent::Deposit(Leaf {
-                    index: e.leafIndex,
-                    commitment: e.commitment.0,
-                    block_timestamp: info.block_timestamp,
-                    txid: info.id.to_hex(),
-                }));
-            }
-            Some(t) if *t == TronPool::Withdrawal::SIGNATURE_HASH => {
-                let e = TronPool::Withdrawal::decode_raw_log(topics, &log.data)
-                    .map_err(|e| format!("a Withdrawal event: {e}"))?;
-                events.push(PoolEvent::Withdrawal(Withdrawal {
-                    nullifier_hash: e.nullifierHash.0,
-                    txid: info.id.to_hex(),
-                    block: Some(info.block_number),
-                    block_timestamp: info.block_timestamp,
-                    recipient: Address::from(e.to).to_base58(),
-                    relayer: relayer_name(Address::from(e.relayer)),
-                    fee: e.fee.to_string(),
-                }));
-            }
-            _ => {}
-        }
-    }
-    Ok(events)
-}
-
 #[cfg(test)]
 mod tests {
+    use alloy_primitives::U256;
+    use alloy_sol_types::SolEvent;
+    use tron::client::{Event, TransactionInfo};
+
+    use super::events::*;
+    use super::scan::*;
     use super::*;
     use alloy_primitives::LogData;
 

@@ -1,0 +1,119 @@
+//! The TronGrid events API as a sync source: a pool's `Deposit` and `Withdrawal` events,
+//! paged with fingerprints, and how one event of each reads.
+
+use alloy_primitives::U256;
+use tron::Address;
+use tron::client::{Event, EventQuery};
+
+use super::MAX_PAGES;
+use crate::error::{Error, Result};
+use crate::service::chain::Chain;
+use crate::service::wire::word;
+use crate::store::trees::{Leaf, Withdrawal};
+
+impl Chain {
+    /// Every event `name` of `pool` from `since` (ms) on, from the events API, read by `read`.
+    pub(super) async fn events<T>(
+        &self,
+        pool: Address,
+        name: &str,
+        since: Option<i64>,
+        read: impl Fn(&Event) -> std::result::Result<Option<T>, String>,
+        progress: &(dyn Fn(usize) + Sync),
+    ) -> Result<Vec<T>> {
+        let query = EventQuery {
+            event_name: Some(name.into()),
+            limit: Some(200),
+            ascending: true,
+            // Events of the newest cached block again: more may share it.
+            min_block_timestamp: since,
+            ..Default::default()
+        };
+        let mut out = Vec::new();
+        let mut fingerprint: Option<String> = None;
+        for _ in 0..MAX_PAGES {
+            let page = self
+                .node
+                .contract_events(&pool, &query, fingerprint.as_deref())
+                .await?;
+            for event in &page.events {
+                let item = read(event).map_err(|why| {
+                    Error::Refused(format!(
+                        "a {name} event of the pool {pool} from the events API is unreadable: \
+                         {why}"
+                    ))
+                })?;
+                out.extend(item);
+            }
+            progress(out.len());
+            match page.fingerprint {
+                Some(next) if fingerprint.as_ref() != Some(&next) => fingerprint = Some(next),
+                Some(_) => {
+                    return Err(Error::Failed(
+                        "the events API returned the same page twice".into(),
+                    ));
+                }
+                None => return Ok(out),
+            }
+        }
+        Err(Error::Failed(format!(
+            "the {name} events of the pool {pool} are still paging after {MAX_PAGES} pages"
+        )))
+    }
+}
+
+/// The leaf a `Deposit(bytes32 indexed commitment, uint32 leafIndex, uint256 timestamp)`
+/// event reports, from the events API.
+pub(super) fn deposit_leaf(event: &Event) -> std::result::Result<Leaf, String> {
+    let commitment = word(&event_text(event, "commitment")?, "commitment")?;
+    let index = event_text(event, "leafIndex")?;
+    let index: u32 = index.parse().map_err(|_| format!("leafIndex `{index}`"))?;
+    Ok(Leaf {
+        index,
+        commitment,
+        block_timestamp: event.block_timestamp,
+        txid: event.transaction_id.to_hex(),
+    })
+}
+
+/// A `Withdrawal(address to, bytes32 nullifierHash, address indexed relayer, uint256 fee)`
+/// event from the events API.
+pub(super) fn withdrawal_event(event: &Event) -> std::result::Result<Withdrawal, String> {
+    let address = |name: &str| -> std::result::Result<Address, String> {
+        let text = event_text(event, name)?;
+        let digits = text.trim_start_matches("0x");
+        match hex::decode(digits) {
+            Ok(bytes) if bytes.len() == 20 => {
+                let mut raw = [0u8; 20];
+                raw.copy_from_slice(&bytes);
+                Ok(Address::from_evm(raw))
+            }
+            _ => text.parse().map_err(|_| format!("{name} `{text}`")),
+        }
+    };
+    let fee = event_text(event, "fee")?;
+    let fee: U256 = fee.parse().map_err(|_| format!("fee `{fee}`"))?;
+    let relayer = address("relayer")?;
+    Ok(Withdrawal {
+        nullifier_hash: word(&event_text(event, "nullifierHash")?, "nullifierHash")?,
+        txid: event.transaction_id.to_hex(),
+        block: Some(event.block_number),
+        block_timestamp: event.block_timestamp,
+        recipient: address("to")?.to_base58(),
+        relayer: relayer_name(relayer),
+        fee: fee.to_string(),
+    })
+}
+
+pub(super) fn event_text(event: &Event, name: &str) -> std::result::Result<String, String> {
+    match event.result.get(name) {
+        Some(serde_json::Value::String(s)) => Ok(s.clone()),
+        Some(serde_json::Value::Number(n)) => Ok(n.to_string()),
+        _ => Err(format!("no `{name}`")),
+    }
+}
+
+/// A relayer as cached: `None` for the zero address (a self-withdrawal).
+pub(super) fn relayer_name(relayer: Address) -> Option<String> {
+    (relayer != Address::ZERO).then(|| relayer.to_base58())
+}
