@@ -243,16 +243,13 @@ impl DeployArgs {
         for index in 0..plan.steps.len() {
             let name = plan.steps[index].contract.name();
             let progress = spinner(ctx, &format!("deploying the {name}"));
-            let done = deploy::deploy_step(
-                &node,
-                &journal,
-                &mut plan,
-                index,
-                &keys,
-                |tx| Ok(tx.sign(&signer)?),
-                save,
-            )
-            .await;
+            let desk = deploy::DeployDesk {
+                node: &node,
+                journal: &journal,
+                keys: &keys,
+            };
+            let done =
+                deploy::deploy_step(desk, &mut plan, index, |tx| Ok(tx.sign(&signer)?), save).await;
             progress.finish_and_clear();
             let Some(done) = done.map_err(|e| stopped(e, &name, &network))? else {
                 continue;

@@ -511,20 +511,31 @@ pub struct Deployed {
     pub fee: i64,
 }
 
+/// What a deployment step works with: the node, the journal of what was signed, and the
+/// keys the verifier is made from.
+#[derive(Clone, Copy)]
+pub struct DeployDesk<'a> {
+    pub node: &'a NodeClient,
+    pub journal: &'a Journal,
+    pub keys: &'a Keys,
+}
+
 /// Deploys one contract: builds its creation transaction, has `sign` sign it, records it in
 /// the journal and saves the record with the transaction pending, broadcasts, waits for the
 /// receipt and saves the record with the address. Also finishes a step an earlier run left
 /// pending.
-#[allow(clippy::too_many_arguments)]
 pub async fn deploy_step(
-    node: &NodeClient,
-    journal: &Journal,
+    desk: DeployDesk<'_>,
     plan: &mut Plan,
     index: usize,
-    keys: &Keys,
     sign: impl FnOnce(&mut Transaction) -> Result<()>,
     mut save: impl FnMut(&DeploymentRecord) -> Result<()>,
 ) -> Result<Option<Deployed>> {
+    let DeployDesk {
+        node,
+        journal,
+        keys,
+    } = desk;
     let step = plan.steps[index].clone();
     let contract = step.contract;
     let txid = match &step.state {

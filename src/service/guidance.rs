@@ -60,19 +60,33 @@ pub enum RefundBy {
     Relayer,
 }
 
+/// What the recipient holds and what is sent along to it: whether it can move the USDT.
+#[derive(Debug, Clone, Copy)]
+pub struct RecipientFunds {
+    /// What the recipient holds, in sun.
+    pub trx_sun: i64,
+    /// TRX (sun) sent along with the withdrawal.
+    pub refund: U256,
+    /// Who would send a refund.
+    pub by: RefundBy,
+}
+
 impl Guidance {
-    /// The guidance for the note at `leaf_index` of `synced`, paid to a recipient holding
-    /// `recipient_trx_sun`, with `refund` sun asked; `deposited_ms` is the deposit's block
-    /// time and `now_ms` this moment.
+    /// The guidance for the note at `leaf_index` of a pool of `leaves`, paid to a recipient
+    /// with `recipient`'s funds; `deposited_ms` is the deposit's block time and `now_ms` this
+    /// moment.
     pub fn new(
         leaves: usize,
         leaf_index: u32,
         deposited_ms: Option<i64>,
         now_ms: i64,
-        recipient_trx_sun: i64,
-        refund: U256,
-        refund_by: RefundBy,
+        recipient: RecipientFunds,
     ) -> Self {
+        let RecipientFunds {
+            trx_sun: recipient_trx_sun,
+            refund,
+            by: refund_by,
+        } = recipient;
         let leaves = u32::try_from(leaves).unwrap_or(u32::MAX);
         let anonymity_set = AnonymitySet {
             before: leaf_index,
@@ -171,9 +185,11 @@ mod tests {
             3,
             Some(now - 10_000),
             now,
-            0,
-            U256::ZERO,
-            RefundBy::Sender,
+            RecipientFunds {
+                trx_sun: 0,
+                refund: U256::ZERO,
+                by: RefundBy::Sender,
+            },
         );
         assert_eq!((g.anonymity_set.before, g.anonymity_set.after), (3, 1));
         assert_eq!(g.since_deposit_seconds, Some(10));
@@ -189,7 +205,17 @@ mod tests {
         // Exactly at the thresholds, a recipient with TRX: nothing to warn about.
         let leaves = 1 + MIN_LATER_DEPOSITS as usize;
         let then = now - MIN_SECONDS_SINCE_DEPOSIT * 1000;
-        let g = Guidance::new(leaves, 0, Some(then), now, 1, U256::ZERO, RefundBy::Relayer);
+        let g = Guidance::new(
+            leaves,
+            0,
+            Some(then),
+            now,
+            RecipientFunds {
+                trx_sun: 1,
+                refund: U256::ZERO,
+                by: RefundBy::Relayer,
+            },
+        );
         assert_eq!(g.anonymity_set.after, MIN_LATER_DEPOSITS);
         assert!(g.warnings.is_empty(), "{:?}", g.warnings);
         // One short of each, and a refund asked for a fresh address.
@@ -198,9 +224,11 @@ mod tests {
             0,
             Some(then + 1000),
             now,
-            0,
-            U256::from(1u8),
-            RefundBy::Relayer,
+            RecipientFunds {
+                trx_sun: 0,
+                refund: U256::from(1u8),
+                by: RefundBy::Relayer,
+            },
         );
         assert_eq!(
             codes(&g),

@@ -202,7 +202,6 @@ pub enum RelayWithdrawn {
 impl RelayWithdrawal {
     /// Runs the withdrawal through `relayer`. `pricing` prices the relay by this client's
     /// own reckoning (for the fee cap) and is the in-process relayer's.
-    #[allow(clippy::too_many_arguments)]
     pub async fn run(
         mut self,
         desk: Desk<'_>,
@@ -211,12 +210,7 @@ impl RelayWithdrawal {
         progress: &dyn Progress,
         confirm: &dyn Confirm,
     ) -> Result<RelayWithdrawn> {
-        let Desk {
-            chain,
-            store,
-            trees,
-            ..
-        } = desk;
+        let Desk { chain, store, .. } = desk;
         let denomination = self.note.note.meta().denomination();
         let pool = chain.pool_address(denomination)?;
         let refund_i64 = i64::try_from(self.refund)
@@ -246,16 +240,7 @@ impl RelayWithdrawal {
             fee,
             refund: self.refund,
         };
-        let prepared = prove(
-            chain,
-            store,
-            trees,
-            &self.note,
-            payout,
-            RefundBy::Relayer,
-            progress,
-        )
-        .await?;
+        let prepared = prove(desk, &self.note, payout, RefundBy::Relayer, progress).await?;
         let proved = &prepared.proved;
         // Verified here too, before a relayer sees it: a bad proof is our bug, not theirs.
         let refund_sun = chain

@@ -18,7 +18,7 @@ use crate::service::builders::{
 use crate::service::chain::Chain;
 use crate::service::desk::Desk;
 use crate::service::format::{six_decimals_text, word_hex};
-use crate::service::guidance::{Guidance, RefundBy};
+use crate::service::guidance::{Guidance, RecipientFunds, RefundBy};
 use crate::service::inputs::USDT_UNIT;
 use crate::service::notes::{Payout, Proved, commitment_of, nullifier_hash_of, prove_withdrawal};
 use crate::service::progress::{Confirm, Progress, Step};
@@ -58,14 +58,18 @@ pub struct Prepared {
 /// by the synced withdrawals, never by asking the node, proves the withdrawal for `payout`,
 /// and reports the guidance.
 pub async fn prove(
-    chain: &Chain,
-    store: &NoteStore,
-    trees: &TreeCache,
+    desk: Desk<'_>,
     given: &GivenNote,
     payout: Payout,
     refund_by: RefundBy,
     progress: &dyn Progress,
 ) -> Result<Prepared> {
+    let Desk {
+        chain,
+        store,
+        trees,
+        ..
+    } = desk;
     let denomination = given.note.meta().denomination();
     let nullifier_hash: B256 = nullifier_hash_of(&given.note);
     let synced = sync(chain, trees, denomination, progress).await?;
@@ -92,9 +96,11 @@ pub async fn prove(
         proved.leaf_index,
         leaf.map(|l| l.block_timestamp),
         tron::transaction::now_ms(),
-        recipient_trx,
-        refund,
-        refund_by,
+        RecipientFunds {
+            trx_sun: recipient_trx,
+            refund,
+            by: refund_by,
+        },
     );
     progress.step(Step::Guidance(&guidance));
     Ok(Prepared { proved, guidance })
@@ -252,12 +258,7 @@ impl SelfWithdrawal {
         progress: &dyn Progress,
         confirm: &dyn Confirm,
     ) -> Result<SelfWithdrawn> {
-        let Desk {
-            chain,
-            store,
-            trees,
-            ..
-        } = desk;
+        let Desk { chain, store, .. } = desk;
         let denomination = self.note.note.meta().denomination();
         let pool = chain.pool_address(denomination)?;
         let from = signer.from();
@@ -268,16 +269,7 @@ impl SelfWithdrawal {
             fee: U256::ZERO,
             refund: self.refund,
         };
-        let prepared = prove(
-            chain,
-            store,
-            trees,
-            &self.note,
-            payout,
-            RefundBy::Sender,
-            progress,
-        )
-        .await?;
+        let prepared = prove(desk, &self.note, payout, RefundBy::Sender, progress).await?;
         let request = &prepared.proved.request;
         let refund_sun = chain
             .check_withdrawal(request, SpentCheck::CheckedLocally)

@@ -256,7 +256,7 @@ impl Chain {
         for source in self.sync_sources() {
             let name = self.describe_source(source);
             let fetched = match self
-                .fetch(source, denomination, pool, cache, head, target, progress)
+                .fetch(source, denomination, cache, head, target, progress)
                 .await
             {
                 Ok(fetched) => fetched,
@@ -270,7 +270,7 @@ impl Chain {
                 },
             };
             match self
-                .settle(denomination, cache, head, target, fetched, source, &name)
+                .settle(denomination, cache, head, target, fetched, source)
                 .await?
             {
                 Ok(attempt) => return Ok(attempt),
@@ -287,7 +287,6 @@ impl Chain {
     }
 
     /// Checks what a source brought and, when it rebuilds a root the pool knows, saves it.
-    #[allow(clippy::too_many_arguments)]
     async fn settle(
         &self,
         denomination: u64,
@@ -296,8 +295,8 @@ impl Chain {
         target: u32,
         fetched: Fetched,
         source: &SyncSource,
-        name: &str,
     ) -> Result<std::result::Result<Attempt, PassOver>> {
+        let name = &self.describe_source(source);
         let pool = self.pool_address(denomination)?;
         let key = pool.to_base58();
         let mut new_leaves: Vec<Leaf> = Vec::new();
@@ -386,17 +385,16 @@ impl Chain {
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
     async fn fetch(
         &self,
         source: &SyncSource,
         denomination: u64,
-        pool: Address,
         cache: &TreeCache,
         head: CacheHead,
         target: u32,
         progress: &(dyn Fn(SyncProgress) + Sync),
     ) -> Result<Fetched> {
+        let pool = self.pool_address(denomination)?;
         let key = pool.to_base58();
         let withdrawals = cache.withdrawals_head(&key)?;
         match source {
