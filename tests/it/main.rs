@@ -14,6 +14,7 @@ mod cli_sync;
 mod cli_tty;
 mod cli_tx;
 mod generated;
+mod golden;
 mod interop;
 mod layers;
 mod relayer;
