@@ -31,7 +31,7 @@ pub enum Kind {
 }
 
 impl Kind {
-    const ALL: [Kind; 10] = [
+    pub const ALL: [Kind; 10] = [
         Kind::Usage,
         Kind::Failed,
         Kind::Unavailable,
