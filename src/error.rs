@@ -31,6 +31,7 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// Every kind, in the order of the exit-code table.
     pub const ALL: [Kind; 10] = [
         Kind::Usage,
         Kind::Failed,
