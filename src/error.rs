@@ -149,8 +149,8 @@ impl StoreError {
         })
     }
 
-    /// A file at `path` that is there already and must not be overwritten; `advice` says
-    /// what to do.
+    /// A file that is there already and must not be overwritten; `message` names it and
+    /// says what to do.
     pub fn occupied(message: impl Into<String>) -> Error {
         Error::Store(StoreError::Occupied(message.into()))
     }
@@ -188,13 +188,6 @@ pub enum Error {
     Failed(String),
     #[error(transparent)]
     Store(#[from] StoreError),
-    /// The proof system refused `what`: a note, tree, witness, proof or key error of `zk`.
-    #[error("{what}: {source}")]
-    Zk {
-        what: String,
-        #[source]
-        source: Box<dyn std::error::Error + Send + Sync>,
-    },
     /// JSON that should have been readable (or writable) was not: `what`, and serde's error.
     #[error("{what}: {source}")]
     Json {
@@ -210,7 +203,8 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
-    /// Another library's error while doing `what`, kept as the source.
+    /// Another library's error while doing `what` (the proof system's, a URL's, the devnet's),
+    /// kept as the source.
     #[error("{what}: {source}")]
     Caused {
         what: String,
@@ -285,17 +279,6 @@ impl Error {
         }
     }
 
-    /// `zk`'s `source` while doing `what`.
-    pub fn zk(
-        what: impl Into<String>,
-        source: impl std::error::Error + Send + Sync + 'static,
-    ) -> Self {
-        Error::Zk {
-            what: what.into(),
-            source: Box::new(source),
-        }
-    }
-
     /// serde_json's `source` while reading or writing `what`.
     pub fn json(what: impl Into<String>, source: serde_json::Error) -> Self {
         Error::Json {
@@ -351,7 +334,6 @@ impl Error {
             | Error::Io { .. }
             | Error::Failed(_)
             | Error::Store(_)
-            | Error::Zk { .. }
             | Error::Json { .. }
             | Error::Os { .. }
             | Error::Caused { .. }
@@ -427,7 +409,6 @@ impl Error {
             Error::Failed(_)
             | Error::Config(_)
             | Error::Store(_)
-            | Error::Zk { .. }
             | Error::Json { .. }
             | Error::Os { .. }
             | Error::Caused { .. }

@@ -320,7 +320,7 @@ impl DeployArgs {
             )));
         }
         check_usable(&path, network, devnet)?;
-        Keys::read_zkey(&path).map_err(|e| Error::zk("the imported keys", e))
+        Keys::read_zkey(&path).map_err(|e| Error::caused("the imported keys", e))
     }
 }
 

@@ -232,7 +232,7 @@ impl Chain {
                  here; import the ceremony's zkey with `tronpool ceremony import FILE.zkey`"
             )));
         };
-        let keys = Keys::read_zkey(&path).map_err(|e| Error::zk("the imported keys", e))?;
+        let keys = Keys::read_zkey(&path).map_err(|e| Error::caused("the imported keys", e))?;
         if keys.verifying_key_sha256() != *pinned {
             return Err(crate::error::StoreError::damaged(
                 path.display().to_string(),

@@ -158,12 +158,14 @@ async fn verifier(chain: &Chain, keys: &Keys) -> Result<Vec<Check>> {
 /// A withdrawal proof for a random note in a tree of its own, to random values.
 fn fresh_proof(keys: &Keys) -> Result<(PublicInputs, EncodedProof)> {
     let note =
-        Note::generate(NoteMeta::usdt(100, "check").map_err(|e| Error::zk("a test note", e))?);
+        Note::generate(NoteMeta::usdt(100, "check").map_err(|e| Error::caused("a test note", e))?);
     let mut tree = MerkleTree::new();
     let index = tree
         .insert(note.commitment())
-        .map_err(|e| Error::zk("a test tree", e))?;
-    let path = tree.path(index).map_err(|e| Error::zk("a test path", e))?;
+        .map_err(|e| Error::caused("a test tree", e))?;
+    let path = tree
+        .path(index)
+        .map_err(|e| Error::caused("a test path", e))?;
     let random_address = || zk::field::from_address(&rand_bytes());
     let public = PublicInputs {
         root: tree.root(),
@@ -173,9 +175,9 @@ fn fresh_proof(keys: &Keys) -> Result<(PublicInputs, EncodedProof)> {
         fee: Fr::from(1_000u64),
         refund: Fr::from(0u64),
     };
-    let witness = Witness::new(&note, &path).map_err(|e| Error::zk("a test witness", e))?;
+    let witness = Witness::new(&note, &path).map_err(|e| Error::caused("a test witness", e))?;
     let proof = zk::proof::prove(keys, &public, &witness, &mut rand_core::OsRng)
-        .map_err(|e| Error::zk("proving for the check", e))?;
+        .map_err(|e| Error::caused("proving for the check", e))?;
     Ok((public, EncodedProof::from_proof(&proof)))
 }
 

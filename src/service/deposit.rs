@@ -252,7 +252,7 @@ impl DepositRun {
 }
 
 fn note_meta(chain: &Chain, denomination: u64) -> Result<NoteMeta> {
-    NoteMeta::usdt(denomination, &chain.network).map_err(|e| Error::zk("cannot make a note", e))
+    NoteMeta::usdt(denomination, &chain.network).map_err(|e| Error::caused("cannot make a note", e))
 }
 
 /// What deposits need from their sender before the first is made.

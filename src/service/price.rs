@@ -437,17 +437,16 @@ async fn read_pair(chain: &Chain, pair: Address) -> Result<PairState> {
     }
     let now = u64::try_from(head.block.timestamp() / 1000).unwrap_or(0);
     let last = u64::from(reserves.blockTimestampLast);
-    // As Uniswap V2's oracle library: since the last trade the price held at the reserves.
-    // The pair keeps 32-bit seconds; a last trade "after" the head (a node ahead of its own
-    // head block) adds nothing.
-    let elapsed = u64::from((now as u32).wrapping_sub(last as u32)).min(now.saturating_sub(last));
+    // As Uniswap V2's oracle library: since the last trade the price held at the reserves. A
+    // last trade "after" the head (a node ahead of its own head block) adds nothing.
+    let elapsed = now.saturating_sub(last);
     let spot_uq: U256 = (U256::from(usdt_reserve) << 112usize) / U256::from(trx_reserve);
     Ok(PairState {
         spot: TrxPrice {
             usdt: usdt_reserve,
             sun: trx_reserve,
         },
-        age_seconds: now.saturating_sub(last),
+        age_seconds: elapsed,
         reading: Reading {
             at: now,
             cumulative: cumulative.wrapping_add(spot_uq.wrapping_mul(U256::from(elapsed))),
@@ -530,6 +529,27 @@ mod tests {
         for bad in ["0", "-1", "x", ""] {
             assert_eq!(TrxPrice::parse(bad), None, "{bad}");
         }
+    }
+
+    #[test]
+    fn a_server_reads_a_pair_often_enough_for_its_window_and_nothing_else() {
+        let pair = || Some(PriceSource::Pair(Address::ZERO));
+        let feed = PriceFeed::new(pair(), DEFAULT_MAX_AGE);
+        // 30 minutes over 32 readings, so a reading about a window old is always kept.
+        assert_eq!(feed.sample_interval(), Some(Duration::from_millis(56_250)));
+        let short = PriceFeed::new(pair(), DEFAULT_MAX_AGE).average_over(Duration::from_secs(10));
+        assert_eq!(short.sample_interval(), Some(Duration::from_secs(3)));
+        let long = PriceFeed::new(pair(), DEFAULT_MAX_AGE).average_over(Duration::from_secs(7200));
+        assert_eq!(long.sample_interval(), Some(PAIR_TTL * 6));
+        let fixed = PriceFeed::new(
+            Some(PriceSource::parse("fixed:0.28").unwrap()),
+            DEFAULT_MAX_AGE,
+        );
+        assert_eq!(fixed.sample_interval(), None);
+        assert_eq!(
+            PriceFeed::new(None, DEFAULT_MAX_AGE).sample_interval(),
+            None
+        );
     }
 
     /// 0.28 USDT per TRX as Uniswap V2's UQ112x112.

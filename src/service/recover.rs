@@ -75,7 +75,7 @@ impl Chain {
                 .sync_tree(denomination, trees, &|p| progress(denomination, p))
                 .await?;
             let meta = NoteMeta::usdt(denomination, &self.network)
-                .map_err(|e| Error::zk("cannot make a note", e))?;
+                .map_err(|e| Error::caused("cannot make a note", e))?;
             let mut found = Vec::new();
             let (mut index, mut gap) = (0u32, 0u32);
             while gap < gap_limit {

@@ -33,10 +33,14 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The code of a file without its comments and its test module.
+/// The code of a file without its comments and its test module (`#[cfg(test)]` followed by
+/// a `mod`; a test-only item elsewhere leaves the rest of the file in).
 fn production_code(text: &str) -> String {
-    let text = match text.find("#[cfg(test)]") {
-        Some(at) => &text[..at],
+    let test_module = text
+        .match_indices("#[cfg(test)]")
+        .find(|(at, marker)| text[at + marker.len()..].trim_start().starts_with("mod "));
+    let text = match test_module {
+        Some((at, _)) => &text[..at],
         None => text,
     };
     text.lines()

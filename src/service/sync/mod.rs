@@ -333,7 +333,7 @@ impl Chain {
             tree = extend
                 .await
                 .map_err(|e| Error::task("building the tree", e))?
-                .map_err(|e| Error::zk(format!("the {denomination} USDT pool"), e))?;
+                .map_err(|e| Error::caused(format!("the {denomination} USDT pool"), e))?;
         }
         let root = B256::from(zk::field::to_be_bytes(&tree.root()));
         if !tree.is_empty() && !self.is_known_root(denomination, root).await? {
