@@ -170,14 +170,23 @@ pub fn relayer_key(file: Option<&std::path::Path>, network: &str) -> Result<Opti
 /// The key to sign with: key file, `TRONPOOL_PRIVATE_KEY`, the stored key, on the devnet its
 /// dev account 0, or a hidden prompt when a person is at the terminal.
 pub fn signing_key(ctx: &Context) -> Result<(PrivateKey, KeyOrigin)> {
-    let settings = ctx.settings()?;
-    if let Some(found) = load_signing_key(settings, &*ctx.vault()?)? {
+    signing_key_from(ctx.settings()?, &*ctx.vault()?, interactive(ctx))
+}
+
+/// [`signing_key`] from settings and a vault already opened; `ask` when there is a terminal
+/// to prompt on.
+pub fn signing_key_from(
+    settings: &crate::settings::Settings,
+    vault: &crate::store::vault::Vault,
+    ask: bool,
+) -> Result<(PrivateKey, KeyOrigin)> {
+    if let Some(found) = load_signing_key(settings, vault)? {
         return Ok(found);
     }
     if settings.network.value == crate::network::DEFAULT_NETWORK {
         return Ok((devnet::genesis::dev_key(0), KeyOrigin::DevAccount));
     }
-    if interactive(ctx) {
+    if ask {
         let text = hidden("Private key to sign with (64 hex digits, hidden)")?;
         return Ok((parse_key(&text, "the prompt")?, KeyOrigin::Prompt));
     }

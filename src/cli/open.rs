@@ -2,7 +2,6 @@
 //! the signing key, and the note it is given.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use tron::{Address, PrivateKey};
 
@@ -11,22 +10,27 @@ use crate::service::chain::Chain;
 use crate::service::desk::Desk;
 use crate::service::format::word_hex;
 use crate::service::journal::Journal;
-use crate::service::notes::{commitment_of, parse_note};
-use crate::service::open::NetworkSpec;
+use crate::service::notes::parse_note;
+use crate::service::open;
 use crate::service::price::PriceSource;
 use crate::service::relayer_fees::Pricing;
 use crate::service::seed::Seed;
 use crate::service::withdraw::GivenNote;
+use crate::settings::Settings;
+use crate::store::database::Database;
 use crate::store::notes::NoteStore;
 use crate::store::trees::TreeCache;
 
 use super::Context;
-use super::input::read_text;
+use super::input::{interactive, read_text};
+use super::key::signing_key_from;
 
 /// What a command works with, each part opened once and here: the chain, the network's
 /// stores, and when the command needs them the mnemonic's seed and the signing key. The
 /// command hands [`Session::desk`] to a service workflow.
-pub struct Session {
+pub struct Session<'a> {
+    /// The resolved settings the session was opened with.
+    pub settings: &'a Settings,
     pub chain: Arc<Chain>,
     pub notes: NoteStore,
     pub journal: Journal,
@@ -46,23 +50,34 @@ pub struct Needs {
     pub key: bool,
 }
 
-impl Session {
-    pub async fn open(ctx: &Context, needs: Needs) -> Result<Self> {
-        let chain = connect(ctx).await?;
+impl<'a> Session<'a> {
+    pub async fn open(ctx: &'a Context, needs: Needs) -> Result<Self> {
+        let settings = ctx.settings()?;
+        let chain = open::connect(settings).await?;
         if let Some(denomination) = needs.pool {
             chain.pool_address(denomination)?;
         }
-        let database = ctx.settings()?.database();
-        let notes = NoteStore::open(&database, ctx.vault()?)?;
-        let journal = Journal::open(&database)?;
-        let trees = TreeCache::open(&database)?;
-        let seed = if needs.seed { seed(ctx)? } else { None };
-        let key = if needs.key { Some(key(ctx)?) } else { None };
+        let vault = ctx.vault()?;
+        let database = Database::open(&settings.database())?;
+        let seed = match needs.seed {
+            true => Seed::stored(&settings.dirs.mnemonic_file(), &vault)?,
+            false => None,
+        };
+        let key = match needs.key {
+            true => {
+                let (key, origin) = signing_key_from(settings, &vault, interactive(ctx))?;
+                ctx.out
+                    .note(format!("signing as {} ({origin})", key.address()));
+                Some(key)
+            }
+            false => None,
+        };
         Ok(Session {
+            settings,
             chain: Arc::new(chain),
-            notes,
-            journal,
-            trees,
+            notes: database.notes(vault),
+            journal: Journal::new(database.journal()),
+            trees: database.trees(),
             seed,
             key,
         })
@@ -86,30 +101,15 @@ impl Session {
     }
 }
 
-/// Connects to the configured network's node and reads its deployment. On the devnet, an
-/// unreachable node gets a hint on how to start one.
+/// Connects to the configured network's node ([`open::connect`]).
 pub async fn connect(ctx: &Context) -> Result<Chain> {
-    let settings = ctx.settings()?;
-    let node = settings.node_client()?;
-    let network = &settings.network.value;
-    // The CLI reads each value once per run; nothing to cache.
-    Chain::open(&NetworkSpec::from_settings(settings), node, Duration::ZERO)
-        .await
-        .map_err(|e| match e {
-            Error::Node(n) if n.is_unavailable() && network == crate::network::DEFAULT_NETWORK => {
-                Error::Unavailable(format!(
-                    "{n}; start a devnet with `tronpool devnet` (or pass --node URL)"
-                ))
-            }
-            other => other,
-        })
+    open::connect(ctx.settings()?).await
 }
 
 /// What a relay costs by this client's own reckoning: the default fee policy at the price
 /// the configuration names (on the devnet, its pair).
-pub fn pricing(ctx: &Context, chain: &Chain) -> Result<Pricing> {
-    let configured = ctx.settings()?.price_source.value.clone();
-    let source = PriceSource::resolve(configured.as_deref(), chain)?;
+pub fn pricing(settings: &Settings, chain: &Chain) -> Result<Pricing> {
+    let source = PriceSource::resolve(settings.price_source.value.as_deref(), chain)?;
     Ok(Pricing::with_source(source))
 }
 
@@ -118,18 +118,14 @@ pub fn notes(ctx: &Context) -> Result<NoteStore> {
 }
 
 /// The network's submit journal: what this machine signed and is seeing to the chain.
-pub fn journal(ctx: &Context) -> Result<crate::service::journal::Journal> {
-    crate::service::journal::Journal::open(&ctx.settings()?.database())
+pub fn journal(ctx: &Context) -> Result<Journal> {
+    Journal::open(&ctx.settings()?.database())
 }
 
 /// The stored mnemonic's derivation key, if a mnemonic is stored (opening it asks for the
 /// passphrase when the secrets are encrypted).
-pub fn seed(ctx: &Context) -> Result<Option<crate::service::seed::Seed>> {
-    let file = ctx.settings()?.dirs.mnemonic_file();
-    match crate::store::keystore::read_mnemonic(&file, &*ctx.vault()?)? {
-        Some(words) => Ok(Some(crate::service::seed::Seed::from_mnemonic(&words)?)),
-        None => Ok(None),
-    }
+pub fn seed(ctx: &Context) -> Result<Option<Seed>> {
+    Seed::stored(&ctx.settings()?.dirs.mnemonic_file(), &*ctx.vault()?)
 }
 
 pub fn trees(ctx: &Context) -> Result<TreeCache> {
@@ -161,10 +157,7 @@ pub fn given_note(ctx: &Context, store: &NoteStore, arg: &str) -> Result<GivenNo
     } else if let Ok(id) = arg.parse::<i64>() {
         let text = store.text(id)?;
         let note = parse_note(&text)?;
-        return Ok(GivenNote {
-            note,
-            record: store.get(id)?,
-        });
+        return Ok(GivenNote::new(note, store.get(id)?));
     } else {
         if arg.trim_start().starts_with("tronpool-") {
             ctx.out.warn(
@@ -183,6 +176,7 @@ pub fn given_note(ctx: &Context, store: &NoteStore, arg: &str) -> Result<GivenNo
             note.meta().network()
         )));
     }
-    let record = store.by_commitment(&word_hex(&commitment_of(&note)))?;
-    Ok(GivenNote { note, record })
+    let mut given = GivenNote::new(note, None);
+    given.record = store.by_commitment(&word_hex(&given.hashes.commitment))?;
+    Ok(given)
 }

@@ -14,7 +14,7 @@ impl PoolsArgs {
         let chain = connect(ctx).await?;
         // The fee a relayer with the default terms asks at today's prices (each relayer
         // quotes its own: `tronpool relay status`).
-        let pricing = pricing(ctx, &chain)?;
+        let pricing = pricing(ctx.settings()?, &chain)?;
         let terms = pricing.terms(&chain, Default::default()).await.ok();
         let pools = chain.pools(terms.as_ref()).await?;
         // `--json` prints exactly the `data` of `GET /api/pools`: `{pools: [...]}`.

@@ -23,6 +23,7 @@ use crate::service::relay_withdraw::{RelayTarget, RelayWithdrawal, RelayWithdraw
 use crate::service::relayer::{Relayer, RelayerConfig};
 use crate::service::relayer_client::RelayerClient;
 use crate::service::wire::RelayerStatus;
+use crate::settings::Settings;
 use crate::store::jobs::JobStore;
 
 use super::Context;
@@ -81,19 +82,14 @@ impl RelayCommand {
     }
 }
 
-/// The relayer a command talks to: `url`, else the network's configured relayer, else on the
-/// devnet its dev account 1 relaying in this process.
-async fn target(
-    ctx: &Context,
-    url: Option<Url>,
-    chain: Option<&Arc<Chain>>,
-) -> Result<RelayTarget> {
-    let settings = ctx.settings()?;
+/// The relayer a command talks to when one is named: `url`, else the network's configured
+/// relayer; `None` on the devnet without one (it relays itself, [`in_process`]).
+fn remote(settings: &Settings, url: Option<Url>) -> Result<Option<RelayTarget>> {
     if let Some(url) = url.or_else(|| settings.relayer.value.clone()) {
-        return Ok(RelayTarget::Remote(RelayerClient::new(
+        return Ok(Some(RelayTarget::Remote(RelayerClient::new(
             url,
             settings.proxy.value.as_ref(),
-        )?));
+        )?)));
     }
     if settings.network.value != crate::network::DEFAULT_NETWORK {
         return Err(Error::usage(format!(
@@ -102,15 +98,16 @@ async fn target(
             settings.network.value, settings.network.value
         )));
     }
+    Ok(None)
+}
+
+/// The devnet's dev account 1 relaying in this process on `chain`.
+fn in_process(chain: Arc<Chain>) -> Result<RelayTarget> {
     let relayer = Relayer::new(
         devnet::genesis::dev_key(1),
         RelayerConfig::default(),
         JobStore::in_memory()?,
     );
-    let chain = match chain {
-        Some(chain) => chain.clone(),
-        None => Arc::new(connect(ctx).await?),
-    };
     Ok(RelayTarget::InProcess {
         relayer: Arc::new(relayer),
         chain,
@@ -122,8 +119,12 @@ impl RelayWithdrawArgs {
         let session = Session::open(ctx, Needs::default()).await?;
         let given = session.given_note(ctx, &self.note)?;
         let refund = refund_sun(self.refund.as_deref())?;
-        let relayer = target(ctx, self.relayer.clone(), Some(&session.chain)).await?;
-        let configured = ctx.settings()?.max_fee.value.clone();
+        let settings = session.settings;
+        let relayer = match remote(settings, self.relayer.clone())? {
+            Some(remote) => remote,
+            None => in_process(session.chain.clone())?,
+        };
+        let configured = &settings.max_fee.value;
         let max_fee = match (&self.max_fee, &configured) {
             (Some(text), _) => Some(parse_units(text, USDT_DECIMALS).ok_or_else(|| {
                 Error::usage(format!("--max-fee `{text}` is not an amount of USDT"))
@@ -135,7 +136,7 @@ impl RelayWithdrawArgs {
             })?),
             (None, None) => None,
         };
-        let pricing = pricing(ctx, &session.chain)?;
+        let pricing = pricing(settings, &session.chain)?;
         let withdrawal = RelayWithdrawal {
             note: given,
             recipient: self.to,
@@ -165,11 +166,15 @@ impl RelayWithdrawArgs {
 
 impl RelayStatusArgs {
     pub async fn run(self, ctx: &Context) -> Result<()> {
-        let relayer = target(ctx, self.relayer, None).await?;
+        let settings = ctx.settings()?;
+        let relayer = match remote(settings, self.relayer)? {
+            Some(remote) => remote,
+            None => in_process(Arc::new(connect(ctx).await?))?,
+        };
         let status = match &relayer {
             RelayTarget::Remote(client) => client.status().await?,
             RelayTarget::InProcess { chain, .. } => {
-                relayer.status(chain, &pricing(ctx, chain)?).await?
+                relayer.status(chain, &pricing(settings, chain)?).await?
             }
         };
         ctx.out

@@ -10,7 +10,7 @@ use crate::service::withdraw::{SelfWithdrawal, SelfWithdrawn, Signer};
 
 use super::Context;
 use super::input::{Prompt, refund_sun};
-use super::open::{Needs, Session, key, owner};
+use super::open::{Needs, Session};
 use super::progress::Steps;
 use super::signing::print_unsigned;
 
@@ -38,12 +38,21 @@ pub struct WithdrawArgs {
 
 impl WithdrawArgs {
     pub async fn run(self, ctx: &Context) -> Result<()> {
-        let session = Session::open(ctx, Needs::default()).await?;
+        let needs = Needs {
+            key: !self.unsigned || self.from.is_none(),
+            ..Needs::default()
+        };
+        let session = Session::open(ctx, needs).await?;
         let given = session.given_note(ctx, &self.note)?;
-        let key = if self.unsigned { None } else { Some(key(ctx)?) };
-        let from = match &key {
-            Some(key) => key.address(),
-            None => owner(ctx, self.from)?,
+        let key = session.key.as_ref().filter(|_| !self.unsigned);
+        let from = match (key, self.from) {
+            (Some(key), _) => key.address(),
+            (None, Some(from)) => from,
+            (None, None) => session
+                .key
+                .as_ref()
+                .expect("the key is opened when --from is not given")
+                .address(),
         };
         let refund = refund_sun(self.refund.as_deref())?;
         ctx.out.warn(format!(
@@ -51,7 +60,7 @@ impl WithdrawArgs {
              {}; `tronpool relay withdraw` keeps the two apart",
             self.to
         ));
-        let signer = match &key {
+        let signer = match key {
             _ if self.dry_run => Signer::DryRun { from },
             Some(key) => Signer::Key(key),
             None => Signer::Unsigned { from },

@@ -21,7 +21,7 @@ use crate::service::builders::withdraw_calldata;
 use crate::service::chain::Chain;
 use crate::service::check::Check;
 use crate::service::deposit::{Desk, deposit_one, funding, new_note};
-use crate::service::notes::{Payout, parse_note, prove_withdrawal};
+use crate::service::notes::{NoteHashes, Payout, parse_note, prove_withdrawal};
 use crate::store::notes::{NoteRecord, NoteState, NoteStore};
 use crate::store::trees::TreeCache;
 
@@ -268,7 +268,7 @@ pub async fn withdrawal(
         fee: U256::ZERO,
         refund: U256::ZERO,
     };
-    let proved = prove_withdrawal(chain, &synced, note, payout).await?;
+    let proved = prove_withdrawal(chain, &synced, note, NoteHashes::of(note), payout).await?;
     let data = withdraw_calldata(&proved.request);
     let run = match chain.simulate(from, pool, 0, data).await {
         Ok(run) => run,

@@ -25,6 +25,23 @@ pub fn parse_note(text: &str) -> Result<Note> {
     Note::parse(text.trim()).map_err(|e| Error::BadNote(format!("bad note: {e}")))
 }
 
+/// A note's two public hashes, computed once when the note is read and handed to every step
+/// that needs them.
+#[derive(Debug, Clone, Copy)]
+pub struct NoteHashes {
+    pub commitment: B256,
+    pub nullifier_hash: B256,
+}
+
+impl NoteHashes {
+    pub fn of(note: &Note) -> Self {
+        NoteHashes {
+            commitment: commitment_of(note),
+            nullifier_hash: nullifier_hash_of(note),
+        }
+    }
+}
+
 pub fn commitment_of(note: &Note) -> B256 {
     B256::from(zk::field::to_be_bytes(&note.commitment()))
 }
@@ -237,15 +254,17 @@ pub async fn prove_withdrawal(
     chain: &Chain,
     synced: &SyncedTree,
     note: &Note,
+    hashes: NoteHashes,
     payout: Payout,
 ) -> Result<Proved> {
     let denomination = synced.denomination;
-    let leaf = note.commitment();
+    let leaf = zk::field::from_be_bytes(&hashes.commitment.0, "the commitment")
+        .expect("a commitment is a field element");
     let index = synced.tree.index_of(&leaf).ok_or_else(|| {
         Error::Refused(format!(
             "the note's commitment {} is not among the {} deposits of the {denomination} USDT \
              pool: it was never deposited, or the deposit has not landed yet",
-            word_hex(&commitment_of(note)),
+            word_hex(&hashes.commitment),
             synced.tree.len()
         ))
     })?;
@@ -260,7 +279,7 @@ pub async fn prove_withdrawal(
         // Replaced by the real proof below; the public inputs are computed first.
         proof: EncodedProof([U256::ZERO; 8]),
         root: synced.root,
-        nullifier_hash: nullifier_hash_of(note),
+        nullifier_hash: hashes.nullifier_hash,
         recipient: payout.recipient,
         relayer: payout.relayer,
         fee: payout.fee,

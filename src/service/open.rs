@@ -129,3 +129,21 @@ impl Chain {
             .await
     }
 }
+
+/// Connects to the configured network's node and reads its deployment. On the devnet, an
+/// unreachable node gets a hint on how to start one.
+pub async fn connect(settings: &Settings) -> Result<Chain> {
+    let node = settings.node_client()?;
+    let network = &settings.network.value;
+    // The CLI reads each value once per run; nothing to cache.
+    Chain::open(&NetworkSpec::from_settings(settings), node, Duration::ZERO)
+        .await
+        .map_err(|e| match e {
+            Error::Node(n) if n.is_unavailable() && network == crate::network::DEFAULT_NETWORK => {
+                Error::Unavailable(format!(
+                    "{n}; start a devnet with `tronpool devnet` (or pass --node URL)"
+                ))
+            }
+            other => other,
+        })
+}

@@ -22,6 +22,8 @@ use zeroize::Zeroizing;
 use zk::note::{Note, NoteMeta, SECRET_BYTES};
 
 use crate::error::{Error, Result};
+use crate::store::keystore::read_mnemonic;
+use crate::store::vault::Vault;
 
 const SALT: &[u8] = b"tronpool-notes-v1";
 const NOTE_INFO: &str = "tronpool-note-v1";
@@ -68,6 +70,15 @@ pub struct Seed {
 }
 
 impl Seed {
+    /// The seed of the mnemonic stored at `file`, if one is (opening it asks for the
+    /// passphrase when the secrets are encrypted).
+    pub fn stored(file: &std::path::Path, vault: &Vault) -> Result<Option<Seed>> {
+        match read_mnemonic(file, vault)? {
+            Some(words) => Ok(Some(Seed::from_mnemonic(&words)?)),
+            None => Ok(None),
+        }
+    }
+
     pub fn from_mnemonic(text: &str) -> Result<Seed> {
         let words = normalize_mnemonic(text)?;
         let mnemonic = bip39::Mnemonic::parse_in_normalized(bip39::Language::English, &words)

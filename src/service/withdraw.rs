@@ -6,7 +6,7 @@
 //! The caller asks and renders: progress and the guidance go to a [`Progress`], the question
 //! before anything is signed to a [`Confirm`].
 
-use alloy_primitives::{B256, U256};
+use alloy_primitives::U256;
 use serde::Serialize;
 use tron::{Address, PrivateKey, Transaction, TxId};
 use zk::note::Note;
@@ -20,16 +20,27 @@ use crate::service::desk::Desk;
 use crate::service::format::{six_decimals_text, word_hex};
 use crate::service::guidance::{Guidance, RecipientFunds, RefundBy};
 use crate::service::inputs::USDT_UNIT;
-use crate::service::notes::{Payout, Proved, commitment_of, nullifier_hash_of, prove_withdrawal};
+use crate::service::notes::{NoteHashes, Payout, Proved, prove_withdrawal};
 use crate::service::progress::{Confirm, Progress, Step};
 use crate::service::sync::SyncedTree;
 use crate::store::notes::{NoteRecord, NoteState, NoteStore};
 use crate::store::trees::TreeCache;
 
-/// A note as a command was given it: the note, and its record when it is stored.
+/// A note as a command was given it: the note, its hashes, and its record when it is stored.
 pub struct GivenNote {
     pub note: Note,
+    pub hashes: NoteHashes,
     pub record: Option<NoteRecord>,
+}
+
+impl GivenNote {
+    pub fn new(note: Note, record: Option<NoteRecord>) -> Self {
+        GivenNote {
+            hashes: NoteHashes::of(&note),
+            note,
+            record,
+        }
+    }
 }
 
 /// Stores a note that is not stored yet (given as text), so its history is kept; answers its
@@ -71,7 +82,7 @@ pub async fn prove(
         ..
     } = desk;
     let denomination = given.note.meta().denomination();
-    let nullifier_hash: B256 = nullifier_hash_of(&given.note);
+    let nullifier_hash = given.hashes.nullifier_hash;
     let synced = sync(chain, trees, denomination, progress).await?;
     if let Some(spent) = synced.is_spent(trees, nullifier_hash)? {
         if let Some(record) = &given.record
@@ -86,10 +97,10 @@ pub async fn prove(
     }
     let (recipient, refund) = (payout.recipient, payout.refund);
     progress.step(Step::Proving);
-    let proved = prove_withdrawal(chain, &synced, &given.note, payout).await;
+    let proved = prove_withdrawal(chain, &synced, &given.note, given.hashes, payout).await;
     progress.step(Step::ProvingDone);
     let proved = proved?;
-    let leaf = trees.index_of(&synced.pool.to_base58(), &commitment_of(&given.note).0)?;
+    let leaf = trees.index_of(&synced.pool.to_base58(), &given.hashes.commitment.0)?;
     let recipient_trx = chain.trx_balance(recipient).await?;
     let guidance = Guidance::new(
         synced.tree.len(),

@@ -1,9 +1,10 @@
 //! The per-network SQLite database (`<data>/<network>/tronpool.sqlite3`): notes, the tree
-//! caches and the relayer's jobs, each store with its own tables and connection, one schema
-//! brought up to date on every open (`store::schema`).
+//! caches, the submit journal and the relayer's jobs, each store with its own tables, one
+//! schema brought up to date on every open (`store::schema`). `store::database` opens it
+//! once and lends the one connection to every store a command uses.
 
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use rusqlite::Connection;
@@ -18,6 +19,11 @@ pub fn path(data_dir: &Path, network: &str) -> PathBuf {
 /// Opens (creating) the database at `path`, in a private folder, as a private file: it holds
 /// notes, which are money.
 pub fn open(path: &Path, what: &str) -> Result<Connection> {
+    let files = [
+        path.to_path_buf(),
+        wal_file(path, "-wal"),
+        wal_file(path, "-shm"),
+    ];
     if let Some(dir) = path.parent() {
         crate::store::fs::create_private_dir(dir)?;
     }
@@ -26,11 +32,7 @@ pub fn open(path: &Path, what: &str) -> Result<Connection> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        for file in [
-            path.to_path_buf(),
-            wal_file(path, "-wal"),
-            wal_file(path, "-shm"),
-        ] {
+        for file in files {
             if file.exists() {
                 let _ = std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600));
             }
@@ -131,6 +133,12 @@ impl Shared {
             }
             _ => run(),
         }
+    }
+
+    /// The connection, held by the caller on its own thread (the CLI's note store, whose
+    /// calls are short and never on a server's worker).
+    pub fn lock(&self) -> MutexGuard<'_, Connection> {
+        self.conn.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
 

@@ -22,7 +22,6 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::sync::Arc;
 
 use rusqlite::{OptionalExtension, params};
 use serde::{Deserialize, Serialize};
@@ -113,24 +112,18 @@ fn db_error(e: rusqlite::Error) -> Error {
 impl JobStore {
     /// Opens (creating) the network's database at `path`.
     pub fn open(path: &Path) -> Result<Self> {
-        Ok(Self::init(crate::store::db::open(
-            path,
-            "the relayer's jobs",
-        )?))
+        Ok(Self::over(Submissions::open(path)?))
     }
 
     /// A database that lives as long as the process (a throwaway in-process devnet).
     pub fn in_memory() -> Result<Self> {
-        Ok(Self::init(crate::store::db::in_memory(
-            "the relayer's jobs",
-        )?))
+        Ok(Self::over(Submissions::in_memory()?))
     }
 
-    /// The tables are the database's (`store::schema`), made or migrated when it opened.
-    fn init(conn: rusqlite::Connection) -> Self {
-        JobStore {
-            journal: Submissions::over(Arc::new(crate::store::db::Shared::new(conn))),
-        }
+    /// The jobs beside `journal`, on its connection; the tables are the database's
+    /// (`store::schema`), made or migrated when it opened.
+    pub(crate) fn over(journal: Submissions) -> Self {
+        JobStore { journal }
     }
 
     /// The submit journal the jobs' transactions are in (the same connection).

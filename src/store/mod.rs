@@ -1,6 +1,7 @@
 //! The user's directories: where tronpool keeps its configuration and its secrets.
 
 pub mod config;
+pub mod database;
 pub mod db;
 pub mod fs;
 pub mod jobs;

@@ -3,13 +3,14 @@
 //! every change of its state is appended to its history.
 
 use std::path::Path;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde::Serialize;
 use zeroize::Zeroizing;
 
 use crate::error::{Error, Result, StoreError};
+use crate::store::db::Shared;
 use crate::store::vault::{Vault, is_sealed};
 
 /// Where a note stands.
@@ -109,7 +110,7 @@ pub struct SealCount {
 }
 
 pub struct NoteStore {
-    db: Mutex<Connection>,
+    db: Arc<Shared>,
     vault: Arc<Vault>,
 }
 
@@ -169,22 +170,23 @@ impl NoteStore {
     /// Opens (creating) the network's database at `path`; notes' texts are sealed with
     /// `vault` when it is on.
     pub fn open(path: &Path, vault: Arc<Vault>) -> Result<Self> {
-        Self::init(crate::store::db::open(path, "the note store")?, vault)
+        Ok(Self::over(
+            Arc::new(Shared::new(crate::store::db::open(path, "the note store")?)),
+            vault,
+        ))
     }
 
     pub fn in_memory() -> Result<Self> {
-        Self::init(
-            crate::store::db::in_memory("the note store")?,
+        Ok(Self::over(
+            Arc::new(Shared::new(crate::store::db::in_memory("the note store")?)),
             Arc::new(Vault::plain()),
-        )
+        ))
     }
 
-    /// The tables are the database's (`store::schema`), made or migrated when it opened.
-    fn init(conn: Connection, vault: Arc<Vault>) -> Result<Self> {
-        Ok(NoteStore {
-            db: Mutex::new(conn),
-            vault,
-        })
+    /// The notes on a database's connection (`Database::notes`); the tables are the
+    /// database's (`store::schema`), made or migrated when it opened.
+    pub(crate) fn over(db: Arc<Shared>, vault: Arc<Vault>) -> Self {
+        NoteStore { db, vault }
     }
 
     pub fn vault(&self) -> &Vault {
@@ -192,7 +194,7 @@ impl NoteStore {
     }
 
     fn db(&self) -> std::sync::MutexGuard<'_, Connection> {
-        self.db.lock().unwrap_or_else(|e| e.into_inner())
+        self.db.lock()
     }
 
     /// Stores a new note (state `created`) and returns its id. It is on disk when this returns.

@@ -11,7 +11,7 @@
 
 use std::path::Path;
 
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{OptionalExtension, params};
 use zk::tree::MerkleTree;
 
 use crate::error::{Error, Result, StoreError};
@@ -71,7 +71,7 @@ pub struct CacheHead {
 }
 
 pub struct TreeCache {
-    db: crate::store::db::Shared,
+    db: std::sync::Arc<crate::store::db::Shared>,
 }
 
 fn db_error(e: rusqlite::Error) -> Error {
@@ -80,18 +80,21 @@ fn db_error(e: rusqlite::Error) -> Error {
 
 impl TreeCache {
     pub fn open(path: &Path) -> Result<Self> {
-        Self::init(crate::store::db::open(path, "the tree cache")?)
+        Ok(Self::over(std::sync::Arc::new(
+            crate::store::db::Shared::new(crate::store::db::open(path, "the tree cache")?),
+        )))
     }
 
     pub fn in_memory() -> Result<Self> {
-        Self::init(crate::store::db::in_memory("the tree cache")?)
+        Ok(Self::over(std::sync::Arc::new(
+            crate::store::db::Shared::new(crate::store::db::in_memory("the tree cache")?),
+        )))
     }
 
-    /// The tables are the database's (`store::schema`), made or migrated when it opened.
-    fn init(conn: Connection) -> Result<Self> {
-        Ok(TreeCache {
-            db: crate::store::db::Shared::new(conn),
-        })
+    /// The trees on a database's connection; the tables are the database's
+    /// (`store::schema`), made or migrated when it opened.
+    pub(crate) fn over(db: std::sync::Arc<crate::store::db::Shared>) -> Self {
+        TreeCache { db }
     }
 
     pub fn head(&self, pool: &str) -> Result<CacheHead> {

@@ -1,0 +1,58 @@
+//! One network's database handle: opened once per command or server task, it lends its
+//! connection to every store (notes, journal, trees, jobs) that works on it.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::error::Result;
+use crate::store::db::{self, Shared};
+use crate::store::jobs::JobStore;
+use crate::store::journal::Submissions;
+use crate::store::notes::NoteStore;
+use crate::store::trees::TreeCache;
+use crate::store::vault::Vault;
+
+/// One network's database, opened (and migrated) once: every store a command or a server
+/// task uses is a view over its one connection, so a session costs one open however many
+/// stores it reads. A process that wants two connections (`serve`: the tree cache beside the
+/// relayer's jobs) opens it twice.
+#[derive(Clone)]
+pub struct Database {
+    db: Arc<Shared>,
+}
+
+impl Database {
+    /// Opens (creating) the database at `path`.
+    pub fn open(path: &Path) -> Result<Self> {
+        Ok(Database {
+            db: Arc::new(Shared::new(db::open(path, "the database")?)),
+        })
+    }
+
+    /// A database that lives as long as the process.
+    pub fn in_memory() -> Result<Self> {
+        Ok(Database {
+            db: Arc::new(Shared::new(db::in_memory("the database")?)),
+        })
+    }
+
+    /// The notes, their texts sealed with `vault` when it is on.
+    pub fn notes(&self, vault: Arc<Vault>) -> NoteStore {
+        NoteStore::over(self.db.clone(), vault)
+    }
+
+    /// The submit journal.
+    pub fn journal(&self) -> Submissions {
+        Submissions::over(self.db.clone())
+    }
+
+    /// The synced trees.
+    pub fn trees(&self) -> TreeCache {
+        TreeCache::over(self.db.clone())
+    }
+
+    /// The relayer's jobs, with the journal their transactions are in.
+    pub fn jobs(&self) -> JobStore {
+        JobStore::over(self.journal())
+    }
+}
