@@ -67,7 +67,7 @@ impl Kind {
 
     /// The kind an HTTP status stands for, for answers that carry no `kind` (an older server,
     /// a proxy): the inverse of [`Error::http_status`] where it is one to one.
-    pub fn from_http_status(status: u16) -> Kind {
+    pub(crate) fn from_http_status(status: u16) -> Kind {
         match status {
             404 => Kind::NotFound,
             409 => Kind::Conflict,
@@ -134,7 +134,7 @@ pub enum StoreError {
 
 impl StoreError {
     /// SQLite's `source` while doing `what`.
-    pub fn sqlite(what: impl Into<String>, source: rusqlite::Error) -> Error {
+    pub(crate) fn sqlite(what: impl Into<String>, source: rusqlite::Error) -> Error {
         Error::Store(StoreError::Sqlite {
             what: what.into(),
             source,
@@ -256,7 +256,7 @@ impl Error {
     }
 
     /// This error, followed by what to do about it; its kind does not change.
-    pub fn with_hint(self, hint: impl Into<String>) -> Self {
+    pub(crate) fn with_hint(self, hint: impl Into<String>) -> Self {
         Error::Hinted {
             error: Box::new(self),
             hint: hint.into(),
@@ -296,7 +296,7 @@ impl Error {
     }
 
     /// Another library's `source` while doing `what`.
-    pub fn caused(
+    pub(crate) fn caused(
         what: impl Into<String>,
         source: impl std::error::Error + Send + Sync + 'static,
     ) -> Self {
@@ -399,7 +399,7 @@ impl Error {
     /// own mistakes and the chain's refusals, but never a node's URL (it may carry a
     /// provider's token or credentials), a local path, or an internal failure's detail.
     /// Those go to the server's log, with the request id the response carries.
-    pub fn public_message(&self) -> String {
+    pub(crate) fn public_message(&self) -> String {
         if let Error::Hinted { error, hint } = self {
             return format!("{}; {hint}", error.public_message());
         }
@@ -420,7 +420,7 @@ impl Error {
 }
 
 /// A node failure without the node's URL, or the body of whatever answered in its place.
-pub fn public_node_message(e: &NodeError) -> String {
+pub(crate) fn public_node_message(e: &NodeError) -> String {
     match e {
         NodeError::Unreachable { .. } => "the TRON node could not be reached".into(),
         NodeError::Timeout { endpoint, .. } => {

@@ -37,7 +37,7 @@ pub struct AcceptedPtau {
 /// a beacon), powers 13 to 16: the withdraw circuit's domain has 2^13 points. The hashes are
 /// the ones the snarkjs README (github.com/iden3/snarkjs, section "7. Prepare phase 2")
 /// publishes next to each file's download link.
-pub const HERMEZ_PTAU: &[AcceptedPtau] = &[
+pub(crate) const HERMEZ_PTAU: &[AcceptedPtau] = &[
     AcceptedPtau {
         file: "powersOfTau28_hez_final_13.ptau",
         blake2b: "58efc8bf2834d04768a3d7ffcd8e1e23d461561729beaac4e3e7a47829a1c9066d5320241e124a1a8e8aa6c75be0ba66f65bc8239a0542ed38e11276f6fdb4d9",
@@ -63,9 +63,9 @@ pub struct PublishedDeployment {
     pub record: &'static str,
 }
 
-pub const DEFAULT_NETWORK: &str = "devnet";
+pub(crate) const DEFAULT_NETWORK: &str = "devnet";
 
-pub const PRESETS: [Preset; 4] = [
+pub(crate) const PRESETS: [Preset; 4] = [
     Preset {
         name: "devnet",
         node: "http://127.0.0.1:8090",
@@ -121,7 +121,7 @@ pub fn preset(name: &str) -> Option<&'static Preset> {
 
 /// The transcripts a key for `network` may start from: its preset's, or for a network the
 /// config file defines, the Hermez ones every preset accepts.
-pub fn accepted_ptau(network: &str) -> &'static [AcceptedPtau] {
+pub(crate) fn accepted_ptau(network: &str) -> &'static [AcceptedPtau] {
     preset(network).map_or(HERMEZ_PTAU, |p| p.accepted_ptau)
 }
 

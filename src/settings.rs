@@ -88,24 +88,33 @@ impl SyncSource {
     }
 
     /// A comma-separated list (`--sync-from`, `TRONPOOL_SYNC_FROM`).
-    pub fn parse_list(text: &str) -> std::result::Result<Vec<SyncSource>, String> {
+    pub(crate) fn parse_list(text: &str) -> std::result::Result<Vec<SyncSource>, BadSyncSource> {
         let sources = text
             .split(',')
             .map(str::trim)
             .filter(|s| !s.is_empty())
             .map(str::parse)
-            .collect::<std::result::Result<Vec<SyncSource>, String>>()?;
+            .collect::<std::result::Result<Vec<SyncSource>, BadSyncSource>>()?;
         if sources.is_empty() {
-            return Err("names no source (events, scan, or a tronpool server's URL)".into());
+            return Err(BadSyncSource::Empty);
         }
         Ok(sources)
     }
 }
 
-impl std::str::FromStr for SyncSource {
-    type Err = String;
+/// A sync source list that names something else, or nothing.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BadSyncSource {
+    #[error("`{0}` is not a sync source: `events`, `scan`, or a tronpool server's http(s) URL")]
+    Unknown(String),
+    #[error("names no source (events, scan, or a tronpool server's URL)")]
+    Empty,
+}
 
-    fn from_str(text: &str) -> std::result::Result<Self, String> {
+impl std::str::FromStr for SyncSource {
+    type Err = BadSyncSource;
+
+    fn from_str(text: &str) -> std::result::Result<Self, BadSyncSource> {
         match text {
             "events" => Ok(SyncSource::EventsApi),
             "scan" => Ok(SyncSource::BlockScan),
@@ -113,10 +122,7 @@ impl std::str::FromStr for SyncSource {
                 Ok(url) if matches!(url.scheme(), "http" | "https") && url.has_host() => {
                     Ok(SyncSource::Server(url))
                 }
-                _ => Err(format!(
-                    "`{text}` is not a sync source: `events`, `scan`, or a tronpool server's \
-                     http(s) URL"
-                )),
+                _ => Err(BadSyncSource::Unknown(text.to_owned())),
             },
         }
     }
@@ -174,7 +180,7 @@ pub struct Settings {
 impl Settings {
     /// The folders and the config file's path, without reading the file (so `config path`
     /// and `config init` work when the file is broken).
-    pub fn locate(overrides: &Overrides) -> Result<(Dirs, Setting<PathBuf>)> {
+    pub(crate) fn locate(overrides: &Overrides) -> Result<(Dirs, Setting<PathBuf>)> {
         let dirs = Dirs::resolve()?;
         let config_file = match &overrides.config {
             Some((path, source)) => Setting::new(path.clone(), source.clone()),
@@ -336,7 +342,7 @@ impl Settings {
     }
 
     /// How to reach this network's node.
-    pub fn node_config(&self) -> tron::NodeConfig {
+    pub(crate) fn node_config(&self) -> tron::NodeConfig {
         let mut config = tron::NodeConfig::new(self.node.value.clone());
         if self.events.value != self.node.value {
             config.events_url = Some(self.events.value.clone());
@@ -348,13 +354,13 @@ impl Settings {
 
     /// Where imported ceremony keys are kept, each named by its verifying key's hash. Keys
     /// belong to the circuit, not to a network: one ceremony can serve them all.
-    pub fn keys_dir(&self) -> PathBuf {
+    pub(crate) fn keys_dir(&self) -> PathBuf {
         self.dirs.data_dir.join("keys")
     }
 
     /// Where the deployment records whose contracts were checked against tronpool's are
     /// remembered (`service::code_check`), one file per network.
-    pub fn verified_dir(&self) -> PathBuf {
+    pub(crate) fn verified_dir(&self) -> PathBuf {
         self.dirs.data_dir.join("verified")
     }
 
@@ -363,7 +369,7 @@ impl Settings {
         crate::store::db::path(&self.dirs.data_dir, &self.network.value)
     }
 
-    pub fn node_client(&self) -> Result<tron::NodeClient> {
+    pub(crate) fn node_client(&self) -> Result<tron::NodeClient> {
         Ok(tron::NodeClient::new(self.node_config())?)
     }
 }

@@ -7,7 +7,7 @@
 use std::io;
 
 /// Registered signal handlers; [`Shutdown::wait`] resolves on the first signal.
-pub struct Shutdown {
+pub(crate) struct Shutdown {
     #[cfg(unix)]
     interrupt: tokio::signal::unix::Signal,
     #[cfg(unix)]
@@ -16,7 +16,7 @@ pub struct Shutdown {
 
 impl Shutdown {
     /// Registers for SIGINT and SIGTERM (Ctrl-C elsewhere). Must be called inside a runtime.
-    pub fn register() -> io::Result<Self> {
+    pub(crate) fn register() -> io::Result<Self> {
         #[cfg(unix)]
         {
             use tokio::signal::unix::{SignalKind, signal};

@@ -1,12 +1,12 @@
 //! Amounts in base units (sun, USDT's 6 decimals) shown as decimals, without floating point.
 
 /// Sun as TRX: `1500000` → `"1.5"`.
-pub fn trx_text(sun: i64) -> String {
+pub(crate) fn trx_text(sun: i64) -> String {
     format_units(sun.into(), 6)
 }
 
 /// `1500000` with 6 decimals → `"1.5"`.
-pub fn format_units(value: i128, decimals: u32) -> String {
+pub(crate) fn format_units(value: i128, decimals: u32) -> String {
     let scale = 10i128.pow(decimals);
     let sign = if value < 0 { "-" } else { "" };
     let abs = value.unsigned_abs();
@@ -20,7 +20,7 @@ pub fn format_units(value: i128, decimals: u32) -> String {
 }
 
 /// Sun as TRX.
-pub fn format_trx(sun: i64) -> String {
+pub(crate) fn format_trx(sun: i64) -> String {
     format!("{} TRX", format_units(sun.into(), 6))
 }
 

@@ -59,7 +59,7 @@ impl IntoResponse for ApiError {
 }
 
 /// What every handler returns.
-pub type ApiResult<T> = Result<T, ApiError>;
+pub(crate) type ApiResult<T> = Result<T, ApiError>;
 
 /// A JSON request body whose every rejection is the envelope: 415 without a JSON content
 /// type, 413 past the body limit, 400 for bad JSON or a body of the wrong shape.
@@ -151,7 +151,7 @@ pub async fn not_found(req: Request) -> ApiError {
 }
 
 /// Known paths asked with the wrong method.
-pub async fn method_not_allowed(req: Request) -> ApiError {
+pub(crate) async fn method_not_allowed(req: Request) -> ApiError {
     ApiError::new(
         StatusCode::METHOD_NOT_ALLOWED,
         format!("{} is not allowed on {}", req.method(), req.uri().path()),

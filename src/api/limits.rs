@@ -39,18 +39,18 @@ use tower_governor::key_extractor::KeyExtractor;
 use super::errors::ApiError;
 
 /// How often the limiters forget the clients whose budget is full again.
-pub const SWEEP_EVERY: Duration = Duration::from_secs(10);
+pub(crate) const SWEEP_EVERY: Duration = Duration::from_secs(10);
 
 const MINUTE: Duration = Duration::from_secs(60);
 
 /// Who a request counts against: an IPv4 address, or an IPv6 /64 (the rest zeroed).
-pub type ClientKey = IpAddr;
+pub(crate) type ClientKey = IpAddr;
 
 /// One budget's configuration, as `tower_governor` takes it.
-pub type Budget = GovernorConfig<ClientKeyExtractor, StateInformationMiddleware>;
+pub(crate) type Budget = GovernorConfig<ClientKeyExtractor, StateInformationMiddleware>;
 
 /// The layer that counts requests against one budget.
-pub type BudgetLayer = GovernorLayer<ClientKeyExtractor, StateInformationMiddleware, Body>;
+pub(crate) type BudgetLayer = GovernorLayer<ClientKeyExtractor, StateInformationMiddleware, Body>;
 
 /// Reads the client from the peer address and, from a trusted proxy, the forwarding headers.
 #[derive(Debug, Clone)]
@@ -106,7 +106,7 @@ impl KeyExtractor for ClientKeyExtractor {
 }
 
 /// The budget an address counts against: itself for IPv4, its /64 for IPv6.
-pub fn key_of(ip: IpAddr) -> ClientKey {
+pub(crate) fn key_of(ip: IpAddr) -> ClientKey {
     match canonical(ip) {
         IpAddr::V4(v4) => IpAddr::V4(v4),
         IpAddr::V6(v6) => {
@@ -137,13 +137,18 @@ fn normalize_net(net: IpNet) -> IpNet {
 
 /// A trusted proxy as the operator writes it: an address (`10.0.0.1`, `::1`) or a range
 /// (`10.0.0.0/8`, `fd00::/8`).
-pub fn parse_proxy(text: &str) -> Result<IpNet, String> {
+pub(crate) fn parse_proxy(text: &str) -> Result<IpNet, NotAProxy> {
     let text = text.trim();
     text.parse::<IpNet>()
         .or_else(|_| text.parse::<IpAddr>().map(IpNet::from))
         .map(normalize_net)
-        .map_err(|_| format!("`{text}` is neither an IP address nor a CIDR range"))
+        .map_err(|_| NotAProxy(text.to_owned()))
 }
+
+/// A `--trusted-proxy` that is neither an address nor a range.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("`{0}` is neither an IP address nor a CIDR range")]
+pub(crate) struct NotAProxy(String);
 
 /// The `for=` of each element of every `Forwarded` header, left to right; `None` without one.
 fn forwarded_hops(headers: &HeaderMap) -> Option<Vec<String>> {
@@ -255,7 +260,7 @@ impl RateLimits {
     }
 
     /// Forgets every client whose budget is full again (it would start afresh anyway).
-    pub fn sweep(&self) {
+    pub(crate) fn sweep(&self) {
         for budget in self.all() {
             budget.limiter().retain_recent();
             budget.limiter().shrink_to_fit();
@@ -263,12 +268,13 @@ impl RateLimits {
     }
 
     /// How many clients the budgets track, together.
-    pub fn tracked(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn tracked(&self) -> usize {
         self.all().iter().map(|b| b.limiter().len()).sum()
     }
 
     /// Sweeps every [`SWEEP_EVERY`] until the server stops.
-    pub async fn sweep_forever(self) {
+    pub(crate) async fn sweep_forever(self) {
         let mut ticks = tokio::time::interval(SWEEP_EVERY);
         ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
@@ -336,7 +342,9 @@ fn write_headers(headers: &mut HeaderMap, limit: u32, remaining: u32) {
 
 /// Turns the limiter's `x-ratelimit-*` headers on an allowed request into the `ratelimit-*`
 /// ones this API has always sent (and documents), with the reset time added.
-pub async fn rename_headers(mut response: axum::response::Response) -> axum::response::Response {
+pub(crate) async fn rename_headers(
+    mut response: axum::response::Response,
+) -> axum::response::Response {
     let headers = response.headers_mut();
     let number = |v: Option<HeaderValue>| v.and_then(|v| v.to_str().ok()?.parse::<u32>().ok());
     let limit = number(headers.remove("x-ratelimit-limit"));

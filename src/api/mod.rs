@@ -119,7 +119,7 @@ impl App {
     }
 
     /// Serves the pools' leaves and withdrawals from this cache (by default, one in memory).
-    pub fn with_trees(mut self, trees: TreeCache) -> Self {
+    pub(crate) fn with_trees(mut self, trees: TreeCache) -> Self {
         self.trees = trees;
         self
     }
@@ -134,7 +134,7 @@ impl App {
     /// a price (the listing still answers; `GET /api/relayer/status` says why). With a
     /// relayer, they are what a new request would be charged: its stake and its pools'
     /// sponsors less what its unfinished jobs reserved.
-    pub async fn fee_terms(&self) -> Option<crate::service::relayer_fees::Terms<'_>> {
+    pub(crate) async fn fee_terms(&self) -> Option<crate::service::relayer_fees::Terms<'_>> {
         match &self.relayer {
             Some(relayer) => relayer
                 .standing(&self.chain, &self.pricing)
@@ -151,7 +151,7 @@ impl App {
 
     /// Keeps the relayer fees a pool listing showed, so the relayer honours them for
     /// [`crate::service::relayer::QUOTE_HOLD`].
-    pub fn shown_fees<'a>(
+    pub(crate) fn shown_fees<'a>(
         &self,
         terms: Option<&crate::service::relayer_fees::Terms<'_>>,
         pools: impl IntoIterator<Item = &'a crate::service::pools::Pool>,
@@ -179,7 +179,7 @@ impl App {
     }
 
     /// A denomination from a body field: `100` or `"100"`.
-    pub fn denomination_field(&self, value: &serde_json::Value) -> Result<u64> {
+    pub(crate) fn denomination_field(&self, value: &serde_json::Value) -> Result<u64> {
         match value {
             serde_json::Value::String(s) => self.denomination(s),
             serde_json::Value::Number(n) => self.denomination(&n.to_string()),
@@ -191,8 +191,9 @@ impl App {
 }
 
 /// Every endpoint: method, path (axum's syntax) and a one-line summary. The router and the
-/// OpenAPI document are both checked against this list.
-pub const ENDPOINTS: &[(&str, &str, &str)] = &[
+/// OpenAPI document are both checked against this list (by tests).
+#[cfg(test)]
+pub(crate) const ENDPOINTS: &[(&str, &str, &str)] = &[
     ("GET", "/api/pools", "Every pool"),
     ("GET", "/api/pools/{denom}", "One pool"),
     ("GET", "/api/pools/{denom}/root", "A pool's current root"),
@@ -266,10 +267,10 @@ pub const ENDPOINTS: &[(&str, &str, &str)] = &[
 
 /// The longest request path any endpoint has (`/api/relayer/jobs/nullifier/0x` and 64 hex
 /// digits is 94 bytes), with room to spare; longer paths are refused before routing.
-pub const MAX_PATH_LEN: usize = 256;
+pub(crate) const MAX_PATH_LEN: usize = 256;
 /// Only the pages (`?from=N&limit=M`) take a query; elsewhere a short one (a cache buster) is
 /// ignored; a long one is refused everywhere.
-pub const MAX_QUERY_LEN: usize = 256;
+pub(crate) const MAX_QUERY_LEN: usize = 256;
 
 /// The whole API with its layers.
 pub fn router(app: Arc<App>) -> Router {

@@ -16,13 +16,13 @@ use crate::service::sync::MAX_PAGE;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct CheckSpent {
+pub(crate) struct CheckSpent {
     nullifier_hash: String,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct CanWithdraw {
+pub(crate) struct CanWithdraw {
     nullifier_hash: String,
     root: String,
 }
@@ -53,7 +53,7 @@ pub async fn root(
     Ok(Json(envelope::ok(&app.chain.root(denomination).await?)))
 }
 
-pub async fn check_spent(
+pub(crate) async fn check_spent(
     State(app): State<Arc<App>>,
     Segments(denom): Segments<String>,
     Body(body): Body<CheckSpent>,
@@ -64,7 +64,7 @@ pub async fn check_spent(
     Ok(Json(envelope::ok(&status)))
 }
 
-pub async fn can_withdraw(
+pub(crate) async fn can_withdraw(
     State(app): State<Arc<App>>,
     Segments(denom): Segments<String>,
     Body(body): Body<CanWithdraw>,

@@ -84,7 +84,7 @@ pub async fn job(
 }
 
 /// `GET /api/relayer/jobs/nullifier/{nullifierHash}`.
-pub async fn job_for_note(
+pub(crate) async fn job_for_note(
     State(app): State<Arc<App>>,
     Segments(nullifier_hash): Segments<String>,
 ) -> ApiResult<Json<Value>> {

@@ -104,7 +104,7 @@ impl ApproveArgs {
     }
 }
 
-pub fn describe_amount(amount: U256) -> String {
+pub(crate) fn describe_amount(amount: U256) -> String {
     if amount == U256::MAX {
         "unlimited".into()
     } else {

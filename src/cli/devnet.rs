@@ -62,12 +62,17 @@ pub struct DevnetArgs {
     no_events_api: bool,
 }
 
-fn cpu_speed(text: &str) -> std::result::Result<f64, String> {
+fn cpu_speed(text: &str) -> std::result::Result<f64, NotASpeed> {
     text.parse::<f64>()
         .ok()
         .filter(|x| x.is_finite() && (0.01..=1000.0).contains(x))
-        .ok_or_else(|| format!("`{text}` is not a speed between 0.01 and 1000"))
+        .ok_or_else(|| NotASpeed(text.to_owned()))
 }
+
+/// A `--cpu-speed` outside what the devnet models.
+#[derive(Debug, thiserror::Error)]
+#[error("`{0}` is not a speed between 0.01 and 1000")]
+struct NotASpeed(String);
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]

@@ -9,7 +9,7 @@ use super::Context;
 
 /// Reads `path`, or standard input for `-` or no path. Refuses to wait on an interactive
 /// terminal for input that was meant to be piped.
-pub fn read_text(path: Option<&Path>, what: &str) -> Result<String> {
+pub(crate) fn read_text(path: Option<&Path>, what: &str) -> Result<String> {
     match path {
         Some(p) if p != Path::new("-") => std::fs::read_to_string(p).map_err(|e| Error::io(p, e)),
         _ => {
@@ -31,7 +31,7 @@ pub fn read_text(path: Option<&Path>, what: &str) -> Result<String> {
 
 /// Whether a person can answer a prompt: standard input and error are terminals, no JSON
 /// output was asked for, and this is not CI.
-pub fn interactive(ctx: &Context) -> bool {
+pub(crate) fn interactive(ctx: &Context) -> bool {
     std::io::stdin().is_terminal()
         && std::io::stderr().is_terminal()
         && !ctx.global.json
@@ -40,7 +40,7 @@ pub fn interactive(ctx: &Context) -> bool {
 
 /// Asks before something that spends. `--yes` answers for the person; without a terminal and
 /// without `--yes` the command refuses rather than guessing.
-pub fn confirm(ctx: &Context, command: &str, question: &str) -> Result<()> {
+pub(crate) fn confirm(ctx: &Context, command: &str, question: &str) -> Result<()> {
     if ctx.global.yes {
         return Ok(());
     }
@@ -65,7 +65,7 @@ pub fn confirm(ctx: &Context, command: &str, question: &str) -> Result<()> {
 }
 
 /// [`confirm`] for a service workflow: asks its question for `command`.
-pub struct Prompt<'a> {
+pub(crate) struct Prompt<'a> {
     pub ctx: &'a Context,
     pub command: &'a str,
 }
@@ -77,7 +77,7 @@ impl crate::service::progress::Confirm for Prompt<'_> {
 }
 
 /// `--refund TRX` in sun.
-pub fn refund_sun(text: Option<&str>) -> Result<alloy_primitives::U256> {
+pub(crate) fn refund_sun(text: Option<&str>) -> Result<alloy_primitives::U256> {
     match text {
         None => Ok(alloy_primitives::U256::ZERO),
         Some(text) => crate::service::inputs::parse_units(text, 6)
@@ -86,7 +86,7 @@ pub fn refund_sun(text: Option<&str>) -> Result<alloy_primitives::U256> {
 }
 
 /// Reads a secret at a hidden prompt.
-pub fn hidden(prompt: &str) -> Result<zeroize::Zeroizing<String>> {
+pub(crate) fn hidden(prompt: &str) -> Result<zeroize::Zeroizing<String>> {
     dialoguer::Password::new()
         .with_prompt(prompt)
         .interact()
@@ -96,7 +96,7 @@ pub fn hidden(prompt: &str) -> Result<zeroize::Zeroizing<String>> {
 
 /// Where the passphrase of the encrypted secrets comes from: the file `TRONPOOL_PASSPHRASE_FILE`
 /// names, else a hidden prompt when a person is at the terminal.
-pub fn passphrase_source(ctx: &Context) -> crate::store::vault::PassphraseSource {
+pub(crate) fn passphrase_source(ctx: &Context) -> crate::store::vault::PassphraseSource {
     let interactive = interactive(ctx);
     Box::new(move || {
         if let Some(passphrase) = passphrase_from_file()? {
@@ -114,7 +114,7 @@ pub fn passphrase_source(ctx: &Context) -> crate::store::vault::PassphraseSource
 }
 
 /// The passphrase in the file `TRONPOOL_PASSPHRASE_FILE` names (its first line), if it is set.
-pub fn passphrase_from_file() -> Result<Option<zeroize::Zeroizing<String>>> {
+pub(crate) fn passphrase_from_file() -> Result<Option<zeroize::Zeroizing<String>>> {
     let Some(path) = std::env::var_os(crate::env_vars::PASSPHRASE_FILE).filter(|p| !p.is_empty())
     else {
         return Ok(None);
@@ -134,7 +134,7 @@ pub fn passphrase_from_file() -> Result<Option<zeroize::Zeroizing<String>>> {
 }
 
 /// A new passphrase: from `TRONPOOL_PASSPHRASE_FILE`, or typed twice at a hidden prompt.
-pub fn new_passphrase(ctx: &Context, what: &str) -> Result<zeroize::Zeroizing<String>> {
+pub(crate) fn new_passphrase(ctx: &Context, what: &str) -> Result<zeroize::Zeroizing<String>> {
     let passphrase = if let Some(p) = passphrase_from_file()? {
         p
     } else if interactive(ctx) {

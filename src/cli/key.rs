@@ -154,7 +154,10 @@ fn read_import(ctx: &Context, from: Option<PathBuf>) -> Result<PrivateKey> {
 
 /// The relayer's key: from `file` (`--relayer-key-file`), else `TRONPOOL_RELAYER_PRIVATE_KEY`,
 /// else on the devnet its dev account 1; `None` elsewhere without either.
-pub fn relayer_key(file: Option<&std::path::Path>, network: &str) -> Result<Option<PrivateKey>> {
+pub(crate) fn relayer_key(
+    file: Option<&std::path::Path>,
+    network: &str,
+) -> Result<Option<PrivateKey>> {
     if let Some(path) = file {
         return Ok(Some(crate::store::keystore::read_key_file(path, None)?));
     }
@@ -169,13 +172,13 @@ pub fn relayer_key(file: Option<&std::path::Path>, network: &str) -> Result<Opti
 
 /// The key to sign with: key file, `TRONPOOL_PRIVATE_KEY`, the stored key, on the devnet its
 /// dev account 0, or a hidden prompt when a person is at the terminal.
-pub fn signing_key(ctx: &Context) -> Result<(PrivateKey, KeyOrigin)> {
+pub(crate) fn signing_key(ctx: &Context) -> Result<(PrivateKey, KeyOrigin)> {
     signing_key_from(ctx.settings()?, &*ctx.vault()?, interactive(ctx))
 }
 
 /// [`signing_key`] from settings and a vault already opened; `ask` when there is a terminal
 /// to prompt on.
-pub fn signing_key_from(
+pub(crate) fn signing_key_from(
     settings: &crate::settings::Settings,
     vault: &crate::store::vault::Vault,
     ask: bool,

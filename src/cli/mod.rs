@@ -77,7 +77,7 @@ where each value came from.";
     after_long_help = AFTER_LONG_HELP,
     disable_help_subcommand = true,
 )]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(flatten)]
     pub global: GlobalArgs,
     #[command(subcommand)]
@@ -151,7 +151,7 @@ pub struct Context {
 
 impl Context {
     /// The folders and the config file's path, without reading the file.
-    pub fn locate(
+    pub(crate) fn locate(
         &self,
     ) -> Result<(
         crate::store::paths::Dirs,

@@ -28,7 +28,7 @@ use super::key::signing_key_from;
 /// What a command works with, each part opened once and here: the chain, the network's
 /// stores, and when the command needs them the mnemonic's seed and the signing key. The
 /// command hands [`Session::desk`] to a service workflow.
-pub struct Session<'a> {
+pub(crate) struct Session<'a> {
     /// The resolved settings the session was opened with.
     pub settings: &'a Settings,
     pub chain: Arc<Chain>,
@@ -37,6 +37,7 @@ pub struct Session<'a> {
     pub trees: TreeCache,
     pub seed: Option<Seed>,
     pub key: Option<PrivateKey>,
+    vault: Arc<crate::store::vault::Vault>,
 }
 
 /// What a command needs beyond the chain and the stores.
@@ -63,27 +64,35 @@ impl<'a> Session<'a> {
             true => Seed::stored(&settings.dirs.mnemonic_file(), &vault)?,
             false => None,
         };
-        let key = match needs.key {
-            true => {
-                let (key, origin) = signing_key_from(settings, &vault, interactive(ctx))?;
-                ctx.out
-                    .note(format!("signing as {} ({origin})", key.address()));
-                Some(key)
-            }
-            false => None,
-        };
-        Ok(Session {
+        let mut session = Session {
             settings,
             chain: Arc::new(chain),
-            notes: database.notes(vault),
+            notes: database.notes(vault.clone()),
             journal: Journal::new(database.journal()),
             trees: database.trees(),
             seed,
-            key,
-        })
+            key: None,
+            vault,
+        };
+        if needs.key {
+            session.open_key(ctx)?;
+        }
+        Ok(session)
     }
 
-    pub fn desk(&self) -> Desk<'_> {
+    /// Opens the signing key (a line on stderr says whose it is), when a command needs it
+    /// only after it has read its other input: a bad note is refused before the key is read.
+    pub fn open_key(&mut self, ctx: &Context) -> Result<&PrivateKey> {
+        if self.key.is_none() {
+            let (key, origin) = signing_key_from(self.settings, &self.vault, interactive(ctx))?;
+            ctx.out
+                .note(format!("signing as {} ({origin})", key.address()));
+            self.key = Some(key);
+        }
+        Ok(self.key.as_ref().expect("opened above"))
+    }
+
+    pub(crate) fn desk(&self) -> Desk<'_> {
         Desk {
             chain: &self.chain,
             store: &self.notes,
@@ -94,7 +103,7 @@ impl<'a> Session<'a> {
 
     /// A NOTE argument ([`given_note`]), refused when this network has no pool for it before
     /// anything else is read.
-    pub fn given_note(&self, ctx: &Context, arg: &str) -> Result<GivenNote> {
+    pub(crate) fn given_note(&self, ctx: &Context, arg: &str) -> Result<GivenNote> {
         let given = given_note(ctx, &self.notes, arg)?;
         self.chain.pool_address(given.note.meta().denomination())?;
         Ok(given)
@@ -151,7 +160,7 @@ pub fn owner(ctx: &Context, from: Option<Address>) -> Result<Address> {
 /// Reads a NOTE argument. The note's text as an argument is accepted (a script that holds
 /// the text rather than a stored note's id needs it), with a warning: arguments land in shell
 /// history and process lists.
-pub fn given_note(ctx: &Context, store: &NoteStore, arg: &str) -> Result<GivenNote> {
+pub(crate) fn given_note(ctx: &Context, store: &NoteStore, arg: &str) -> Result<GivenNote> {
     let text = if arg == "-" {
         zeroize::Zeroizing::new(read_text(None, "the note")?)
     } else if let Ok(id) = arg.parse::<i64>() {

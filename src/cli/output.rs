@@ -62,7 +62,7 @@ impl Output {
     }
 
     /// A warning on stderr, shown even in JSON mode (stdout stays clean).
-    pub fn warn(&self, text: impl AsRef<str>) {
+    pub(crate) fn warn(&self, text: impl AsRef<str>) {
         if !self.quiet {
             let prefix = if self.color {
                 "\x1b[33mwarning\x1b[0m"
@@ -90,7 +90,7 @@ impl Output {
 }
 
 /// Folds a message onto one line (node messages and parse errors can carry newlines).
-pub fn one_line(message: &str) -> String {
+pub(crate) fn one_line(message: &str) -> String {
     message
         .lines()
         .map(str::trim)

@@ -18,7 +18,7 @@ use super::Context;
 use super::output::Output;
 
 /// A progress bar on stderr, only when a person is watching.
-pub fn bar(ctx: &Context, message: &str) -> ProgressBar {
+pub(crate) fn bar(ctx: &Context, message: &str) -> ProgressBar {
     bar_on(&ctx.out, message)
 }
 
@@ -68,7 +68,7 @@ pub async fn sync(
 
 /// A workflow's steps on stderr: a bar while syncing, a spinner while proving, lines for its
 /// notes, and the guidance before a withdrawal (its warnings even with `--json` or `--yes`).
-pub struct Steps {
+pub(crate) struct Steps {
     out: Output,
     /// The bar or spinner showing now.
     showing: Mutex<Option<ProgressBar>>,

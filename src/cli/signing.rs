@@ -8,7 +8,7 @@ use crate::error::Result;
 use crate::service::chain::Chain;
 
 /// Signs a built transaction, broadcasts it and waits until it is in a block.
-pub async fn sign_and_confirm(
+pub(crate) async fn sign_and_confirm(
     chain: &Chain,
     mut tx: Transaction,
     key: &tron::PrivateKey,
@@ -20,7 +20,7 @@ pub async fn sign_and_confirm(
 }
 
 /// `--unsigned`: the API's `{transaction}` object, as the result.
-pub fn print_unsigned(ctx: &Context, tx: &Transaction) -> Result<()> {
+pub(crate) fn print_unsigned(ctx: &Context, tx: &Transaction) -> Result<()> {
     let unsigned = crate::service::builders::Unsigned::new(tx);
     ctx.out.note(format!(
         "unsigned {}; sign it with `tronpool tx sign` or your wallet, then `tronpool tx broadcast`",

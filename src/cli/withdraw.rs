@@ -38,12 +38,11 @@ pub struct WithdrawArgs {
 
 impl WithdrawArgs {
     pub async fn run(self, ctx: &Context) -> Result<()> {
-        let needs = Needs {
-            key: !self.unsigned || self.from.is_none(),
-            ..Needs::default()
-        };
-        let session = Session::open(ctx, needs).await?;
+        let mut session = Session::open(ctx, Needs::default()).await?;
         let given = session.given_note(ctx, &self.note)?;
+        if !self.unsigned || self.from.is_none() {
+            session.open_key(ctx)?;
+        }
         let key = session.key.as_ref().filter(|_| !self.unsigned);
         let from = match (key, self.from) {
             (Some(key), _) => key.address(),

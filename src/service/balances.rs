@@ -59,7 +59,7 @@ impl Chain {
             .map_or(0, |a| a.balance))
     }
 
-    pub async fn usdt_allowance(&self, owner: Address, spender: Address) -> Result<U256> {
+    pub(crate) async fn usdt_allowance(&self, owner: Address, spender: Address) -> Result<U256> {
         self.view(
             self.deployment.usdt,
             Trc20::allowanceCall {

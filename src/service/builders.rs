@@ -23,7 +23,7 @@ use crate::units::format_units;
 
 /// How long an unsigned transaction stays valid after its reference block: time for a person
 /// to read it and confirm on a hardware wallet (TronWeb's default of 60 s is not).
-pub const EXPIRATION_MS: i64 = 10 * 60 * 1000;
+pub(crate) const EXPIRATION_MS: i64 = 10 * 60 * 1000;
 
 /// Headroom over the simulated energy: a deposit's cost depends on the tree's state when it
 /// lands, which a deposit in between can change.
@@ -140,7 +140,7 @@ pub struct WithdrawRequest {
 
 impl Chain {
     /// `approve(pool, amount)`; `amount` defaults to exactly one deposit.
-    pub async fn build_approve(
+    pub(crate) async fn build_approve(
         &self,
         from: Address,
         denomination: u64,
@@ -152,7 +152,7 @@ impl Chain {
     }
 
     /// The unsigned approval itself, for a caller that signs here.
-    pub async fn approve_transaction(
+    pub(crate) async fn approve_transaction(
         &self,
         from: Address,
         denomination: u64,
@@ -170,7 +170,7 @@ impl Chain {
     }
 
     /// `deposit(commitment)` into the pool of `denomination`.
-    pub async fn build_deposit(
+    pub(crate) async fn build_deposit(
         &self,
         from: Address,
         denomination: u64,
@@ -184,7 +184,7 @@ impl Chain {
     }
 
     /// The unsigned deposit itself, for a caller that signs here.
-    pub async fn deposit_transaction(
+    pub(crate) async fn deposit_transaction(
         &self,
         from: Address,
         denomination: u64,
@@ -227,12 +227,12 @@ impl Chain {
 
     /// `withdraw(...)`, after checking the note is unspent, the root known and the proof
     /// valid for exactly these inputs.
-    pub async fn build_withdraw(&self, request: &WithdrawRequest) -> Result<Unsigned> {
+    pub(crate) async fn build_withdraw(&self, request: &WithdrawRequest) -> Result<Unsigned> {
         Ok(Unsigned::built(&self.withdraw_transaction(request).await?))
     }
 
     /// The unsigned withdrawal itself, for a caller that signs here.
-    pub async fn withdraw_transaction(&self, request: &WithdrawRequest) -> Result<Built> {
+    pub(crate) async fn withdraw_transaction(&self, request: &WithdrawRequest) -> Result<Built> {
         let pool = self.pool_address(request.denomination)?;
         let refund = self.check_withdrawal(request, SpentCheck::AskNode).await?;
         let data = withdraw_calldata(request);
@@ -243,7 +243,7 @@ impl Chain {
     /// Everything about a withdrawal that can be known without running it: the amounts, the
     /// nullifier unspent, the root known, and the proof (verified here, off-chain, so nobody
     /// pays energy for a proof the verifier contract would reject). Returns the refund in sun.
-    pub async fn check_withdrawal(
+    pub(crate) async fn check_withdrawal(
         &self,
         request: &WithdrawRequest,
         spent: SpentCheck,
@@ -300,7 +300,7 @@ impl Chain {
 
     /// Simulates the call, checks `owner` can pay for its energy, and builds the transaction
     /// on the head block with a fee limit that covers the simulated energy with headroom.
-    pub async fn build_call(
+    pub(crate) async fn build_call(
         &self,
         owner: Address,
         contract: Address,
@@ -322,7 +322,7 @@ impl Chain {
 
     /// Everything needed to decide on a call: what it would do, what it would cost, and
     /// what its owner holds, fetched together.
-    pub async fn prepare_call(
+    pub(crate) async fn prepare_call(
         &self,
         owner: Address,
         contract: Address,
@@ -405,7 +405,7 @@ impl PreparedCall {
         self.burned.saturating_add(self.trigger.call_value)
     }
 
-    pub fn check_succeeds(&self, what: &str) -> Result<()> {
+    pub(crate) fn check_succeeds(&self, what: &str) -> Result<()> {
         match &self.revert {
             Some(reason) => Err(Error::Refused(format!("{what} would fail: {reason}"))),
             None => Ok(()),
@@ -413,7 +413,7 @@ impl PreparedCall {
     }
 
     /// Why the owner cannot pay, if they cannot.
-    pub fn shortfall(&self, what: &str) -> Option<String> {
+    pub(crate) fn shortfall(&self, what: &str) -> Option<String> {
         let call_value = self.trigger.call_value;
         (self.owner_trx < self.cost()).then(|| {
             format!(
@@ -440,7 +440,7 @@ fn fee_limit(energy: i64, energy_fee: i64) -> i64 {
 }
 
 /// The six public inputs a proof for this request must have been made for.
-pub fn public_inputs(request: &WithdrawRequest) -> Result<PublicInputs> {
+pub(crate) fn public_inputs(request: &WithdrawRequest) -> Result<PublicInputs> {
     let address_word =
         |a: Option<Address>| a.map_or(U256::ZERO, |a| U256::from_be_slice(&a.evm_bytes()));
     let words = [
@@ -455,7 +455,7 @@ pub fn public_inputs(request: &WithdrawRequest) -> Result<PublicInputs> {
 }
 
 /// The pool's `withdraw` call for this request.
-pub fn withdraw_calldata(request: &WithdrawRequest) -> Vec<u8> {
+pub(crate) fn withdraw_calldata(request: &WithdrawRequest) -> Vec<u8> {
     TronPool::withdrawCall {
         proof: request.proof.to_bytes().to_vec().into(),
         root: request.root,
@@ -482,7 +482,7 @@ mod tests {
 
 /// Who answers "is the nullifier spent?" for [`Chain::check_withdrawal`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SpentCheck {
+pub(crate) enum SpentCheck {
     /// The node, through the pool's `isSpent`: for a server (the relayer, the API's
     /// builder), whose question about a stranger's nullifier links nothing of its own.
     AskNode,

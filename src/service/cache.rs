@@ -99,7 +99,7 @@ impl<T> Cached<T> {
 
     /// Forgets the value, so the next read goes to the chain (after a transaction we know
     /// changed it).
-    pub fn invalidate(&self) {
+    pub(crate) fn invalidate(&self) {
         *self.slot.lock().unwrap_or_else(|e| e.into_inner()) = None;
     }
 }

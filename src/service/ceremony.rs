@@ -18,12 +18,12 @@ use crate::error::{Error, Result};
 use crate::network::AcceptedPtau;
 
 /// Where the keys whose verifying key hashes to `vk_sha256` are kept.
-pub fn zkey_path(keys_dir: &Path, vk_sha256: &str) -> PathBuf {
+pub(crate) fn zkey_path(keys_dir: &Path, vk_sha256: &str) -> PathBuf {
     keys_dir.join(format!("{}.zkey", vk_sha256.trim_start_matches("0x")))
 }
 
 /// Where what was verified of a kept zkey is recorded: `<vk sha256>.json` next to it.
-pub fn record_path(zkey: &Path) -> PathBuf {
+pub(crate) fn record_path(zkey: &Path) -> PathBuf {
     zkey.with_extension("json")
 }
 
@@ -45,7 +45,7 @@ pub struct ContributionRecord {
 /// What an import established about a key, kept next to it.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "camelCase")]
-pub struct KeyRecord {
+pub(crate) struct KeyRecord {
     pub verifying_key_sha256: String,
     /// Not shown to derive from an accepted transcript through contributions ending in a
     /// beacon: insecure, for rehearsals on a tronpool devnet.
@@ -80,7 +80,7 @@ impl KeyRecord {
 /// Whether a chain whose deployment pins `pinned` may use a rehearsal key: the node is asked
 /// only when the kept key is not a verified one, so a network with verified keys costs no
 /// extra call.
-pub async fn devnet_for_keys(
+pub(crate) async fn devnet_for_keys(
     node: &tron::NodeClient,
     keys_dir: Option<&Path>,
     pinned: &str,
@@ -97,7 +97,7 @@ pub async fn devnet_for_keys(
 
 /// What `ceremony verify` found.
 #[derive(Debug)]
-pub struct Verified {
+pub(crate) struct Verified {
     pub report: Report,
     pub ptau_blake2b: String,
     pub verifying_key_sha256: String,
@@ -166,7 +166,7 @@ fn read_keys(source: &Path, bytes: &[u8]) -> Result<Keys> {
 /// `ceremony verify`: the refusals of [`import_zkey`] that do not depend on the network (a key
 /// nobody contributed to would verify, but guards nothing), then what `snarkjs zkey verify`
 /// checks, natively (see [`zk::zkey_verify`]).
-pub fn verify_zkey(zkey: &Path, ptau: &Path) -> Result<Verified> {
+pub(crate) fn verify_zkey(zkey: &Path, ptau: &Path) -> Result<Verified> {
     let bytes = read(zkey)?;
     let ptau_bytes = read(ptau)?;
     let keys = read_keys(zkey, &bytes)?;
@@ -182,7 +182,7 @@ pub fn verify_zkey(zkey: &Path, ptau: &Path) -> Result<Verified> {
 
 /// What `ceremony import` is asked to do.
 #[derive(Debug, Clone)]
-pub struct ImportRequest<'a> {
+pub(crate) struct ImportRequest<'a> {
     pub zkey: &'a Path,
     /// The Phase 1 transcript to verify the key against.
     pub ptau: Option<&'a Path>,
@@ -197,7 +197,7 @@ pub struct ImportRequest<'a> {
 
 /// A zkey taken in.
 #[derive(Debug)]
-pub struct Imported {
+pub(crate) struct Imported {
     pub keys: Keys,
     pub path: PathBuf,
     /// The same keys were imported before (the file was left as it was).
@@ -209,7 +209,7 @@ pub struct Imported {
 /// or a key nobody contributed to, verifies it against the ptau, applies the network's policy
 /// (an accepted transcript, a final beacon; or `--rehearsal` on a devnet) and keeps a copy
 /// with its [`KeyRecord`] in `keys_dir`.
-pub fn import_zkey(req: &ImportRequest<'_>, keys_dir: &Path) -> Result<Imported> {
+pub(crate) fn import_zkey(req: &ImportRequest<'_>, keys_dir: &Path) -> Result<Imported> {
     let network = req.network;
     if req.rehearsal && !req.on_devnet {
         return Err(Error::usage(format!(
@@ -340,7 +340,7 @@ pub fn contributions(report: &Report) -> Vec<ContributionRecord> {
 
 /// The record kept next to a zkey, or `None` when it has none (imported by a tronpool that
 /// kept none).
-pub fn read_record(sidecar: &Path) -> Result<Option<KeyRecord>> {
+pub(crate) fn read_record(sidecar: &Path) -> Result<Option<KeyRecord>> {
     match std::fs::read(sidecar) {
         Ok(bytes) => serde_json::from_slice(&bytes)
             .map(Some)
@@ -355,7 +355,11 @@ pub fn read_record(sidecar: &Path) -> Result<Option<KeyRecord>> {
 /// against an accepted transcript and ending in a beacon; a rehearsal key, or one imported
 /// before keys were verified, is refused with what to do. On a devnet anything imported goes,
 /// and a rehearsal key is logged as insecure.
-pub fn check_usable(zkey: &Path, network: &str, on_devnet: bool) -> Result<Option<KeyRecord>> {
+pub(crate) fn check_usable(
+    zkey: &Path,
+    network: &str,
+    on_devnet: bool,
+) -> Result<Option<KeyRecord>> {
     let record = read_record(&record_path(zkey))?;
     let reimport = "re-import the ceremony's final zkey with `tronpool ceremony import FILE.zkey \
                     --ptau FILE.ptau`";

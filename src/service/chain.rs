@@ -34,7 +34,7 @@ pub struct Head {
 
 /// The keys a chain's verifier was made with: the development keys, or a ceremony's.
 #[derive(Clone)]
-pub enum KeysHandle {
+pub(crate) enum KeysHandle {
     InsecureDev(&'static Keys),
     Ceremony(Arc<Keys>),
 }
@@ -123,7 +123,11 @@ impl Chain {
 
     /// Syncs pools from `sources`, in order (none: [`SyncSource::defaults`]), reaching a
     /// sync server through `proxy`.
-    pub fn with_sync_sources(mut self, sources: Vec<SyncSource>, proxy: Option<Url>) -> Self {
+    pub(crate) fn with_sync_sources(
+        mut self,
+        sources: Vec<SyncSource>,
+        proxy: Option<Url>,
+    ) -> Self {
         if !sources.is_empty() {
             self.sync_sources = sources;
         }
@@ -131,7 +135,7 @@ impl Chain {
         self
     }
 
-    pub fn sync_sources(&self) -> &[SyncSource] {
+    pub(crate) fn sync_sources(&self) -> &[SyncSource] {
         &self.sync_sources
     }
 
@@ -195,7 +199,7 @@ impl Chain {
     }
 
     /// Looks for ceremony keys in `dir` (see [`Chain::verifying_keys`]).
-    pub fn with_keys_dir(mut self, dir: Option<PathBuf>) -> Self {
+    pub(crate) fn with_keys_dir(mut self, dir: Option<PathBuf>) -> Self {
         self.keys_dir = dir;
         self
     }
@@ -203,7 +207,7 @@ impl Chain {
     /// The keys the deployment's verifier was made with, found by the hash the deployment
     /// pins: the development keys on the devnet, an imported ceremony's zkey elsewhere. The
     /// development keys are refused on every other network: anyone can forge their proofs.
-    pub fn verifying_keys(&self) -> Result<KeysHandle> {
+    pub(crate) fn verifying_keys(&self) -> Result<KeysHandle> {
         if let Some(keys) = self.keys.get() {
             return Ok(keys.clone());
         }
@@ -259,7 +263,7 @@ impl Chain {
         Ok(Denomination(denomination))
     }
 
-    pub fn pool_address(&self, denomination: u64) -> Result<Address> {
+    pub(crate) fn pool_address(&self, denomination: u64) -> Result<Address> {
         self.deployment
             .pool(denomination)
             .map(|p| p.address)
@@ -267,7 +271,7 @@ impl Chain {
     }
 
     /// The error for a denomination that has no pool.
-    pub fn unknown_pool(&self, asked: &str) -> Error {
+    pub(crate) fn unknown_pool(&self, asked: &str) -> Error {
         let known: Vec<String> = self
             .denominations()
             .iter()
@@ -343,7 +347,7 @@ impl Chain {
 
     /// Runs a call against the head state without a transaction: exactly what a broadcast
     /// would execute now, so its revert is the one the caller would pay for.
-    pub async fn simulate(
+    pub(crate) async fn simulate(
         &self,
         owner: Address,
         contract: Address,
@@ -373,7 +377,7 @@ impl Denomination {
     }
 
     /// In USDT base units (6 decimals).
-    pub fn base_units(self) -> alloy_primitives::U256 {
+    pub(crate) fn base_units(self) -> alloy_primitives::U256 {
         alloy_primitives::U256::from(self.0)
             * alloy_primitives::U256::from(crate::service::inputs::USDT_UNIT)
     }

@@ -31,7 +31,7 @@ use crate::service::check::{Check, failures};
 
 /// Every contract of the deployment and the network it is on, checked against our artifacts
 /// and the record: one [`Check`] per contract, and one for the network.
-pub async fn check_code(chain: &Chain, usdt: Option<Address>) -> Result<Vec<Check>> {
+pub(crate) async fn check_code(chain: &Chain, usdt: Option<Address>) -> Result<Vec<Check>> {
     let d = &chain.deployment;
     let mut checks = vec![network(chain, usdt).await?];
     checks.push(hasher(chain).await?);
@@ -46,7 +46,7 @@ pub async fn check_code(chain: &Chain, usdt: Option<Address>) -> Result<Vec<Chec
 /// Refuses a recorded deployment whose contracts are not tronpool's (see the module docs),
 /// unless the same record already passed (`verified_dir` keeps one file per network holding
 /// the hash of the record that passed last).
-pub async fn verify_recorded(
+pub(crate) async fn verify_recorded(
     chain: &Chain,
     usdt: Option<Address>,
     verified_dir: Option<&Path>,
@@ -123,21 +123,23 @@ struct Code {
     immutables: std::collections::BTreeMap<String, Vec<u8>>,
 }
 
+/// What [`code`] found at an address: our artifact's code, or why it is not.
+enum Found {
+    Ours(Code),
+    NotOurs(String),
+}
+
 /// Reads `address`'s creation and runtime code and compares both with the artifact `name`.
-async fn code(
-    chain: &Chain,
-    address: Address,
-    name: &str,
-) -> Result<std::result::Result<Code, String>> {
+async fn code(chain: &Chain, address: Address, name: &str) -> Result<Found> {
     let artifact = contracts::artifact(name)
         .ok_or_else(|| Error::Failed(format!("no built-in {name} artifact")))?;
     let broken = |e: contracts::CodeMismatch| Error::Failed(e.to_string());
     let Some(contract) = chain.node.get_contract(&address).await? else {
-        return Ok(Err(format!("{address} holds no contract")));
+        return Ok(Found::NotOurs(format!("{address} holds no contract")));
     };
     let creation = artifact.creation_code().map_err(broken)?;
     let Some(args) = contract.bytecode.strip_prefix(creation.as_slice()) else {
-        return Ok(Err(format!(
+        return Ok(Found::NotOurs(format!(
             "{address} was not created from tronpool's {name} code"
         )));
     };
@@ -153,9 +155,9 @@ async fn code(
                 "the built-in {name} artifact is broken"
             )));
         }
-        Err(e) => return Ok(Err(format!("{address}: {e}"))),
+        Err(e) => return Ok(Found::NotOurs(format!("{address}: {e}"))),
     };
-    Ok(Ok(Code {
+    Ok(Found::Ours(Code {
         args: args.to_vec(),
         immutables,
     }))
@@ -174,13 +176,13 @@ fn address_word(address: Address) -> Vec<u8> {
 async fn hasher(chain: &Chain) -> Result<Check> {
     let address = chain.deployment.hasher;
     Ok(match code(chain, address, "PoseidonT3").await? {
-        Err(why) => Check::new("hasher code", false, why),
-        Ok(code) if !code.args.is_empty() => Check::new(
+        Found::NotOurs(why) => Check::new("hasher code", false, why),
+        Found::Ours(code) if !code.args.is_empty() => Check::new(
             "hasher code",
             false,
             format!("{address} was created with arguments tronpool's hasher does not take"),
         ),
-        Ok(_) => Check::new(
+        Found::Ours(_) => Check::new(
             "hasher code",
             true,
             format!("{address} runs tronpool's PoseidonT3"),
@@ -197,8 +199,8 @@ async fn verifier(chain: &Chain) -> Result<Check> {
         .to_ascii_lowercase();
     let name = "verifier code";
     let code = match code(chain, address, "Groth16Verifier").await? {
-        Ok(code) => code,
-        Err(why) => return Ok(Check::new(name, false, why)),
+        Found::Ours(code) => code,
+        Found::NotOurs(why) => return Ok(Check::new(name, false, why)),
     };
     let args = match VerifierArgs::abi_decode(&code.args) {
         Ok(args) => args,
@@ -238,8 +240,8 @@ async fn pool_code(chain: &Chain, denomination: u64, address: Address) -> Result
     let d = &chain.deployment;
     let name = format!("pool {denomination} code");
     let code = match code(chain, address, "TronPool").await? {
-        Ok(code) => code,
-        Err(why) => return Ok(Check::new(name, false, why)),
+        Found::Ours(code) => code,
+        Found::NotOurs(why) => return Ok(Check::new(name, false, why)),
     };
     let units = chain.denomination(denomination)?.base_units();
     let args = contracts::TronPool::constructorCall {

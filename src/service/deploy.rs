@@ -31,7 +31,7 @@ pub use contracts::sponsorship::{
 };
 
 /// The pools deployed when none are named, in whole USDT.
-pub const DEFAULT_DENOMINATIONS: [u64; 6] = [100, 500, 1_000, 3_000, 5_000, 10_000];
+pub(crate) const DEFAULT_DENOMINATIONS: [u64; 6] = [100, 500, 1_000, 3_000, 5_000, 10_000];
 
 /// One of the contracts a deployment consists of.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -107,7 +107,7 @@ pub struct Plan {
 }
 
 impl Plan {
-    pub fn to_do(&self) -> impl Iterator<Item = &Step> {
+    pub(crate) fn to_do(&self) -> impl Iterator<Item = &Step> {
         self.steps.iter().filter(|s| s.state == StepState::ToDo)
     }
 
@@ -140,7 +140,7 @@ impl Plan {
         Ok(sun)
     }
 
-    pub fn is_done(&self) -> bool {
+    pub(crate) fn is_done(&self) -> bool {
         self.steps
             .iter()
             .all(|s| matches!(s.state, StepState::Deployed(_)))
@@ -353,7 +353,10 @@ pub async fn plan(
 
 /// Refuses a network that lacks a TVM upgrade the contracts are built for: there, any call
 /// that reaches one of its opcodes fails `ILLEGAL_OPERATION` and burns its fee limit.
-pub fn check_tvm_switches(params: &tron::client::ChainParameters, network: &str) -> Result<()> {
+pub(crate) fn check_tvm_switches(
+    params: &tron::client::ChainParameters,
+    network: &str,
+) -> Result<()> {
     for (param, brings) in contracts::REQUIRED_TVM_SWITCHES {
         if params.get(param) != Some(1) {
             return Err(Error::Refused(format!(
@@ -502,8 +505,7 @@ fn abi(contract: Contract) -> Result<tron::proto::Abi> {
 
 /// A contract deployed by [`deploy_step`].
 #[derive(Debug, Clone)]
-pub struct Deployed {
-    pub contract: Contract,
+pub(crate) struct Deployed {
     pub address: Address,
     pub txid: TxId,
     pub energy: i64,
@@ -514,7 +516,7 @@ pub struct Deployed {
 /// What a deployment step works with: the node, the journal of what was signed, and the
 /// keys the verifier is made from.
 #[derive(Clone, Copy)]
-pub struct DeployDesk<'a> {
+pub(crate) struct DeployDesk<'a> {
     pub node: &'a NodeClient,
     pub journal: &'a Journal,
     pub keys: &'a Keys,
@@ -524,7 +526,7 @@ pub struct DeployDesk<'a> {
 /// the journal and saves the record with the transaction pending, broadcasts, waits for the
 /// receipt and saves the record with the address. Also finishes a step an earlier run left
 /// pending.
-pub async fn deploy_step(
+pub(crate) async fn deploy_step(
     desk: DeployDesk<'_>,
     plan: &mut Plan,
     index: usize,
@@ -613,7 +615,6 @@ pub async fn deploy_step(
     save(&plan.record)?;
     plan.steps[index].state = StepState::Deployed(address);
     Ok(Some(Deployed {
-        contract,
         address,
         txid,
         energy: info.receipt.energy_usage_total,

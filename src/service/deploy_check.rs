@@ -29,13 +29,13 @@ use crate::store::trees::TreeCache;
 const HASHER_SAMPLES: usize = 3;
 
 /// What `deploy` and `deploy --check` say before the failed checks.
-pub const NOT_OURS: &str = "the deployment is not tronpool's as recorded";
+pub(crate) const NOT_OURS: &str = "the deployment is not tronpool's as recorded";
 
 /// How `deploy` marks the note of its test deposit in the note store.
-pub const TEST_DEPOSIT_ORIGIN: &str = "deploy test";
+pub(crate) const TEST_DEPOSIT_ORIGIN: &str = "deploy test";
 
 /// Every check, in order; [`failures`] turns the failed ones into one refusal.
-pub async fn check_deployment(
+pub(crate) async fn check_deployment(
     chain: &Chain,
     keys: &Keys,
     usdt: Option<Address>,
@@ -197,7 +197,7 @@ fn rand_bytes<const N: usize>() -> [u8; N] {
 
 /// The note the withdrawal check simulates: a deposited note of one of the deployment's
 /// pools in `store`, the smallest pool first and `deploy`'s own test deposit before others.
-pub fn test_note(chain: &Chain, store: &NoteStore) -> Result<Option<(i64, Note)>> {
+pub(crate) fn test_note(chain: &Chain, store: &NoteStore) -> Result<Option<(i64, Note)>> {
     let mut records: Vec<NoteRecord> = store
         .list()?
         .into_iter()
@@ -220,7 +220,7 @@ pub fn test_note(chain: &Chain, store: &NoteStore) -> Result<Option<(i64, Note)>
 /// Deposits a note of the smallest pool from `key`, approving exactly its denomination
 /// first when the pool may not take it yet; the note is stored (as [`TEST_DEPOSIT_ORIGIN`])
 /// before anything is signed, and stays its depositor's to withdraw.
-pub async fn test_deposit(
+pub(crate) async fn test_deposit(
     desk: Desk<'_>,
     key: &tron::PrivateKey,
 ) -> Result<(i64, Note, tron::TxId)> {

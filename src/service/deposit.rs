@@ -24,7 +24,7 @@ use crate::service::submit::Broadcast;
 use crate::store::notes::NoteState;
 
 /// One command deposits at most this many notes: each is a transaction to wait for.
-pub const MAX_COUNT: u64 = 100;
+pub(crate) const MAX_COUNT: u64 = 100;
 
 /// `count` deposits into the pool of `denomination`, as the user asked for them.
 pub struct Deposits {
@@ -306,7 +306,7 @@ pub async fn funding(
 /// With `seed`, the note is the pool's next one derived from the mnemonic (and the next index
 /// moves on in the same write); without, it is random. `origin` says in the store what made
 /// it.
-pub fn new_note(
+pub(crate) fn new_note(
     desk: Desk<'_>,
     denomination: u64,
     origin: &str,
@@ -339,7 +339,7 @@ pub fn new_note(
 
 /// Builds, signs, records, broadcasts and follows the deposit of stored note `id`; returns
 /// its txid and the note's leaf index. The pool must already be allowed to take the USDT.
-pub async fn deposit_one(
+pub(crate) async fn deposit_one(
     desk: Desk<'_>,
     key: &PrivateKey,
     id: i64,
@@ -421,7 +421,7 @@ async fn follow(desk: Desk<'_>, id: i64, leaf: Leaf, txid: &TxId) -> Result<u32>
 
 /// How a deposit an earlier run left unfinished ended.
 #[derive(Debug)]
-pub struct Resumed {
+pub(crate) struct Resumed {
     pub note: i64,
     pub txid: String,
     /// The note's leaf index, or why the deposit failed.
@@ -433,7 +433,7 @@ pub struct Resumed {
 /// receipt or expiry, and its note is marked `deposited` or `failed`. A note settled
 /// meanwhile (by `notes check`) is left as it is. Only a failure to read the journal is an
 /// error; each deposit's own end is in its [`Resumed`].
-pub async fn resume(desk: Desk<'_>) -> Result<Vec<Resumed>> {
+pub(crate) async fn resume(desk: Desk<'_>) -> Result<Vec<Resumed>> {
     let Desk {
         chain,
         store,

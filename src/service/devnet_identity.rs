@@ -15,7 +15,7 @@ use crate::error::{Error, Result};
 /// `true` when `node`'s block 0 and its `/devnet/info` both carry a tronpool devnet's genesis
 /// block id; `false` for any other node that answers. Errors only when the node cannot be
 /// asked at all.
-pub async fn is_tronpool_devnet(node: &NodeClient) -> Result<bool> {
+pub(crate) async fn is_tronpool_devnet(node: &NodeClient) -> Result<bool> {
     let expected = devnet::genesis::genesis_block_id();
     let genesis = node.get_block(0, false).await.map_err(Error::Node)?;
     if genesis.is_none_or(|block| block.block_id != expected) {

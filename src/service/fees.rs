@@ -42,7 +42,7 @@ pub struct Collected {
 
 impl Chain {
     /// What `relayer` can collect from each pool (pools it has no fees in included, at zero).
-    pub async fn accrued_fees(&self, relayer: Address) -> Result<Vec<Accrued>> {
+    pub(crate) async fn accrued_fees(&self, relayer: Address) -> Result<Vec<Accrued>> {
         let reads = self
             .denominations()
             .into_iter()
@@ -69,7 +69,11 @@ impl Chain {
 
     /// The `collectFees` transaction for `relayer`'s fees in the `denomination` pool, checked
     /// by simulation.
-    pub async fn collect_transaction(&self, relayer: Address, denomination: u64) -> Result<Built> {
+    pub(crate) async fn collect_transaction(
+        &self,
+        relayer: Address,
+        denomination: u64,
+    ) -> Result<Built> {
         let pool = self.pool_address(denomination)?;
         let data = alloy_sol_types::SolCall::abi_encode(&TronPool::collectFeesCall {});
         self.build_call(

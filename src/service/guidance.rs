@@ -7,10 +7,10 @@ use serde::Serialize;
 
 /// Below this many deposits after yours, a withdrawal warns: the fewer deposits follow
 /// yours, the fewer candidates an observer has to pick from, whatever came before.
-pub const MIN_LATER_DEPOSITS: u32 = 10;
+pub(crate) const MIN_LATER_DEPOSITS: u32 = 10;
 /// Below this many seconds (24 hours) since the deposit, a withdrawal warns: a withdrawal
 /// soon after a deposit is easy to pair with it by time alone.
-pub const MIN_SECONDS_SINCE_DEPOSIT: i64 = 24 * 60 * 60;
+pub(crate) const MIN_SECONDS_SINCE_DEPOSIT: i64 = 24 * 60 * 60;
 
 /// What a withdrawal reveals about its deposit, and the warnings that go with it.
 #[derive(Debug, Clone, Serialize)]

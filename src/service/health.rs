@@ -11,7 +11,7 @@ use crate::units::format_trx;
 
 /// A head block older than this means the node has stopped following the chain (TRON makes
 /// a block every 3 s: this is twenty missed blocks).
-pub const MAX_HEAD_AGE: Duration = Duration::from_secs(60);
+pub(crate) const MAX_HEAD_AGE: Duration = Duration::from_secs(60);
 
 /// One readiness check: its name, whether it passed, and why not (or what it saw).
 #[derive(Debug, Clone, Serialize)]

@@ -8,11 +8,11 @@ use zk::proof::EncodedProof;
 use crate::error::{Error, Result};
 
 /// USDT has 6 decimals, on TRON and on the devnet.
-pub const USDT_DECIMALS: u32 = 6;
-pub const USDT_UNIT: u64 = 1_000_000;
+pub(crate) const USDT_DECIMALS: u32 = 6;
+pub(crate) const USDT_UNIT: u64 = 1_000_000;
 
 /// The longest an address can be: `0x41` and 40 hex digits (base58 is 34).
-pub const MAX_ADDRESS_LEN: usize = 44;
+pub(crate) const MAX_ADDRESS_LEN: usize = 44;
 
 /// A base58 (`T…`) or hex (`41…`) address. Anything longer than an address can be is refused
 /// by its length alone, before any decoding.
@@ -105,7 +105,7 @@ pub fn count(text: &str, field: &str) -> Result<u32> {
 
 /// `from` and `limit` from a query string (`?from=N&limit=M`, both optional: 0 and
 /// `default_limit`); any other parameter, or one given twice, is refused.
-pub fn page_query(query: Option<&str>, default_limit: u32) -> Result<(u32, u32)> {
+pub(crate) fn page_query(query: Option<&str>, default_limit: u32) -> Result<(u32, u32)> {
     let (mut from, mut limit) = (None, None);
     for (key, value) in url::form_urlencoded::parse(query.unwrap_or("").as_bytes()) {
         let slot = match key.as_ref() {
@@ -127,7 +127,7 @@ pub fn page_query(query: Option<&str>, default_limit: u32) -> Result<(u32, u32)>
 }
 
 /// A USDT amount in whole units with up to 6 decimals (`"12.5"`, `100`), as base units.
-pub fn usdt_amount(value: &serde_json::Value, field: &str) -> Result<U256> {
+pub(crate) fn usdt_amount(value: &serde_json::Value, field: &str) -> Result<U256> {
     let text = match value {
         serde_json::Value::String(s) => s.trim().to_owned(),
         serde_json::Value::Number(n) => n.to_string(),
@@ -143,7 +143,7 @@ pub fn usdt_amount(value: &serde_json::Value, field: &str) -> Result<U256> {
 
 /// An amount in base units (USDT's 6 decimals, or sun): a non-negative integer, as a JSON
 /// number or a decimal string (for values past 2^53).
-pub fn base_units(value: &serde_json::Value, field: &str) -> Result<U256> {
+pub(crate) fn base_units(value: &serde_json::Value, field: &str) -> Result<U256> {
     let parsed = match value {
         serde_json::Value::Number(n) => n.as_u64().map(U256::from),
         serde_json::Value::String(s) if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) => {
@@ -160,7 +160,7 @@ pub fn base_units(value: &serde_json::Value, field: &str) -> Result<U256> {
 
 /// `"12.5"` with 6 decimals → 12500000. No sign, no exponent, no more decimals than the
 /// token has.
-pub fn parse_units(text: &str, decimals: u32) -> Option<U256> {
+pub(crate) fn parse_units(text: &str, decimals: u32) -> Option<U256> {
     let (whole, frac) = text.split_once('.').unwrap_or((text, ""));
     if whole.is_empty() && frac.is_empty() {
         return None;

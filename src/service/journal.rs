@@ -35,7 +35,7 @@ const RESEND_AFTER_MS: i64 = 3_000;
 /// The longest wait between broadcasts a busy node turned away.
 const MAX_RETRY_DELAY: Duration = Duration::from_secs(30);
 /// Blocks after which a block is irreversible when the solidity API cannot say.
-pub const SOLIDIFICATION_BLOCKS: i64 = 19;
+pub(crate) const SOLIDIFICATION_BLOCKS: i64 = 19;
 
 /// What one look at an entry found.
 #[derive(Debug)]
@@ -80,7 +80,7 @@ impl Journal {
     }
 
     /// The first wait after a busy answer (the relayer's poll).
-    pub fn retry_after(mut self, first: Duration) -> Self {
+    pub(crate) fn retry_after(mut self, first: Duration) -> Self {
         self.retry = first;
         self
     }
@@ -265,7 +265,7 @@ impl Journal {
 
     /// One look at every unfinished entry of `purpose`, oldest first; an entry that cannot be
     /// looked at now (the node is down, its row is damaged) does not hold up the others.
-    pub async fn resume(
+    pub(crate) async fn resume(
         &self,
         node: &NodeClient,
         purpose: Purpose,
@@ -298,7 +298,7 @@ pub fn transaction(entry: &Entry) -> Result<Transaction> {
 /// on its own port) is answered by counting blocks: TRON solidifies a block once two thirds
 /// of its 27 producers have built on it, 19 blocks (java-tron
 /// `ChainConstant.SOLIDIFIED_THRESHOLD` of 70%).
-pub async fn is_solidified(node: &NodeClient, txid: &TxId, block: i64) -> Result<bool> {
+pub(crate) async fn is_solidified(node: &NodeClient, txid: &TxId, block: i64) -> Result<bool> {
     match node.get_solid_transaction_info(txid).await {
         Ok(found) => Ok(found.is_some()),
         Err(NodeError::Http { status: 404, .. }) => {

@@ -21,7 +21,7 @@ use crate::store::trees::TreeCache;
 
 /// Reads a note's text; a malformed or mistyped note is exit 5, and the message never
 /// repeats the secret.
-pub fn parse_note(text: &str) -> Result<Note> {
+pub(crate) fn parse_note(text: &str) -> Result<Note> {
     Note::parse(text.trim()).map_err(|e| Error::BadNote(format!("bad note: {e}")))
 }
 
@@ -42,16 +42,20 @@ impl NoteHashes {
     }
 }
 
-pub fn commitment_of(note: &Note) -> B256 {
+pub(crate) fn commitment_of(note: &Note) -> B256 {
     B256::from(zk::field::to_be_bytes(&note.commitment()))
 }
 
-pub fn nullifier_hash_of(note: &Note) -> B256 {
+pub(crate) fn nullifier_hash_of(note: &Note) -> B256 {
     B256::from(zk::field::to_be_bytes(&note.nullifier_hash()))
 }
 
 /// The leaf index a deposit's receipt reports for `commitment` in `pool`.
-pub fn deposit_leaf_index(info: &TransactionInfo, pool: Address, commitment: B256) -> Option<u32> {
+pub(crate) fn deposit_leaf_index(
+    info: &TransactionInfo,
+    pool: Address,
+    commitment: B256,
+) -> Option<u32> {
     info.log.iter().find_map(|log| {
         if log.address != pool {
             return None;
@@ -65,7 +69,7 @@ pub fn deposit_leaf_index(info: &TransactionInfo, pool: Address, commitment: B25
 /// What `notes check` found out about a note.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct NoteCheck {
+pub(crate) struct NoteCheck {
     pub id: i64,
     pub denomination: u64,
     pub state: NoteState,
@@ -87,7 +91,7 @@ impl Chain {
     /// `withdrawn`. Whether the commitment is in the pool and whether the nullifier is spent
     /// are read from the pool's synced leaves and withdrawals, never asked of the node, so the
     /// node never sees the two together; the store only remembers the answers.
-    pub async fn check_note(
+    pub(crate) async fn check_note(
         &self,
         store: &NoteStore,
         trees: &TreeCache,
@@ -179,13 +183,13 @@ impl Chain {
 
     /// Stores `note` for its pool on this chain and returns its id; it is on disk when this
     /// returns. A note stored before is a conflict.
-    pub fn store_note(&self, store: &NoteStore, note: &Note, origin: &str) -> Result<i64> {
+    pub(crate) fn store_note(&self, store: &NoteStore, note: &Note, origin: &str) -> Result<i64> {
         self.store_note_from(store, note, origin, None)
     }
 
     /// [`Chain::store_note`] for a note derived from a mnemonic: `seed` is its id and the
     /// note's index, and the pool's next index moves past it in the same write.
-    pub fn store_note_from(
+    pub(crate) fn store_note_from(
         &self,
         store: &NoteStore,
         note: &Note,
@@ -206,7 +210,7 @@ impl Chain {
     }
 
     /// Records how a deposit we sent ended.
-    pub fn record_deposit(
+    pub(crate) fn record_deposit(
         &self,
         store: &NoteStore,
         id: i64,

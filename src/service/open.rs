@@ -49,7 +49,7 @@ impl NetworkSpec {
         }
     }
 
-    pub fn from_settings(settings: &Settings) -> Self {
+    pub(crate) fn from_settings(settings: &Settings) -> Self {
         NetworkSpec {
             name: settings.network.value.clone(),
             deployment: settings.deployment.value.clone(),

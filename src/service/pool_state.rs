@@ -32,7 +32,7 @@ pub struct SponsorShare {
 
 impl SponsorShare {
     /// A call whose caller pays all of its energy.
-    pub const NONE: SponsorShare = SponsorShare {
+    pub(crate) const NONE: SponsorShare = SponsorShare {
         sponsor: None,
         percent: 0,
         per_call: 0,
@@ -49,7 +49,7 @@ impl SponsorShare {
 
     /// The share for calls by `caller`: none when the caller is the sponsor itself (java-tron
     /// then bills the whole call to it as a caller).
-    pub fn for_caller(self, caller: Address) -> SponsorShare {
+    pub(crate) fn for_caller(self, caller: Address) -> SponsorShare {
         if self.sponsor == Some(caller) {
             SponsorShare::NONE
         } else {

@@ -43,7 +43,7 @@ pub struct PoolRoot {
 /// `POST /api/pools/:denom/check-spent`.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct SpentStatus {
+pub(crate) struct SpentStatus {
     pub nullifier_hash: String,
     pub spent: bool,
 }
@@ -51,7 +51,7 @@ pub struct SpentStatus {
 /// `POST /api/pools/:denom/can-withdraw`.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Withdrawable {
+pub(crate) struct Withdrawable {
     pub can_withdraw: bool,
     pub spent: bool,
     pub known_root: bool,
@@ -81,7 +81,7 @@ impl Chain {
     }
 
     /// Forgets a pool's cached state (after we sent it a transaction).
-    pub fn pool_changed(&self, denomination: u64) {
+    pub(crate) fn pool_changed(&self, denomination: u64) {
         if let Ok(cache) = self.pool_cache(denomination) {
             cache.invalidate();
         }
@@ -132,7 +132,7 @@ impl Chain {
     /// that is gone. For servers only (the relayer, `check-spent`): a client decides its own
     /// notes' spentness locally ([`crate::service::sync::SyncedTree::is_spent`]), so its node
     /// never learns which nullifier it holds.
-    pub async fn is_spent(&self, denomination: u64, nullifier_hash: B256) -> Result<bool> {
+    pub(crate) async fn is_spent(&self, denomination: u64, nullifier_hash: B256) -> Result<bool> {
         let pool = self.pool_address(denomination)?;
         self.view(
             pool,
@@ -143,7 +143,7 @@ impl Chain {
         .await
     }
 
-    pub async fn check_spent(
+    pub(crate) async fn check_spent(
         &self,
         denomination: u64,
         nullifier_hash: B256,
@@ -154,12 +154,12 @@ impl Chain {
         })
     }
 
-    pub async fn is_known_root(&self, denomination: u64, root: B256) -> Result<bool> {
+    pub(crate) async fn is_known_root(&self, denomination: u64, root: B256) -> Result<bool> {
         let pool = self.pool_address(denomination)?;
         self.view(pool, TronPool::isKnownRootCall { root }).await
     }
 
-    pub async fn can_withdraw(
+    pub(crate) async fn can_withdraw(
         &self,
         denomination: u64,
         nullifier_hash: B256,
@@ -204,4 +204,4 @@ impl Withdrawable {
 }
 
 /// How many recent roots a pool accepts (`ROOT_HISTORY_SIZE`).
-pub const ROOT_HISTORY: u32 = 100;
+pub(crate) const ROOT_HISTORY: u32 = 100;

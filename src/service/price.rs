@@ -37,7 +37,7 @@ const PAIR_TTL: Duration = Duration::from_secs(10);
 /// How long a pair may go without a trade before its price is stale.
 pub const DEFAULT_MAX_AGE: Duration = Duration::from_secs(30 * 60);
 /// How far back a pair's price is averaged, by default.
-pub const DEFAULT_WINDOW: Duration = Duration::from_secs(30 * 60);
+pub(crate) const DEFAULT_WINDOW: Duration = Duration::from_secs(30 * 60);
 /// The most readings of a pair's cumulative price kept (half of them span a window).
 const MAX_READINGS: usize = 64;
 
@@ -136,7 +136,7 @@ impl TrxPrice {
 
     /// USDT base units worth `sun`, rounded up (a relayer never rounds in its own disfavour),
     /// scaled by `percent` (100 for the plain rate).
-    pub fn usdt_for_sun(&self, sun: u128, percent: u128) -> U256 {
+    pub(crate) fn usdt_for_sun(&self, sun: u128, percent: u128) -> U256 {
         let numerator = U256::from(sun) * U256::from(self.usdt) * U256::from(percent);
         let denominator = U256::from(self.sun) * U256::from(100u8);
         numerator.div_ceil(denominator)
@@ -148,7 +148,7 @@ impl TrxPrice {
     }
 
     /// USDT per TRX to six decimals, rounded down.
-    pub fn usdt_per_trx_text(&self) -> String {
+    pub(crate) fn usdt_per_trx_text(&self) -> String {
         let micro = U256::from(self.usdt) * U256::from(1_000_000u32) / U256::from(self.sun);
         crate::service::format::six_decimals_text(micro)
     }
@@ -278,7 +278,7 @@ impl PriceFeed {
     }
 
     /// Averages a pair's price over `window`.
-    pub fn average_over(mut self, window: Duration) -> Self {
+    pub(crate) fn average_over(mut self, window: Duration) -> Self {
         self.window = window;
         self
     }
@@ -293,13 +293,9 @@ impl PriceFeed {
         self.source.as_ref()
     }
 
-    pub fn max_age(&self) -> Duration {
-        self.max_age
-    }
-
     /// How often a server reads a pair so that its average always has a reading about a
     /// window old; `None` for a source that is not a pair.
-    pub fn sample_interval(&self) -> Option<Duration> {
+    pub(crate) fn sample_interval(&self) -> Option<Duration> {
         matches!(self.source, Some(PriceSource::Pair(_))).then(|| {
             (self.window / (MAX_READINGS as u32 / 2)).clamp(Duration::from_secs(3), PAIR_TTL * 6)
         })

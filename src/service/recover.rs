@@ -26,7 +26,7 @@ use crate::store::notes::{NoteRecord, NoteState, NoteStore};
 use crate::store::trees::TreeCache;
 
 /// Indices in a row with no deposit after which recovery stops looking in a pool.
-pub const DEFAULT_GAP_LIMIT: u32 = 20;
+pub(crate) const DEFAULT_GAP_LIMIT: u32 = 20;
 
 /// One note recovery found.
 #[derive(Debug, Clone, Serialize)]

@@ -31,7 +31,7 @@ use crate::service::withdraw::{DryRun, GivenNote, Withdrawn, prove, remember};
 use crate::store::jobs::JobState;
 
 /// The default cap on a relayer's fee, as a share of the pool's denomination.
-pub const DEFAULT_MAX_FEE_PERCENT: u64 = 25;
+pub(crate) const DEFAULT_MAX_FEE_PERCENT: u64 = 25;
 /// How often to ask a relayer about its job: a block is 3 s, and a server allows a client
 /// 120 requests a minute.
 const FOLLOW_POLL: Duration = Duration::from_secs(1);
@@ -41,7 +41,7 @@ const FOLLOW_MS: i64 = 3 * 60 * 1000;
 const FOLLOW_WAIT: Duration = Duration::from_secs(30);
 
 /// The relayer a client talks to.
-pub enum RelayTarget {
+pub(crate) enum RelayTarget {
     Remote(RelayerClient),
     /// The devnet's own, in this process, relaying on its own handle of the chain (its
     /// broadcast goes on in the background after it answers).
@@ -181,7 +181,7 @@ async fn fee_cap(
 }
 
 /// A relayed withdrawal as the user asked for it.
-pub struct RelayWithdrawal {
+pub(crate) struct RelayWithdrawal {
     pub note: GivenNote,
     pub recipient: Address,
     /// TRX (sun) the relayer sends along to the recipient; its fee covers it.
@@ -194,7 +194,7 @@ pub struct RelayWithdrawal {
 }
 
 /// Where a relayed withdrawal ended.
-pub enum RelayWithdrawn {
+pub(crate) enum RelayWithdrawn {
     DryRun(DryRun),
     Withdrawn(Withdrawn),
 }

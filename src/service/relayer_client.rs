@@ -16,7 +16,7 @@ use crate::store::jobs::Job;
 /// Proving takes a fraction of a second, but a relayer checks, simulates and broadcasts.
 const TIMEOUT: Duration = Duration::from_secs(60);
 
-pub struct RelayerClient {
+pub(crate) struct RelayerClient {
     server: ServerClient,
 }
 

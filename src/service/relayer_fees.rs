@@ -61,13 +61,13 @@ pub const NORMAL_RELAY_ENERGY: i64 = 430_000;
 /// The default ceiling over [`NORMAL_RELAY_ENERGY`]: room for the few thousand energy a
 /// tree's state moves a withdrawal (an older root is looked up further back), and nothing
 /// more. The fee goes to no USDT balance of the relayer's, so there is no costlier first fee.
-pub const DEFAULT_CEILING_PERCENT: i64 = 110;
+pub(crate) const DEFAULT_CEILING_PERCENT: i64 = 110;
 /// The default margin on the relayer's costs.
-pub const DEFAULT_MARGIN_PERCENT: u32 = 20;
+pub(crate) const DEFAULT_MARGIN_PERCENT: u32 = 20;
 /// How many other calls at its per-call cap a pool's sponsor must be able to pay for besides
 /// a relay before the relayer counts on it: deposits and withdrawals landing in the same
 /// block as ours draw on the same stake.
-pub const SPONSOR_RESERVE_CALLS: i64 = 10;
+pub(crate) const SPONSOR_RESERVE_CALLS: i64 = 10;
 /// The bandwidth a relayed withdrawal takes: its signed transaction (the 516 bytes of
 /// `withdraw` calldata, the raw data and one signature) plus the 64 bytes java-tron adds per
 /// transaction; 799 measured with a refund (`tests/it/relayer.rs` checks a real one fits).
@@ -187,7 +187,7 @@ pub struct Resources {
 
 /// Where java-tron takes a transaction's bytes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BandwidthSource {
+pub(crate) enum BandwidthSource {
     /// The account's staked bandwidth holds them all (`useAccountNet`).
     Staked,
     /// Else the free daily allowance holds them all (`useFreeNet`).
@@ -207,7 +207,7 @@ impl Resources {
 
     /// Where a transaction of `bytes` is charged: one source for all of them, never a mix
     /// (java-tron's `BandwidthProcessor.consume`: staked first, then free, then burned).
-    pub fn bandwidth_source(&self, bytes: i64) -> BandwidthSource {
+    pub(crate) fn bandwidth_source(&self, bytes: i64) -> BandwidthSource {
         if bytes <= self.staked_bandwidth {
             BandwidthSource::Staked
         } else if bytes <= self.free_bandwidth {
@@ -247,7 +247,7 @@ pub struct Terms<'a> {
 
 impl Terms<'_> {
     /// These terms with `reserved` energy of each sponsor counted on by unfinished relays.
-    pub fn with_sponsor_reserved(mut self, reserved: BTreeMap<tron::Address, i64>) -> Self {
+    pub(crate) fn with_sponsor_reserved(mut self, reserved: BTreeMap<tron::Address, i64>) -> Self {
         self.sponsor_reserved = reserved;
         self
     }
@@ -255,7 +255,7 @@ impl Terms<'_> {
     /// The part of a pool's sponsorship the relayer counts on: the sponsor's share from what
     /// its stake would hold once our unfinished relays drew what they count on, and then
     /// [`SPONSOR_RESERVE_CALLS`] other calls at its cap.
-    pub fn relied_on(&self, sponsor: &SponsorShare) -> SponsorShare {
+    pub(crate) fn relied_on(&self, sponsor: &SponsorShare) -> SponsorShare {
         let ours = sponsor
             .sponsor
             .and_then(|s| self.sponsor_reserved.get(&s).copied())
@@ -266,7 +266,7 @@ impl Terms<'_> {
     }
 
     /// The energy of a relay of `energy` that is ours to pay: what the sponsor does not.
-    pub fn our_energy(&self, energy: i64, sponsor: &SponsorShare) -> i64 {
+    pub(crate) fn our_energy(&self, energy: i64, sponsor: &SponsorShare) -> i64 {
         energy.max(0) - self.relied_on(sponsor).of(energy)
     }
 
@@ -279,7 +279,7 @@ impl Terms<'_> {
     }
 
     /// Sun burned for a transaction of `bytes`.
-    pub fn bandwidth_burn(&self, bytes: i64) -> u128 {
+    pub(crate) fn bandwidth_burn(&self, bytes: i64) -> u128 {
         match self.own.bandwidth_source(bytes) {
             BandwidthSource::Burned => bytes.max(0) as u128 * self.bandwidth_fee.max(0) as u128,
             BandwidthSource::Staked | BandwidthSource::Free => 0,
@@ -291,7 +291,7 @@ impl Terms<'_> {
     }
 
     /// The fee for relaying from a pool with no refund.
-    pub fn relay_fee(&self, denomination: u64, sponsor: &SponsorShare) -> U256 {
+    pub(crate) fn relay_fee(&self, denomination: u64, sponsor: &SponsorShare) -> U256 {
         let ours = self.our_energy(self.policy.expected_energy, sponsor);
         let burned = self.burned_sun(ours, RELAY_BYTES);
         let cost = self.price.price.usdt_for_sun(burned, self.with_margin());
@@ -299,20 +299,25 @@ impl Terms<'_> {
     }
 
     /// What a refund of `refund_sun` adds to the fee.
-    pub fn refund_fee(&self, refund_sun: i64) -> U256 {
+    pub(crate) fn refund_fee(&self, refund_sun: i64) -> U256 {
         self.price
             .price
             .usdt_for_sun(refund_sun.max(0) as u128, self.with_margin())
     }
 
     /// The fee a request with this refund must carry.
-    pub fn required_fee(&self, denomination: u64, refund_sun: i64, sponsor: &SponsorShare) -> U256 {
+    pub(crate) fn required_fee(
+        &self,
+        denomination: u64,
+        refund_sun: i64,
+        sponsor: &SponsorShare,
+    ) -> U256 {
         self.relay_fee(denomination, sponsor) + self.refund_fee(refund_sun)
     }
 
     /// What a relay of `energy` and `bytes` with this refund costs the relayer, in USDT,
     /// with no margin: a fee below this is a loss.
-    pub fn break_even(
+    pub(crate) fn break_even(
         &self,
         energy: i64,
         bytes: i64,

@@ -30,7 +30,7 @@ const NOTE_INFO: &str = "tronpool-note-v1";
 const ID_INFO: &[u8] = b"tronpool-seed-id-v1";
 
 /// A new 24-word mnemonic (256 bits from the operating system).
-pub fn new_mnemonic() -> Zeroizing<String> {
+pub(crate) fn new_mnemonic() -> Zeroizing<String> {
     let mut entropy = Zeroizing::new([0u8; 32]);
     OsRng.fill_bytes(&mut *entropy);
     let mnemonic =
@@ -40,7 +40,7 @@ pub fn new_mnemonic() -> Zeroizing<String> {
 
 /// Checks a mnemonic (English word list, 12 to 24 words, its checksum) and returns it in its
 /// one normal form: lower case, single spaces. The error never repeats the words.
-pub fn normalize_mnemonic(text: &str) -> Result<Zeroizing<String>> {
+pub(crate) fn normalize_mnemonic(text: &str) -> Result<Zeroizing<String>> {
     let words = Zeroizing::new(
         text.split_whitespace()
             .map(str::to_lowercase)
@@ -79,7 +79,7 @@ impl Seed {
         }
     }
 
-    pub fn from_mnemonic(text: &str) -> Result<Seed> {
+    pub(crate) fn from_mnemonic(text: &str) -> Result<Seed> {
         let words = normalize_mnemonic(text)?;
         let mnemonic = bip39::Mnemonic::parse_in_normalized(bip39::Language::English, &words)
             .map_err(|_| Error::usage("not a BIP-39 mnemonic"))?;

@@ -9,7 +9,7 @@ use url::Url;
 
 use crate::error::{Error, Kind, Result};
 
-pub struct ServerClient {
+pub(crate) struct ServerClient {
     http: reqwest::Client,
     base: Url,
     /// What the server is to us, for messages: "relayer", "sync server".

@@ -29,14 +29,18 @@ pub struct Sponsorship {
 impl Chain {
     /// What `contract`'s sponsor pays of a call by `caller` now, read from the node (the
     /// contract's settings and its origin's energy left).
-    pub async fn sponsor_share(&self, contract: Address, caller: Address) -> Result<SponsorShare> {
+    pub(crate) async fn sponsor_share(
+        &self,
+        contract: Address,
+        caller: Address,
+    ) -> Result<SponsorShare> {
         Ok(self.sponsor_share_now(contract).await?.for_caller(caller))
     }
 
     /// What the `denomination` pool's sponsor pays of a call by anyone but itself, kept for
     /// a block like the pool's state: for quotes, which many clients ask for. What a
     /// transaction is checked against is read fresh ([`Chain::sponsor_share`]).
-    pub async fn pool_sponsor_share(&self, denomination: u64) -> Result<SponsorShare> {
+    pub(crate) async fn pool_sponsor_share(&self, denomination: u64) -> Result<SponsorShare> {
         let pool = self.pool_address(denomination)?;
         let share = self
             .sponsor_cache(denomination)?
@@ -47,7 +51,7 @@ impl Chain {
 
     /// [`Chain::pool_sponsor_share`] for a quote: when the node cannot say, no sponsorship,
     /// so a quote is never lower than the costs it cannot check.
-    pub async fn quoted_sponsor(&self, denomination: u64) -> SponsorShare {
+    pub(crate) async fn quoted_sponsor(&self, denomination: u64) -> SponsorShare {
         self.pool_sponsor_share(denomination)
             .await
             .unwrap_or_else(|e| {
@@ -99,7 +103,7 @@ impl Chain {
 
     /// The transactions that change the pool's sponsorship as asked, from `owner`, which must
     /// be the pool's deployer.
-    pub async fn sponsor_transactions(
+    pub(crate) async fn sponsor_transactions(
         &self,
         owner: Address,
         denomination: u64,

@@ -19,7 +19,7 @@ const EXPIRATION_MS: i64 = 60_000;
 
 /// One Stake 2.0 operation on energy, as a user asks it. Amounts in sun.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum StakeRequest {
+pub(crate) enum StakeRequest {
     /// Stake TRX for energy.
     Stake { amount: i64 },
     /// Start releasing staked TRX (it comes back after the network's unfreeze delay).
@@ -34,7 +34,7 @@ pub enum StakeRequest {
 
 impl StakeRequest {
     /// The word for it in messages and output.
-    pub fn verb(&self) -> &'static str {
+    pub(crate) fn verb(&self) -> &'static str {
         match self {
             StakeRequest::Stake { .. } => "stake",
             StakeRequest::Release { .. } => "release",
@@ -144,7 +144,7 @@ impl Chain {
     }
 
     /// Checks `request` for `owner` against what it holds and builds the transaction.
-    pub async fn stake_transaction(
+    pub(crate) async fn stake_transaction(
         &self,
         owner: Address,
         request: StakeRequest,

@@ -84,7 +84,7 @@ impl Broadcast {
         }
     }
 
-    pub fn classify(result: Result<TxId, NodeError>) -> Self {
+    pub(crate) fn classify(result: Result<TxId, NodeError>) -> Self {
         match result {
             Ok(_) => Broadcast::Accepted,
             Err(NodeError::Refused { code, message, .. }) => {
@@ -113,11 +113,15 @@ impl Chain {
     }
 
     /// See [`wait_for`].
-    pub async fn wait_for(&self, txid: &TxId, expiration: i64) -> Result<Outcome> {
+    pub(crate) async fn wait_for(&self, txid: &TxId, expiration: i64) -> Result<Outcome> {
         wait_for(&self.node, txid, expiration).await
     }
 
-    pub async fn send_and_confirm(&self, tx: &Transaction, what: &str) -> Result<TransactionInfo> {
+    pub(crate) async fn send_and_confirm(
+        &self,
+        tx: &Transaction,
+        what: &str,
+    ) -> Result<TransactionInfo> {
         let txid = self.send(tx).await?;
         self.wait_for(&txid, tx.expiration())
             .await?
@@ -127,7 +131,7 @@ impl Chain {
 
 /// Waits for a transaction's receipt until it is included, or the head block passes its
 /// expiration (after which it can never be included).
-pub async fn wait_for(node: &NodeClient, txid: &TxId, expiration: i64) -> Result<Outcome> {
+pub(crate) async fn wait_for(node: &NodeClient, txid: &TxId, expiration: i64) -> Result<Outcome> {
     loop {
         if let Some(info) = node.get_transaction_info(txid).await? {
             return Ok(Outcome::Included(Box::new(info)));

@@ -113,7 +113,7 @@ pub struct Relayed {
 
 impl Relayed {
     /// Whether the answer was given before the node took the transaction (HTTP 202).
-    pub fn still_signing(&self) -> bool {
+    pub(crate) fn still_signing(&self) -> bool {
         self.state == JobState::Signed
     }
 }
@@ -121,7 +121,7 @@ impl Relayed {
 /// One leaf on the wire (`GET /api/pools/{denom}/leaves`).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct LeafEntry {
+pub(crate) struct LeafEntry {
     pub index: u32,
     /// `0x` + 64 hex digits.
     pub commitment: String,
@@ -133,7 +133,7 @@ pub struct LeafEntry {
 /// One withdrawal on the wire (`GET /api/pools/{denom}/withdrawals`).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct WithdrawalEntry {
+pub(crate) struct WithdrawalEntry {
     /// Its place among the pool's withdrawals as the server cached them: pass the next one
     /// as `from`.
     pub index: u32,
@@ -152,7 +152,7 @@ pub struct WithdrawalEntry {
 /// A page of a pool's leaves.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct LeavesPage {
+pub(crate) struct LeavesPage {
     pub denomination: u64,
     pub from: u32,
     /// How many leaves the server holds in all.
@@ -163,7 +163,7 @@ pub struct LeavesPage {
 /// A page of a pool's withdrawals.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct WithdrawalsPage {
+pub(crate) struct WithdrawalsPage {
     pub denomination: u64,
     pub from: u32,
     pub total: u32,
@@ -180,7 +180,7 @@ impl LeafEntry {
         }
     }
 
-    pub(crate) fn to_leaf(&self) -> std::result::Result<Leaf, String> {
+    pub(crate) fn to_leaf(&self) -> std::result::Result<Leaf, Malformed> {
         Ok(Leaf {
             index: self.index,
             commitment: word(&self.commitment, "commitment")?,
@@ -204,15 +204,15 @@ impl WithdrawalEntry {
         }
     }
 
-    pub(crate) fn to_withdrawal(&self) -> std::result::Result<Withdrawal, String> {
+    pub(crate) fn to_withdrawal(&self) -> std::result::Result<Withdrawal, Malformed> {
         let address = |text: &str| {
             text.parse::<Address>()
                 .map(|a| a.to_base58())
-                .map_err(|_| format!("address `{text}`"))
+                .map_err(|_| Malformed::value("address", text))
         };
         self.fee
             .parse::<U256>()
-            .map_err(|_| format!("fee `{}`", self.fee))?;
+            .map_err(|_| Malformed::value("fee", &self.fee))?;
         Ok(Withdrawal {
             nullifier_hash: word(&self.nullifier_hash, "nullifierHash")?,
             txid: self.txid.clone(),
@@ -226,12 +226,41 @@ impl WithdrawalEntry {
 }
 
 /// A 32-byte word written as hex, with or without `0x`.
-pub(crate) fn word(text: &str, what: &str) -> std::result::Result<[u8; 32], String> {
+pub(crate) fn word(text: &str, what: &str) -> std::result::Result<[u8; 32], Malformed> {
     let bytes =
-        hex::decode(text.trim_start_matches("0x")).map_err(|_| format!("{what} `{text}`"))?;
-    bytes
-        .try_into()
-        .map_err(|_| format!("{what} `{text}` is not 32 bytes"))
+        hex::decode(text.trim_start_matches("0x")).map_err(|_| Malformed::value(what, text))?;
+    bytes.try_into().map_err(|_| Malformed::NotAWord {
+        field: what.to_owned(),
+        value: text.to_owned(),
+    })
+}
+
+/// A value in another party's answer (a tronpool server's page, the events API, a
+/// transaction's logs) that does not read as what it claims to be. The caller says whose
+/// answer it was.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Malformed {
+    /// A field holds something else: its name and what it held.
+    #[error("{field} `{value}`")]
+    Value { field: String, value: String },
+    /// A 32-byte field of another length.
+    #[error("{field} `{value}` is not 32 bytes")]
+    NotAWord { field: String, value: String },
+    /// A field that is not there.
+    #[error("no `{0}`")]
+    Missing(String),
+    /// A log that claims to be one of the pool's events and does not decode.
+    #[error("a {event} event: {detail}")]
+    Log { event: &'static str, detail: String },
+}
+
+impl Malformed {
+    pub fn value(field: &str, value: &str) -> Self {
+        Malformed::Value {
+            field: field.to_owned(),
+            value: value.to_owned(),
+        }
+    }
 }
 
 /// One pool's fee and how it was reached (`GET /api/relayer/status`, `fees[]`).

@@ -45,7 +45,7 @@ impl GivenNote {
 
 /// Stores a note that is not stored yet (given as text), so its history is kept; answers its
 /// id.
-pub fn remember(
+pub(crate) fn remember(
     chain: &Chain,
     store: &NoteStore,
     given: &mut GivenNote,
@@ -134,7 +134,7 @@ pub async fn sync(
 /// What a dry run found.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct DryRun {
+pub(crate) struct DryRun {
     pub dry_run: bool,
     pub denomination: u64,
     pub recipient: Address,
@@ -186,7 +186,7 @@ impl DryRun {
 /// A withdrawal in a block.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Withdrawn {
+pub(crate) struct Withdrawn {
     pub txid: TxId,
     pub note_id: i64,
     pub denomination: u64,
@@ -224,7 +224,7 @@ impl Withdrawn {
 }
 
 /// A self-withdrawal as the user asked for it.
-pub struct SelfWithdrawal {
+pub(crate) struct SelfWithdrawal {
     pub note: GivenNote,
     pub recipient: Address,
     /// TRX (sun) sent along to the recipient, paid by the sender.
@@ -232,7 +232,7 @@ pub struct SelfWithdrawal {
 }
 
 /// How far a self-withdrawal goes.
-pub enum Signer<'a> {
+pub(crate) enum Signer<'a> {
     /// Sync, prove, check and simulate; send nothing.
     DryRun { from: Address },
     /// Build the transaction for `from` to sign elsewhere.
@@ -251,7 +251,7 @@ impl Signer<'_> {
 }
 
 /// Where a self-withdrawal ended.
-pub enum SelfWithdrawn {
+pub(crate) enum SelfWithdrawn {
     DryRun(DryRun),
     /// The unsigned transaction; the note is stored.
     Unsigned(Transaction),

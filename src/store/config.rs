@@ -16,7 +16,7 @@ use crate::error::{ConfigError, Error, Result};
 /// The file as written by the user.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ConfigFile {
+pub(crate) struct ConfigFile {
     /// The network used when neither `--network` nor `TRONPOOL_NETWORK` says.
     pub network: Option<String>,
     /// TronGrid API key for every network that has none of its own.
@@ -34,7 +34,7 @@ pub struct ConfigFile {
 /// One `[networks.NAME]` table.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct NetworkFile {
+pub(crate) struct NetworkFile {
     /// FullNode HTTP URL.
     pub node: Option<Url>,
     /// Where TronGrid's `/v1/…/events` API is served (the node URL when absent).
@@ -115,6 +115,16 @@ pub struct PendingRecord {
     pub transaction: String,
 }
 
+/// Why a recorded deployment cannot be used yet: the contracts still missing, or the one
+/// whose deployment was sent and not yet seen to land.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Incomplete {
+    #[error("{}", .0.join(", "))]
+    Missing(Vec<String>),
+    #[error("{0} is still pending")]
+    Pending(String),
+}
+
 impl DeploymentRecord {
     pub fn pool(&self, denomination: u64) -> Option<Address> {
         self.pools
@@ -124,7 +134,7 @@ impl DeploymentRecord {
     }
 
     /// What is still missing, or `Ok` when every contract is in place.
-    pub fn check_complete(&self) -> std::result::Result<(), String> {
+    pub(crate) fn check_complete(&self) -> std::result::Result<(), Incomplete> {
         let mut missing = Vec::new();
         if self.hasher.is_none() {
             missing.push("the hasher".to_owned());
@@ -142,16 +152,16 @@ impl DeploymentRecord {
         }
         match (missing.is_empty(), &self.pending) {
             (true, None) => Ok(()),
-            (true, Some(pending)) => Err(format!("{} is still pending", pending.contract)),
-            (false, _) => Err(missing.join(", ")),
+            (true, Some(pending)) => Err(Incomplete::Pending(pending.contract.clone())),
+            (false, _) => Err(Incomplete::Missing(missing)),
         }
     }
 
     /// The deployment as the service layer uses it, once complete.
-    pub fn to_deployment(
+    pub(crate) fn to_deployment(
         &self,
         network: &str,
-    ) -> std::result::Result<contracts::Deployment, String> {
+    ) -> std::result::Result<contracts::Deployment, Incomplete> {
         self.check_complete()?;
         let (Some(hasher), Some(verifier)) = (self.hasher, self.verifier) else {
             unreachable!("check_complete requires both");
@@ -184,7 +194,11 @@ impl DeploymentRecord {
 /// Writes `record` as `[networks.NETWORK.deployment]` in the config file at `path`, keeping
 /// everything else in the file (comments included) as the user wrote it. The file is
 /// replaced atomically and stays 0600: it may hold API keys.
-pub fn write_deployment(path: &Path, network: &str, record: &DeploymentRecord) -> Result<()> {
+pub(crate) fn write_deployment(
+    path: &Path,
+    network: &str,
+    record: &DeploymentRecord,
+) -> Result<()> {
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
@@ -413,7 +427,12 @@ mod tests {
         let nile = &file.networks["nile"];
         assert_eq!(nile.api_key.as_deref(), Some("k"));
         assert_eq!(nile.deployment.as_ref(), Some(&r));
-        assert!(r.check_complete().unwrap_err().contains("the verifier"));
+        assert!(
+            r.check_complete()
+                .unwrap_err()
+                .to_string()
+                .contains("the verifier")
+        );
         assert!(r.to_deployment("nile").is_err());
 
         // The next write replaces the table, and a complete record converts.

@@ -6,7 +6,6 @@ use std::sync::Arc;
 
 use crate::error::Result;
 use crate::store::db::{self, Shared};
-use crate::store::jobs::JobStore;
 use crate::store::journal::Submissions;
 use crate::store::notes::NoteStore;
 use crate::store::trees::TreeCache;
@@ -17,7 +16,7 @@ use crate::store::vault::Vault;
 /// stores it reads. A process that wants two connections (`serve`: the tree cache beside the
 /// relayer's jobs) opens it twice.
 #[derive(Clone)]
-pub struct Database {
+pub(crate) struct Database {
     db: Arc<Shared>,
 }
 
@@ -26,13 +25,6 @@ impl Database {
     pub fn open(path: &Path) -> Result<Self> {
         Ok(Database {
             db: Arc::new(Shared::new(db::open(path, "the database")?)),
-        })
-    }
-
-    /// A database that lives as long as the process.
-    pub fn in_memory() -> Result<Self> {
-        Ok(Database {
-            db: Arc::new(Shared::new(db::in_memory("the database")?)),
         })
     }
 
@@ -49,10 +41,5 @@ impl Database {
     /// The synced trees.
     pub fn trees(&self) -> TreeCache {
         TreeCache::over(self.db.clone())
-    }
-
-    /// The relayer's jobs, with the journal their transactions are in.
-    pub fn jobs(&self) -> JobStore {
-        JobStore::over(self.journal())
     }
 }

@@ -79,7 +79,7 @@ fn configure(conn: Connection, what: &str) -> Result<Connection> {
 /// after SQLite's busy handler gave up waiting (SQLite's documentation of the pragma). The log
 /// then still holds whatever pages it was meant to erase: after `secrets encrypt`, plain notes.
 /// So this reads the row, and is done only when nothing was busy and every frame was copied.
-pub fn checkpoint_truncate(conn: &Connection, what: &str, patience: Duration) -> Result<()> {
+pub(crate) fn checkpoint_truncate(conn: &Connection, what: &str, patience: Duration) -> Result<()> {
     let deadline = Instant::now() + patience;
     let mut pause = Duration::from_millis(20);
     loop {

@@ -9,7 +9,7 @@ use std::path::Path;
 use crate::error::{Error, Result, StoreError};
 
 /// Creates `dir` (and its parents) and makes `dir` itself private to the user.
-pub fn create_private_dir(dir: &Path) -> Result<()> {
+pub(crate) fn create_private_dir(dir: &Path) -> Result<()> {
     fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     set_mode(dir, 0o700)
 }
@@ -27,7 +27,7 @@ fn set_mode(_path: &Path, _mode: u32) -> Result<()> {
 
 /// Writes `contents` to `path` atomically with mode 0600, refusing to replace an existing file
 /// unless `overwrite`. The parent folder is created private (0700) when missing.
-pub fn write_private(path: &Path, contents: &[u8], overwrite: bool) -> Result<()> {
+pub(crate) fn write_private(path: &Path, contents: &[u8], overwrite: bool) -> Result<()> {
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -85,7 +85,7 @@ fn sync_dir(dir: &Path) {
 
 /// True when others than the owner may read the file.
 #[cfg(unix)]
-pub fn readable_by_others(path: &Path) -> bool {
+pub(crate) fn readable_by_others(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
     fs::metadata(path)
         .map(|m| m.permissions().mode() & 0o077 != 0)
@@ -93,6 +93,6 @@ pub fn readable_by_others(path: &Path) -> bool {
 }
 
 #[cfg(not(unix))]
-pub fn readable_by_others(_path: &Path) -> bool {
+pub(crate) fn readable_by_others(_path: &Path) -> bool {
     false
 }

@@ -132,7 +132,7 @@ impl JobStore {
     }
 
     /// How many jobs are in each state (for `GET /metrics`).
-    pub fn count_by_state(&self) -> Result<Vec<(String, u64)>> {
+    pub(crate) fn count_by_state(&self) -> Result<Vec<(String, u64)>> {
         self.journal.db().with(|db| {
             let mut statement = db
                 .prepare(
@@ -156,7 +156,7 @@ impl JobStore {
     /// Whether the database takes writes now: a write transaction is begun (which takes the
     /// write lock, and is refused on a read-only file) and rolled back, so nothing is written
     /// and nothing is synced: a readiness probe may ask as often as it likes.
-    pub fn check_writable(&self) -> Result<()> {
+    pub(crate) fn check_writable(&self) -> Result<()> {
         self.journal.db().with(|db| {
             let tx = db
                 .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
@@ -243,7 +243,7 @@ impl JobStore {
     }
 
     /// The energy of each pool sponsor (base58) that unfinished jobs count on.
-    pub fn reserved_sponsor_energy(&self) -> Result<BTreeMap<String, i64>> {
+    pub(crate) fn reserved_sponsor_energy(&self) -> Result<BTreeMap<String, i64>> {
         self.journal.db().with(|db| {
             let mut statement = db
                 .prepare(&format!(
@@ -277,7 +277,7 @@ impl JobStore {
     }
 
     /// The newest job for a nullifier hash, in any pool: a live one if there is one.
-    pub fn by_nullifier(&self, nullifier_hash: &str) -> Result<Option<Job>> {
+    pub(crate) fn by_nullifier(&self, nullifier_hash: &str) -> Result<Option<Job>> {
         self.one(
             &format!(
                 "{SELECT} WHERE j.nullifier_hash = ?1

@@ -72,7 +72,7 @@ impl State {
         })
     }
 
-    pub fn is_finished(self) -> bool {
+    pub(crate) fn is_finished(self) -> bool {
         matches!(self, State::Confirmed | State::Failed)
     }
 
@@ -307,7 +307,7 @@ impl Submissions {
     }
 
     /// Counts a broadcast the node turned away for a passing reason, and when to try again.
-    pub fn defer(&self, txid: &str, retry_at: i64, reason: &str) -> Result<()> {
+    pub(crate) fn defer(&self, txid: &str, retry_at: i64, reason: &str) -> Result<()> {
         self.db
             .with(|db| {
                 db.execute(

@@ -20,7 +20,7 @@ const MNEMONIC_AAD: &str = "mnemonic";
 
 /// Where the signing key came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum KeyOrigin {
+pub(crate) enum KeyOrigin {
     /// A key file named by `--key-file`, `TRONPOOL_KEY_FILE` or the config file.
     File { path: PathBuf, named_by: Source },
     /// `TRONPOOL_PRIVATE_KEY`.
@@ -49,7 +49,7 @@ impl std::fmt::Display for KeyOrigin {
 
 /// Reads a key file: 64 hex digits, optionally `0x`, surrounding white space ignored; or,
 /// with `vault`, the same sealed.
-pub fn read_key_file(path: &Path, vault: Option<&Vault>) -> Result<PrivateKey> {
+pub(crate) fn read_key_file(path: &Path, vault: Option<&Vault>) -> Result<PrivateKey> {
     let text = Zeroizing::new(std::fs::read_to_string(path).map_err(|e| {
         if e.kind() == std::io::ErrorKind::NotFound {
             Error::usage(format!("key file {} does not exist", path.display()))
@@ -81,7 +81,7 @@ pub fn read_key_file(path: &Path, vault: Option<&Vault>) -> Result<PrivateKey> {
 
 /// Stores a key 0600 in a 0700 folder. Never replaces a different key: losing a key loses
 /// the money it holds.
-pub fn store_key(path: &Path, key: &PrivateKey, vault: &Vault) -> Result<()> {
+pub(crate) fn store_key(path: &Path, key: &PrivateKey, vault: &Vault) -> Result<()> {
     if path.exists() {
         let existing = read_key_file(path, Some(vault)).ok();
         if existing.is_some_and(|k| k.address() == key.address()) {
@@ -115,17 +115,17 @@ fn seal_file(path: &Path, aad: &str, vault: &Vault) -> Result<bool> {
 }
 
 /// Seals the stored key file, if there is one in the clear.
-pub fn seal_key_file(path: &Path, vault: &Vault) -> Result<bool> {
+pub(crate) fn seal_key_file(path: &Path, vault: &Vault) -> Result<bool> {
     seal_file(path, KEY_AAD, vault)
 }
 
 /// Seals the stored mnemonic, if there is one in the clear.
-pub fn seal_mnemonic_file(path: &Path, vault: &Vault) -> Result<bool> {
+pub(crate) fn seal_mnemonic_file(path: &Path, vault: &Vault) -> Result<bool> {
     seal_file(path, MNEMONIC_AAD, vault)
 }
 
 /// Whether a stored secret file is sealed (`None`: there is no such file).
-pub fn file_sealed(path: &Path) -> Result<Option<bool>> {
+pub(crate) fn file_sealed(path: &Path) -> Result<Option<bool>> {
     match std::fs::read_to_string(path) {
         Ok(text) => Ok(Some(is_sealed(&Zeroizing::new(text)))),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
@@ -135,7 +135,7 @@ pub fn file_sealed(path: &Path) -> Result<Option<bool>> {
 
 /// Stores the mnemonic (normalized words), 0600, sealed when encryption is on. Never replaces
 /// a different one: notes made from it would be lost with it.
-pub fn store_mnemonic(path: &Path, words: &str, vault: &Vault) -> Result<()> {
+pub(crate) fn store_mnemonic(path: &Path, words: &str, vault: &Vault) -> Result<()> {
     if let Some(existing) = read_mnemonic(path, vault)? {
         if existing.as_str() == words {
             return Ok(());
@@ -152,7 +152,7 @@ pub fn store_mnemonic(path: &Path, words: &str, vault: &Vault) -> Result<()> {
 }
 
 /// The stored mnemonic, if there is one.
-pub fn read_mnemonic(path: &Path, vault: &Vault) -> Result<Option<Zeroizing<String>>> {
+pub(crate) fn read_mnemonic(path: &Path, vault: &Vault) -> Result<Option<Zeroizing<String>>> {
     let text = match std::fs::read_to_string(path) {
         Ok(text) => Zeroizing::new(text),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -164,7 +164,7 @@ pub fn read_mnemonic(path: &Path, vault: &Vault) -> Result<Option<Zeroizing<Stri
 
 /// The key to sign with, from the sources that need no typing, in order: key file (flag, env,
 /// config), `TRONPOOL_PRIVATE_KEY`, the stored key. `None` when there is none.
-pub fn load_signing_key(
+pub(crate) fn load_signing_key(
     settings: &Settings,
     vault: &Vault,
 ) -> Result<Option<(PrivateKey, KeyOrigin)>> {

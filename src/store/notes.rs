@@ -104,7 +104,7 @@ pub struct NewNote<'a> {
 
 /// How many notes are sealed and how many are not.
 #[derive(Debug, Clone, Copy, Serialize)]
-pub struct SealCount {
+pub(crate) struct SealCount {
     pub sealed: u64,
     pub plain: u64,
 }
@@ -263,7 +263,7 @@ impl NoteStore {
     }
 
     /// Moves the next index of `seed` for `pool` up to `next` (never down).
-    pub fn advance_index(&self, seed: &str, pool: &str, next: u32) -> Result<()> {
+    pub(crate) fn advance_index(&self, seed: &str, pool: &str, next: u32) -> Result<()> {
         let mut db = self.db();
         let tx = db.transaction().map_err(db_error)?;
         advance_index(&tx, seed, pool, next)?;
@@ -271,7 +271,7 @@ impl NoteStore {
     }
 
     /// How many stored notes are sealed.
-    pub fn seal_count(&self) -> Result<SealCount> {
+    pub(crate) fn seal_count(&self) -> Result<SealCount> {
         let db = self.db();
         let mut query = db.prepare("SELECT note FROM notes").map_err(db_error)?;
         let texts = query
@@ -289,7 +289,7 @@ impl NoteStore {
     /// Seals every note stored in the clear, in one transaction, then rewrites the file so no
     /// old page keeps a plain note (`VACUUM`, and the write-ahead log emptied). Returns how
     /// many it sealed.
-    pub fn seal_all(&self) -> Result<u64> {
+    pub(crate) fn seal_all(&self) -> Result<u64> {
         let mut db = self.db();
         let tx = db.transaction().map_err(db_error)?;
         let plain = {
@@ -329,7 +329,7 @@ impl NoteStore {
 
     /// Records the deposit transaction before it is broadcast, so a crash after the
     /// broadcast leaves a txid to look up.
-    pub fn set_deposit_tx(&self, id: i64, txid: &str, expiration: i64) -> Result<()> {
+    pub(crate) fn set_deposit_tx(&self, id: i64, txid: &str, expiration: i64) -> Result<()> {
         self.update(
             id,
             NoteState::Created,
@@ -340,7 +340,12 @@ impl NoteStore {
         )
     }
 
-    pub fn mark_deposited(&self, id: i64, leaf_index: u32, txid: Option<&str>) -> Result<()> {
+    pub(crate) fn mark_deposited(
+        &self,
+        id: i64,
+        leaf_index: u32,
+        txid: Option<&str>,
+    ) -> Result<()> {
         self.update(
             id,
             NoteState::Deposited,
@@ -352,7 +357,7 @@ impl NoteStore {
         )
     }
 
-    pub fn mark_withdrawn(
+    pub(crate) fn mark_withdrawn(
         &self,
         id: i64,
         txid: Option<&str>,
@@ -368,7 +373,7 @@ impl NoteStore {
         )
     }
 
-    pub fn mark_failed(&self, id: i64, reason: &str) -> Result<()> {
+    pub(crate) fn mark_failed(&self, id: i64, reason: &str) -> Result<()> {
         self.update(
             id,
             NoteState::Failed,
@@ -411,7 +416,7 @@ impl NoteStore {
             .transpose()
     }
 
-    pub fn by_commitment(&self, commitment: &str) -> Result<Option<NoteRecord>> {
+    pub(crate) fn by_commitment(&self, commitment: &str) -> Result<Option<NoteRecord>> {
         self.db()
             .query_row(
                 &format!("SELECT {COLUMNS} FROM notes WHERE commitment = ?1"),

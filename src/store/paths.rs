@@ -36,27 +36,27 @@ impl Dirs {
         })
     }
 
-    pub fn default_config_file(&self) -> PathBuf {
+    pub(crate) fn default_config_file(&self) -> PathBuf {
         self.config_dir.join("config.toml")
     }
 
-    pub fn keys_dir(&self) -> PathBuf {
+    pub(crate) fn keys_dir(&self) -> PathBuf {
         self.data_dir.join("keys")
     }
 
     /// The key `key new` and `key import` store and signing commands use by default.
-    pub fn default_key_file(&self) -> PathBuf {
+    pub(crate) fn default_key_file(&self) -> PathBuf {
         self.keys_dir().join("default.key")
     }
 
     /// The mnemonic `mnemonic new` and `mnemonic import` store; deposits derive notes from it.
-    pub fn mnemonic_file(&self) -> PathBuf {
+    pub(crate) fn mnemonic_file(&self) -> PathBuf {
         self.keys_dir().join("mnemonic")
     }
 }
 
 /// `~/x` → `$HOME/x`, for paths written in the config file.
-pub fn expand_tilde(path: &Path) -> PathBuf {
+pub(crate) fn expand_tilde(path: &Path) -> PathBuf {
     if let Ok(rest) = path.strip_prefix("~")
         && let Some(home) = directories::BaseDirs::new()
     {

@@ -13,13 +13,13 @@ use rusqlite::{Connection, Transaction};
 use crate::error::{Result, StoreError};
 
 /// One step: what it does, and the change.
-pub struct Migration {
+pub(crate) struct Migration {
     pub what: &'static str,
     pub apply: fn(&Transaction<'_>) -> rusqlite::Result<()>,
 }
 
 /// Every migration, oldest first: a database at version N has had the first N.
-pub const MIGRATIONS: &[Migration] = &[
+pub(crate) const MIGRATIONS: &[Migration] = &[
     Migration {
         what: "notes and their history, tree caches, relayer jobs (the first release)",
         apply: first_release,
@@ -252,7 +252,7 @@ CREATE INDEX relayer_reservations_sponsor
 
 /// Brings the database up to [`latest`], each migration in its own transaction with the
 /// version it reaches; refuses a database a newer tronpool wrote, and changes nothing then.
-pub fn migrate(conn: &mut Connection) -> Result<()> {
+pub(crate) fn migrate(conn: &mut Connection) -> Result<()> {
     let fail = |e: rusqlite::Error| StoreError::sqlite("migrating the database", e);
     loop {
         // IMMEDIATE: two processes opening one file at once migrate it once, in turn.

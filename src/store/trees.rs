@@ -43,7 +43,7 @@ pub struct Withdrawal {
 
 /// What is cached of a pool's withdrawals.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct WithdrawalsHead {
+pub(crate) struct WithdrawalsHead {
     pub count: u32,
     /// The block time of the newest: the next sync asks for events from here.
     pub last_timestamp: Option<i64>,
@@ -253,7 +253,7 @@ impl TreeCache {
     }
 
     /// Up to `limit` cached leaves from index `from` on.
-    pub fn leaves_from(&self, pool: &str, from: u32, limit: u32) -> Result<Vec<Leaf>> {
+    pub(crate) fn leaves_from(&self, pool: &str, from: u32, limit: u32) -> Result<Vec<Leaf>> {
         self.db.with(|db| {
             let mut query = db
                 .prepare(
@@ -291,7 +291,7 @@ impl TreeCache {
         })
     }
 
-    pub fn withdrawals_head(&self, pool: &str) -> Result<WithdrawalsHead> {
+    pub(crate) fn withdrawals_head(&self, pool: &str) -> Result<WithdrawalsHead> {
         self.db.with(|db| {
             let (count, last): (i64, Option<i64>) = db
                 .query_row(
@@ -308,7 +308,12 @@ impl TreeCache {
     }
 
     /// Up to `limit` cached withdrawals, in the order they were cached, from the `from`th on.
-    pub fn withdrawals_from(&self, pool: &str, from: u32, limit: u32) -> Result<Vec<Withdrawal>> {
+    pub(crate) fn withdrawals_from(
+        &self,
+        pool: &str,
+        from: u32,
+        limit: u32,
+    ) -> Result<Vec<Withdrawal>> {
         self.db.with(|db| {
             let mut query = db
                 .prepare(
@@ -346,7 +351,7 @@ impl TreeCache {
     }
 
     /// The block a block scan of the pool continues from, if one ran.
-    pub fn scan_cursor(&self, pool: &str) -> Result<Option<u64>> {
+    pub(crate) fn scan_cursor(&self, pool: &str) -> Result<Option<u64>> {
         self.db.with(|db| {
             let next: Option<i64> = db
                 .query_row(

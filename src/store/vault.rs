@@ -27,9 +27,9 @@ use zeroize::Zeroizing;
 use crate::error::{Error, Result, StoreError};
 
 /// What a sealed value starts with.
-pub const SEALED_PREFIX: &str = "tronpool-sealed-v1:";
+pub(crate) const SEALED_PREFIX: &str = "tronpool-sealed-v1:";
 /// The format name a passphrase-sealed file carries.
-pub const FILE_FORMAT: &str = "tronpool-sealed-file-v1";
+pub(crate) const FILE_FORMAT: &str = "tronpool-sealed-file-v1";
 
 const NONCE_LEN: usize = 24;
 const KEY_LEN: usize = 32;
@@ -41,12 +41,12 @@ const ARGON_T: u32 = 3;
 const ARGON_P: u32 = 1;
 
 /// The vault file in the data folder.
-pub fn vault_file(data_dir: &Path) -> PathBuf {
+pub(crate) fn vault_file(data_dir: &Path) -> PathBuf {
     data_dir.join("vault.json")
 }
 
 /// Whether `text` is a sealed value.
-pub fn is_sealed(text: &str) -> bool {
+pub(crate) fn is_sealed(text: &str) -> bool {
     text.starts_with(SEALED_PREFIX)
 }
 
@@ -110,7 +110,7 @@ impl DataKey {
     }
 
     /// Opens a sealed value as text.
-    pub fn open_text(&self, aad: &str, sealed: &str) -> Result<Zeroizing<String>> {
+    pub(crate) fn open_text(&self, aad: &str, sealed: &str) -> Result<Zeroizing<String>> {
         let bytes = self.open(aad, sealed)?;
         String::from_utf8(bytes.to_vec())
             .map(Zeroizing::new)
@@ -121,7 +121,7 @@ impl DataKey {
 /// A value sealed under a passphrase: the vault's data key, or an encrypted backup.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct PassphraseSealed {
+pub(crate) struct PassphraseSealed {
     pub format: String,
     /// What it holds (`vault`, `notes-backup`); also the associated data.
     pub holds: String,
@@ -134,7 +134,7 @@ pub struct PassphraseSealed {
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Argon2Params {
+pub(crate) struct Argon2Params {
     /// Always `argon2id` (version 0x13).
     pub algorithm: String,
     pub memory_kib: u32,
@@ -241,7 +241,7 @@ impl PassphraseSealed {
 }
 
 /// Where the passphrase comes from when it is needed: a prompt, a file. Called at most once.
-pub type PassphraseSource = Box<dyn Fn() -> Result<Zeroizing<String>> + Send + Sync>;
+pub(crate) type PassphraseSource = Box<dyn Fn() -> Result<Zeroizing<String>> + Send + Sync>;
 
 /// The vault of a data folder, unlocked on first use.
 pub struct Vault {
@@ -316,7 +316,7 @@ impl Vault {
     }
 
     /// `plain` as it is stored: sealed when the vault is on.
-    pub fn seal_text(&self, aad: &str, plain: &str) -> Result<Zeroizing<String>> {
+    pub(crate) fn seal_text(&self, aad: &str, plain: &str) -> Result<Zeroizing<String>> {
         if !self.enabled() {
             return Ok(Zeroizing::new(plain.to_owned()));
         }
@@ -324,7 +324,7 @@ impl Vault {
     }
 
     /// A stored value as text: opened when sealed, as it is when plain.
-    pub fn open_text(&self, aad: &str, stored: &str) -> Result<Zeroizing<String>> {
+    pub(crate) fn open_text(&self, aad: &str, stored: &str) -> Result<Zeroizing<String>> {
         if !is_sealed(stored) {
             return Ok(Zeroizing::new(stored.to_owned()));
         }

@@ -62,7 +62,7 @@ const RELAY_EXPIRATION_MS: i64 = 2 * 60 * 1000;
 /// taken would sell that stake twice, so such a request is refused with the fee it needs,
 /// and nothing is spent. Quotes are not reservations: anyone may ask for a quote, and a
 /// quote that locked stake would let anyone lock it all.
-pub const QUOTE_HOLD: Duration = Duration::from_secs(60);
+pub(crate) const QUOTE_HOLD: Duration = Duration::from_secs(60);
 /// The most distinct quotes kept per pool within [`QUOTE_HOLD`] (the oldest go first).
 const HELD_QUOTES: usize = 16;
 
@@ -90,7 +90,7 @@ pub struct RelayerConfig {
 
 /// The default threshold for collecting a pool's fees: 100 USDT, so that a collection's
 /// transfer (about 7.8 TRX of energy at 100 sun, unsponsored) is under 3% of what it collects.
-pub const DEFAULT_COLLECT_ABOVE: u64 = 100 * USDT_UNIT;
+pub(crate) const DEFAULT_COLLECT_ABOVE: u64 = 100 * USDT_UNIT;
 
 impl Default for RelayerConfig {
     fn default() -> Self {
@@ -187,11 +187,9 @@ impl Shown {
 }
 
 /// What the relayer has to work with right now: its node's figures less its reservations.
-pub struct Standing<'a> {
+pub(crate) struct Standing<'a> {
     pub terms: Terms<'a>,
     pub reserved: Reserved,
-    /// The node's figures, before reservations.
-    pub node: tron::client::AccountResource,
 }
 
 /// How long past its poll interval the watcher may go without a pass before it counts as
@@ -242,7 +240,7 @@ impl Relayer {
     }
 
     /// Whether the watcher began a pass within its poll interval (times three) and a grace.
-    pub fn watcher_alive(&self) -> bool {
+    pub(crate) fn watcher_alive(&self) -> bool {
         let watched = *self.watched.lock().unwrap_or_else(|e| e.into_inner());
         watched.is_some_and(|at| at.elapsed() <= self.config.poll * 3 + WATCHER_GRACE)
     }
@@ -294,7 +292,11 @@ impl Relayer {
     /// The terms a new request is priced by now: this moment's prices, for what the
     /// relayer's stake and its pools' sponsors have left once its unfinished jobs drew what
     /// they reserved.
-    pub async fn standing<'p>(&self, chain: &Chain, pricing: &'p Pricing) -> Result<Standing<'p>> {
+    pub(crate) async fn standing<'p>(
+        &self,
+        chain: &Chain,
+        pricing: &'p Pricing,
+    ) -> Result<Standing<'p>> {
         let node = chain.node.get_account_resource(&self.address()).await?;
         let reserved = self.jobs.reserved()?;
         let terms = pricing
@@ -303,7 +305,6 @@ impl Relayer {
         Ok(Standing {
             terms: self.with_sponsor_reservations(terms)?,
             reserved,
-            node,
         })
     }
 
@@ -333,7 +334,7 @@ impl Relayer {
 
     /// Keeps fees just published (pool, fee without a refund, fee per TRX of refund), for
     /// [`QUOTE_HOLD`]: `GET /api/pools` shows the first.
-    pub fn remember_fees(&self, fees: impl IntoIterator<Item = (u64, U256, U256)>) {
+    pub(crate) fn remember_fees(&self, fees: impl IntoIterator<Item = (u64, U256, U256)>) {
         let now = Instant::now();
         let mut shown = self.shown.lock().unwrap_or_else(|e| e.into_inner());
         for (denomination, fee, per_trx) in fees {
@@ -372,7 +373,7 @@ impl Relayer {
     }
 
     /// The newest job for a nullifier hash.
-    pub fn job_for_note(&self, nullifier_hash: &B256) -> Result<Job> {
+    pub(crate) fn job_for_note(&self, nullifier_hash: &B256) -> Result<Job> {
         let hex = word_hex(nullifier_hash);
         self.jobs
             .by_nullifier(&hex)?

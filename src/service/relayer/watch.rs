@@ -10,7 +10,7 @@ use crate::service::journal::{Look, Purpose};
 impl Relayer {
     /// Follows every unfinished job until the server stops; after a restart this picks up
     /// where the last process left off.
-    pub async fn watch(self: Arc<Self>, chain: Arc<Chain>) {
+    pub(crate) async fn watch(self: Arc<Self>, chain: Arc<Chain>) {
         loop {
             *self.watched.lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
             self.check_jobs(&chain).await;
@@ -21,7 +21,7 @@ impl Relayer {
     /// Collects the pools' fees once they reach the threshold, every `collect_every`, until
     /// the server stops; a failure is logged and tried again next time. Apart from
     /// [`Relayer::watch`], so a collection waiting for its block never holds up a job.
-    pub async fn collect_when_due(self: Arc<Self>, chain: Arc<Chain>) {
+    pub(crate) async fn collect_when_due(self: Arc<Self>, chain: Arc<Chain>) {
         let Some(threshold) = self.config.collect_above else {
             return;
         };
@@ -45,7 +45,7 @@ impl Relayer {
     /// One pass over the unfinished jobs (the journal's relays). A job that cannot be checked
     /// now (the node is down, its row is damaged) is logged and skipped: it never holds up
     /// the others.
-    pub async fn check_jobs(&self, chain: &Chain) {
+    pub(crate) async fn check_jobs(&self, chain: &Chain) {
         let looked = match self.journal.resume(&chain.node, Purpose::Relay).await {
             Ok(looked) => looked,
             Err(e) => {

@@ -8,7 +8,7 @@ use tron::client::{Event, EventQuery};
 use super::MAX_PAGES;
 use crate::error::{Error, Result};
 use crate::service::chain::Chain;
-use crate::service::wire::word;
+use crate::service::wire::{Malformed, word};
 use crate::store::trees::{Leaf, Withdrawal};
 
 impl Chain {
@@ -18,7 +18,7 @@ impl Chain {
         pool: Address,
         name: &str,
         since: Option<i64>,
-        read: impl Fn(&Event) -> std::result::Result<Option<T>, String>,
+        read: impl Fn(&Event) -> std::result::Result<Option<T>, Malformed>,
         progress: &(dyn Fn(usize) + Sync),
     ) -> Result<Vec<T>> {
         let query = EventQuery {
@@ -64,10 +64,12 @@ impl Chain {
 
 /// The leaf a `Deposit(bytes32 indexed commitment, uint32 leafIndex, uint256 timestamp)`
 /// event reports, from the events API.
-pub(super) fn deposit_leaf(event: &Event) -> std::result::Result<Leaf, String> {
+pub(super) fn deposit_leaf(event: &Event) -> std::result::Result<Leaf, Malformed> {
     let commitment = word(&event_text(event, "commitment")?, "commitment")?;
     let index = event_text(event, "leafIndex")?;
-    let index: u32 = index.parse().map_err(|_| format!("leafIndex `{index}`"))?;
+    let index: u32 = index
+        .parse()
+        .map_err(|_| Malformed::value("leafIndex", &index))?;
     Ok(Leaf {
         index,
         commitment,
@@ -78,8 +80,8 @@ pub(super) fn deposit_leaf(event: &Event) -> std::result::Result<Leaf, String> {
 
 /// A `Withdrawal(address to, bytes32 nullifierHash, address indexed relayer, uint256 fee)`
 /// event from the events API.
-pub(super) fn withdrawal_event(event: &Event) -> std::result::Result<Withdrawal, String> {
-    let address = |name: &str| -> std::result::Result<Address, String> {
+pub(super) fn withdrawal_event(event: &Event) -> std::result::Result<Withdrawal, Malformed> {
+    let address = |name: &str| -> std::result::Result<Address, Malformed> {
         let text = event_text(event, name)?;
         let digits = text.trim_start_matches("0x");
         match hex::decode(digits) {
@@ -88,11 +90,11 @@ pub(super) fn withdrawal_event(event: &Event) -> std::result::Result<Withdrawal,
                 raw.copy_from_slice(&bytes);
                 Ok(Address::from_evm(raw))
             }
-            _ => text.parse().map_err(|_| format!("{name} `{text}`")),
+            _ => text.parse().map_err(|_| Malformed::value(name, &text)),
         }
     };
     let fee = event_text(event, "fee")?;
-    let fee: U256 = fee.parse().map_err(|_| format!("fee `{fee}`"))?;
+    let fee: U256 = fee.parse().map_err(|_| Malformed::value("fee", &fee))?;
     let relayer = address("relayer")?;
     Ok(Withdrawal {
         nullifier_hash: word(&event_text(event, "nullifierHash")?, "nullifierHash")?,
@@ -105,11 +107,11 @@ pub(super) fn withdrawal_event(event: &Event) -> std::result::Result<Withdrawal,
     })
 }
 
-pub(super) fn event_text(event: &Event, name: &str) -> std::result::Result<String, String> {
+pub(super) fn event_text(event: &Event, name: &str) -> std::result::Result<String, Malformed> {
     match event.result.get(name) {
         Some(serde_json::Value::String(s)) => Ok(s.clone()),
         Some(serde_json::Value::Number(n)) => Ok(n.to_string()),
-        _ => Err(format!("no `{name}`")),
+        _ => Err(Malformed::Missing(name.to_owned())),
     }
 }
 

@@ -47,7 +47,7 @@ use server::fetch_from_server;
 /// Enough pages for a full pool (2^20 deposits at 200 a page), with room to spare.
 const MAX_PAGES: usize = 6_000;
 /// The most leaves or withdrawals one page of `GET /api/pools/{denom}/leaves` carries.
-pub const MAX_PAGE: u32 = 1_000;
+pub(crate) const MAX_PAGE: u32 = 1_000;
 /// Blocks a scan asks for at once.
 const SCAN_CONCURRENCY: usize = 8;
 /// A sync server's answer takes at most this long.
@@ -104,12 +104,16 @@ impl SyncedTree {
     /// the one place the client decides it, without asking a node (asking would tell the
     /// node which nullifier the session holds, and so link it to the deposit it also reads).
     /// `Some` names the withdrawal that spent it.
-    pub fn is_spent(&self, cache: &TreeCache, nullifier_hash: B256) -> Result<Option<Withdrawal>> {
+    pub(crate) fn is_spent(
+        &self,
+        cache: &TreeCache,
+        nullifier_hash: B256,
+    ) -> Result<Option<Withdrawal>> {
         cache.spent(&self.pool.to_base58(), &nullifier_hash.0)
     }
 
     /// The leaf index of `commitment`, when it was deposited.
-    pub fn leaf_of(&self, commitment: B256) -> Result<Option<u32>> {
+    pub(crate) fn leaf_of(&self, commitment: B256) -> Result<Option<u32>> {
         let leaf = zk::field::from_be_bytes(&commitment.0, "a commitment")
             .map_err(|e| Error::Failed(e.to_string()))?;
         Ok(self.tree.index_of(&leaf))
@@ -155,7 +159,7 @@ impl Chain {
     }
 
     /// For a server: syncs the pool unless it was synced within the pool-state TTL.
-    pub async fn sync_if_stale(&self, denomination: u64, cache: &TreeCache) -> Result<()> {
+    pub(crate) async fn sync_if_stale(&self, denomination: u64, cache: &TreeCache) -> Result<()> {
         let gate = self.sync_gate(denomination)?;
         let mut last = gate.lock().await;
         if last.is_some_and(|t| t.elapsed() < self.sync_ttl()) {
@@ -168,7 +172,7 @@ impl Chain {
 
     /// A page of the pool's leaves from `from` on, at most [`MAX_PAGE`], for another client
     /// to sync from; the pool is synced first (at most once per TTL).
-    pub async fn leaves_page(
+    pub(crate) async fn leaves_page(
         &self,
         cache: &TreeCache,
         denomination: u64,
@@ -187,7 +191,7 @@ impl Chain {
     }
 
     /// A page of the pool's withdrawals from the `from`th on, at most [`MAX_PAGE`].
-    pub async fn withdrawals_page(
+    pub(crate) async fn withdrawals_page(
         &self,
         cache: &TreeCache,
         denomination: u64,
@@ -577,7 +581,7 @@ mod tests {
         bad = LogData::new_unchecked(bad.topics().to_vec(), bad.data[..32].to_vec().into());
         let tx = info(vec![log(pool(), &bad)], false);
         let why = pool_events(&tx, pool()).unwrap_err();
-        assert!(why.contains("Withdrawal"), "{why}");
+        assert!(why.to_string().contains("Withdrawal"), "{why}");
         // An event the pool has that a sync does not read is skipped.
         let collected = TronPool::FeesCollected {
             relayer: Address::ZERO.into(),
@@ -622,6 +626,12 @@ mod tests {
             commitment: "0x1234".into(),
             ..LeafEntry::from_leaf(&leaf)
         };
-        assert!(short.to_leaf().unwrap_err().contains("not 32 bytes"));
+        assert!(
+            short
+                .to_leaf()
+                .unwrap_err()
+                .to_string()
+                .contains("not 32 bytes")
+        );
     }
 }

@@ -13,6 +13,7 @@ use super::events::relayer_name;
 use super::{Fetched, SCAN_CONCURRENCY, SyncProgress};
 use crate::error::{Error, Result};
 use crate::service::chain::Chain;
+use crate::service::wire::Malformed;
 use crate::store::trees::{CacheHead, Leaf, Withdrawal};
 
 impl Chain {
@@ -75,7 +76,7 @@ pub(super) enum PoolEvent {
 pub(super) fn pool_events(
     info: &TransactionInfo,
     pool: Address,
-) -> std::result::Result<Vec<PoolEvent>, String> {
+) -> std::result::Result<Vec<PoolEvent>, Malformed> {
     if !info.succeeded() {
         return Ok(Vec::new());
     }
@@ -84,8 +85,12 @@ pub(super) fn pool_events(
         let topics: Vec<B256> = log.topics.iter().map(|t| B256::from(*t)).collect();
         match topics.first() {
             Some(t) if *t == TronPool::Deposit::SIGNATURE_HASH => {
-                let e = TronPool::Deposit::decode_raw_log(topics, &log.data)
-                    .map_err(|e| format!("a Deposit event: {e}"))?;
+                let e = TronPool::Deposit::decode_raw_log(topics, &log.data).map_err(|e| {
+                    Malformed::Log {
+                        event: "Deposit",
+                        detail: e.to_string(),
+                    }
+                })?;
                 events.push(PoolEvent::Deposit(Leaf {
                     index: e.leafIndex,
                     commitment: e.commitment.0,
@@ -94,8 +99,12 @@ pub(super) fn pool_events(
                 }));
             }
             Some(t) if *t == TronPool::Withdrawal::SIGNATURE_HASH => {
-                let e = TronPool::Withdrawal::decode_raw_log(topics, &log.data)
-                    .map_err(|e| format!("a Withdrawal event: {e}"))?;
+                let e = TronPool::Withdrawal::decode_raw_log(topics, &log.data).map_err(|e| {
+                    Malformed::Log {
+                        event: "Withdrawal",
+                        detail: e.to_string(),
+                    }
+                })?;
                 events.push(PoolEvent::Withdrawal(Withdrawal {
                     nullifier_hash: e.nullifierHash.0,
                     txid: info.id.to_hex(),
