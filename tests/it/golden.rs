@@ -1,8 +1,7 @@
 //! Golden copies of the wire formats that must not change by accident: `openapi.json`'s
 //! paths and schemas as `GET /api/openapi.json` serves them, the shape (fields and their
 //! types) of every API endpoint's answers and of the pool commands' `--json` output, and the
-//! exit code of every
-//! error kind. A move of the code (issue work that only restructures) keeps them byte for
+//! exit code of every error kind. A move of the code (issue work that only restructures) keeps them byte for
 //! byte; a change of the format is a deliberate update of the golden file, seen in review.
 //! Update with `UPDATE_GOLDEN=1 cargo test --test it golden`.
 
