@@ -108,6 +108,11 @@ contract DevUSDT {
         return true;
     }
 
+    /// TRON USDT's `approve` (TetherToken 0.4.25 over OpenZeppelin 1.x's StandardToken; java-tron
+    /// keeps a copy of its sources in framework/src/test/resources/soliditycode/USDT/): it
+    /// sets any value over any other, with no zero-first rule (unlike Ethereum's 2017 USDT), so
+    /// an allowance left at one base unit is rewritten (5,000 of storage energy) rather than
+    /// filled again (20,000). Its `transferFrom` leaves an unlimited allowance as it is.
     function approve(address spender, uint256 value)
         external
         whenNotPaused

@@ -328,8 +328,10 @@ fn schemas(
                 "additionalProperties": false, "properties": {
                 "from": address, "denomination": denomination,
                 "amount": { "oneOf": [{ "type": "number" }, { "type": "string" }],
-                    "description": "USDT to allow (like 100 or \"12.5\"); one deposit's worth \
-                        when absent" } } },
+                    "description": "USDT to allow (like 100 or \"12.5\"); when absent, one \
+                        deposit's worth and one base unit, which stays behind so the \
+                        allowance never falls back to zero and the next approval costs a \
+                        third of the first" } } },
             "DepositRequest": { "type": "object",
                 "required": ["from", "denomination", "commitment"],
                 "additionalProperties": false, "properties": {

@@ -19,7 +19,8 @@ pub struct ApproveArgs {
     /// The pool: its denomination in USDT (100, 500, 1000, 3000, 5000, 10000)
     #[arg(long, value_name = "N")]
     denom: u64,
-    /// How many deposits to allow (the default amount is exactly what they need)
+    /// How many deposits to allow (the default amount is what they take and 0.000001 USDT
+    /// more, so the allowance never falls back to zero and the next approval costs less)
     #[arg(long, value_name = "K", default_value_t = 1, conflicts_with_all = ["amount", "unlimited"])]
     count: u64,
     /// Allow this much USDT instead (e.g. 250.5)
@@ -61,7 +62,7 @@ impl ApproveArgs {
         let pool = chain.pool_address(self.denom)?;
         let amount = match given {
             Some(amount) => amount,
-            None => chain.denomination(self.denom)?.times(self.count),
+            None => chain.approval_for(self.denom, self.count)?,
         };
         if self.unsigned {
             let from = owner(ctx, self.from)?;

@@ -261,8 +261,9 @@ pub struct Funding {
     pub needed: U256,
     /// What the pool may take from the sender now.
     pub allowance: U256,
-    /// When the allowance is short: the approval of exactly `needed`, to sign and confirm
-    /// before the first deposit.
+    /// When the allowance is short: the approval of `needed` and one base unit more
+    /// ([`crate::service::builders::ALLOWANCE_KEPT`]), to sign and confirm before the first
+    /// deposit.
     pub approval: Option<Built>,
 }
 
@@ -289,7 +290,11 @@ pub async fn funding(
     let approval = if allowance < needed {
         Some(
             chain
-                .approve_transaction(from, denomination, Some(needed))
+                .approve_transaction(
+                    from,
+                    denomination,
+                    Some(chain.approval_for(denomination, count)?),
+                )
                 .await?,
         )
     } else {

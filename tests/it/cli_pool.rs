@@ -414,7 +414,8 @@ fn every_command_prints_the_envelope_and_a_dead_node_is_exit_3() {
     );
     assert!(approve["txid"].is_string());
     let allowance = ok(&env, &chain, &["balance", "--allowance"]);
-    assert_eq!(allowance["allowances"][1]["allowanceRaw"], "1000000000");
+    // Two deposits' worth and one base unit, kept so the allowance never returns to zero.
+    assert_eq!(allowance["allowances"][1]["allowanceRaw"], "1000000001");
     let unsigned = ok(&env, &chain, &["approve", "--denom", "100", "--unsigned"]);
     assert!(unsigned["transaction"]["txID"].is_string());
 
@@ -900,7 +901,9 @@ fn denominations_and_counts_of_any_size_are_clear_errors_not_overflows() {
         &chain,
         &["approve", "--denom", "100", "--count", &huge, "--yes"],
     );
-    let expected =
-        alloy_primitives::U256::from(u64::MAX) * alloy_primitives::U256::from(100_000_000u64);
+    // (and the one base unit every approval keeps back).
+    let expected = alloy_primitives::U256::from(u64::MAX)
+        * alloy_primitives::U256::from(100_000_000u64)
+        + alloy_primitives::U256::from(1);
     assert_eq!(approved["amountRaw"], expected.to_string());
 }

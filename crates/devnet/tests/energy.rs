@@ -5,6 +5,7 @@
 
 mod support;
 
+use alloy_primitives::U256;
 use alloy_sol_types::SolCall;
 use serde_json::{Value, json};
 use support::{chain_parameter, client, deploy_runtime, devnet, post, send};
@@ -421,4 +422,93 @@ async fn a_usdt_transfer_costs_what_mainnet_usdt_costs() {
     let base_new = usdt_transfer(&devnet, tron::PrivateKey::generate().address()).await;
     assert!(within_3_percent(base_holder, 14_610), "{base_holder}");
     assert_eq!(base_new - base_holder, 15_000);
+}
+
+/// Calls DevUSDT from dev account 1; answers the receipt, which must be a success.
+async fn usdt_call(devnet: &devnet::DevnetHandle, data: Vec<u8>) -> i64 {
+    let info = call(devnet, devnet.deployment().usdt, data).await;
+    assert!(info.succeeded(), "{:?}", info.failure_reason());
+    info.receipt.energy_usage_total
+}
+
+async fn usdt_allowance(devnet: &devnet::DevnetHandle, spender: Address) -> U256 {
+    let owner = devnet.accounts()[1].address();
+    let data = contracts::DevUSDT::allowanceCall {
+        _0: owner.into(),
+        _1: spender.into(),
+    }
+    .abi_encode();
+    let usdt = devnet.deployment().usdt;
+    let out = devnet
+        .with_chain(|c| c.call(owner, Some(usdt), data, 0))
+        .expect("allowance");
+    contracts::DevUSDT::allowanceCall::abi_decode_returns(&out.output).unwrap()
+}
+
+fn approve(spender: Address, value: u64) -> Vec<u8> {
+    contracts::DevUSDT::approveCall {
+        spender: spender.into(),
+        value: U256::from(value),
+    }
+    .abi_encode()
+}
+
+/// A deposit of a fresh commitment into the 100 USDT pool from dev account 1.
+async fn deposit_100(devnet: &devnet::DevnetHandle, commitment: u64) {
+    let pool = devnet.deployment().pool(100).unwrap().address;
+    let data = contracts::TronPool::depositCall {
+        commitment: alloy_primitives::B256::from(U256::from(commitment)),
+    }
+    .abi_encode();
+    let info = call(devnet, pool, data).await;
+    assert!(info.succeeded(), "{:?}", info.failure_reason());
+}
+
+/// TRON USDT's allowance rules, as DevUSDT follows them (TetherToken 0.4.25 over
+/// OpenZeppelin 1.x's StandardToken; java-tron keeps a copy of the sources in
+/// framework/src/test/resources/soliditycode/USDT/): `approve` sets any value over any other
+/// (no zero-first rule, unlike Ethereum's 2017 USDT), and `transferFrom` leaves an unlimited
+/// allowance as it is.
+/// What that buys a depositor: an approval that leaves one base unit behind makes the next
+/// approval a rewrite of a non-zero slot, a third of the first's energy.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_returning_depositors_approval_rewrites_its_slot_for_a_third_of_the_energy() {
+    let devnet = devnet().await;
+    let pool = devnet.deployment().pool(100).unwrap().address;
+    let deposit = 100_000_000u64;
+
+    // The tronpool client's approval: one deposit and one base unit.
+    let first = usdt_call(&devnet, approve(pool, deposit + 1)).await;
+    deposit_100(&devnet, 1).await;
+    assert_eq!(usdt_allowance(&devnet, pool).await, U256::from(1));
+    let returning = usdt_call(&devnet, approve(pool, deposit + 1)).await;
+    deposit_100(&devnet, 2).await;
+    // An approval of exactly one deposit: the deposit empties the slot, and the next
+    // approval fills an empty slot again.
+    let returning_again = usdt_call(&devnet, approve(pool, deposit)).await;
+    deposit_100(&devnet, 3).await;
+    assert_eq!(usdt_allowance(&devnet, pool).await, U256::ZERO);
+    let after_emptied = usdt_call(&devnet, approve(pool, deposit)).await;
+    println!(
+        "USDT approval at ×4.4 (devnet, mainnet model): first {first} energy, returning with \
+         a unit kept {returning}, after the allowance fell to zero {after_emptied}"
+    );
+    assert_eq!(first, after_emptied, "both fill an empty slot");
+    assert_eq!(returning, returning_again, "both rewrite a non-zero slot");
+    // The slot's write is the whole difference: (20,000 − 5,000) × 4.4.
+    assert_eq!(first - returning, 66_000);
+    assert!(returning <= 35_000, "{returning}");
+
+    // A non-zero allowance may be set to another non-zero value (no zero-first rule).
+    usdt_call(&devnet, approve(pool, deposit + 5)).await;
+    assert_eq!(usdt_allowance(&devnet, pool).await, U256::from(deposit + 5));
+
+    // An unlimited allowance is not spent by deposits.
+    let unlimited = contracts::DevUSDT::approveCall {
+        spender: pool.into(),
+        value: U256::MAX,
+    };
+    usdt_call(&devnet, unlimited.abi_encode()).await;
+    deposit_100(&devnet, 4).await;
+    assert_eq!(usdt_allowance(&devnet, pool).await, U256::MAX);
 }
