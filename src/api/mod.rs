@@ -94,6 +94,8 @@ pub struct App {
     readiness: Cached<Readiness>,
     /// One permit per request in flight (see [`shed_load`]).
     in_flight: Arc<tokio::sync::Semaphore>,
+    /// The pool listings' last bytes (see [`pools::Listings`]).
+    listings: pools::Listings,
 }
 
 impl App {
@@ -105,6 +107,7 @@ impl App {
                 &config.trusted_proxies,
             ),
             readiness: Cached::new("readiness", Duration::from_secs(1)),
+            listings: pools::Listings::default(),
             in_flight: Arc::new(tokio::sync::Semaphore::new(
                 config
                     .max_in_flight
@@ -136,11 +139,7 @@ impl App {
     /// sponsors less what its unfinished jobs reserved.
     pub(crate) async fn fee_terms(&self) -> Option<crate::service::relayer_fees::Terms<'_>> {
         match &self.relayer {
-            Some(relayer) => relayer
-                .standing(&self.chain, &self.pricing)
-                .await
-                .map(|standing| standing.terms)
-                .ok(),
+            Some(relayer) => relayer.listing_terms(&self.chain, &self.pricing).await.ok(),
             None => self
                 .pricing
                 .terms(&self.chain, Default::default())
@@ -154,16 +153,17 @@ impl App {
     pub(crate) fn shown_fees<'a>(
         &self,
         terms: Option<&crate::service::relayer_fees::Terms<'_>>,
-        pools: impl IntoIterator<Item = &'a crate::service::pools::Pool>,
+        pools: impl IntoIterator<Item = &'a crate::service::pools::PoolRead>,
     ) {
         let (Some(relayer), Some(terms)) = (&self.relayer, terms) else {
             return;
         };
         let per_trx = terms.refund_fee(1_000_000);
-        relayer.remember_fees(pools.into_iter().filter_map(|pool| {
-            let fee = pool.relayer_fee_raw.as_ref()?.parse().ok()?;
-            Some((pool.denomination, fee, per_trx))
-        }));
+        relayer.remember_fees(
+            pools
+                .into_iter()
+                .filter_map(|read| Some((read.denomination, read.fee?, per_trx))),
+        );
     }
 
     /// A denomination from a path segment: 400 when it is not a whole number of USDT, 404

@@ -1,17 +1,23 @@
 //! `/api/pools`: the pools, their roots, questions about nullifiers, and their leaves and
 //! withdrawals for another client to sync from.
 
-use std::sync::Arc;
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
 
 use axum::Json;
+use axum::body::Bytes;
 use axum::extract::{RawQuery, State};
+use axum::http::{HeaderValue, header};
+use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::App;
 use super::errors::{ApiResult, Body, Segments};
 use crate::envelope;
+use crate::error::Error;
 use crate::service::inputs;
+use crate::service::pools::PoolRead;
 use crate::service::sync::MAX_PAGE;
 
 #[derive(Deserialize)]
@@ -27,22 +33,98 @@ pub(crate) struct CanWithdraw {
     root: String,
 }
 
-pub async fn list(State(app): State<Arc<App>>) -> ApiResult<Json<Value>> {
+pub async fn list(State(app): State<Arc<App>>) -> ApiResult<Response> {
     let terms = app.fee_terms().await;
-    let pools = app.chain.pools(terms.as_ref()).await?;
-    app.shown_fees(terms.as_ref(), &pools);
-    Ok(Json(envelope::ok(&json!({ "pools": pools }))))
+    let reads = app
+        .chain
+        .denominations()
+        .into_iter()
+        .map(|d| app.chain.pool_read(d, terms.as_ref()));
+    let reads = futures_util::future::try_join_all(reads).await?;
+    app.shown_fees(terms.as_ref(), &reads);
+    let body = app.listings.all(&reads, || {
+        let pools = reads
+            .iter()
+            .map(|read| app.chain.pool_view(read))
+            .collect::<crate::Result<Vec<_>>>()?;
+        Ok(envelope::ok(&json!({ "pools": pools })))
+    })?;
+    Ok(json_bytes(body))
 }
 
 pub async fn show(
     State(app): State<Arc<App>>,
     Segments(denom): Segments<String>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Response> {
     let denomination = app.denomination(&denom)?;
     let terms = app.fee_terms().await;
-    let pool = app.chain.pool(denomination, terms.as_ref()).await?;
-    app.shown_fees(terms.as_ref(), [&pool]);
-    Ok(Json(envelope::ok(&pool)))
+    let read = app.chain.pool_read(denomination, terms.as_ref()).await?;
+    app.shown_fees(terms.as_ref(), [&read]);
+    let body = app
+        .listings
+        .one(&read, || Ok(envelope::ok(&app.chain.pool_view(&read)?)))?;
+    Ok(json_bytes(body))
+}
+
+/// A JSON body already serialized.
+fn json_bytes(body: Bytes) -> Response {
+    (
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        )],
+        body,
+    )
+        .into_response()
+}
+
+/// The pool listings' last answers as bytes, with the reads that made them: a listing is
+/// serialized once per pool state read and fee (a pool's state changes at most once a block),
+/// however many clients ask in between, and answered again as it was. Only the last answer
+/// of each is kept: seven small bodies in all.
+#[derive(Default)]
+pub(crate) struct Listings {
+    one: Mutex<BTreeMap<u64, (PoolRead, Bytes)>>,
+    all: Mutex<Option<(Vec<PoolRead>, Bytes)>>,
+}
+
+impl Listings {
+    /// `GET /api/pools/{denom}`'s body for `read`: the kept one if the same read made it,
+    /// else what `make` gives, kept.
+    fn one(
+        &self,
+        read: &PoolRead,
+        make: impl FnOnce() -> crate::Result<Value>,
+    ) -> crate::Result<Bytes> {
+        let mut one = self.one.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((kept, body)) = one.get(&read.denomination)
+            && kept.same(read)
+        {
+            return Ok(body.clone());
+        }
+        let body = Bytes::from(serde_json::to_vec(&make()?).map_err(|e| Error::json("a pool", e))?);
+        one.insert(read.denomination, (read.clone(), body.clone()));
+        Ok(body)
+    }
+
+    /// `GET /api/pools`'s body for `reads`, likewise.
+    fn all(
+        &self,
+        reads: &[PoolRead],
+        make: impl FnOnce() -> crate::Result<Value>,
+    ) -> crate::Result<Bytes> {
+        let mut all = self.all.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((kept, body)) = all.as_ref()
+            && kept.len() == reads.len()
+            && kept.iter().zip(reads).all(|(a, b)| a.same(b))
+        {
+            return Ok(body.clone());
+        }
+        let body =
+            Bytes::from(serde_json::to_vec(&make()?).map_err(|e| Error::json("the pools", e))?);
+        *all = Some((reads.to_vec(), body.clone()));
+        Ok(body)
+    }
 }
 
 pub async fn root(

@@ -31,6 +31,24 @@ pub struct Pool {
     pub deposit_count: u32,
 }
 
+/// A pool as read for its listing ([`Chain::pool_read`]).
+#[derive(Debug, Clone)]
+pub(crate) struct PoolRead {
+    pub denomination: u64,
+    pub state: std::sync::Arc<PoolState>,
+    /// The relay fee in USDT base units; `None` without a price.
+    pub fee: Option<alloy_primitives::U256>,
+}
+
+impl PoolRead {
+    /// Whether `other` makes the same listing: the same state read and the same fee.
+    pub(crate) fn same(&self, other: &PoolRead) -> bool {
+        self.denomination == other.denomination
+            && std::sync::Arc::ptr_eq(&self.state, &other.state)
+            && self.fee == other.fee
+    }
+}
+
 /// `GET /api/pools/:denom/root`.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -92,7 +110,18 @@ impl Chain {
 
     /// One pool, with the relayer fee `fees` quotes for it (none without a price).
     pub async fn pool(&self, denomination: u64, fees: Option<&Terms<'_>>) -> Result<Pool> {
-        let address = self.pool_address(denomination)?;
+        let read = self.pool_read(denomination, fees).await?;
+        self.pool_view(&read)
+    }
+
+    /// What a pool's listing is made of: its state as last read (the same `Arc` until the
+    /// cache reads it again) and the fee `fees` quotes for it. Two equal reads make the same
+    /// [`Pool`], which lets a server keep the listing's bytes.
+    pub(crate) async fn pool_read(
+        &self,
+        denomination: u64,
+        fees: Option<&Terms<'_>>,
+    ) -> Result<PoolRead> {
         let state = self.pool_state(denomination).await?;
         let fee = match fees {
             Some(terms) => {
@@ -100,10 +129,20 @@ impl Chain {
             }
             None => None,
         };
+        Ok(PoolRead {
+            denomination,
+            state,
+            fee,
+        })
+    }
+
+    /// The listing a [`PoolRead`] makes.
+    pub(crate) fn pool_view(&self, read: &PoolRead) -> Result<Pool> {
+        let (denomination, state, fee) = (read.denomination, &read.state, read.fee);
         Ok(Pool {
             denomination,
             denomination_raw: self.denomination(denomination)?.base_units().to_string(),
-            address,
+            address: self.pool_address(denomination)?,
             pool_balance: six_decimals(state.balance),
             pool_balance_raw: state.balance.to_string(),
             current_root: word_hex(&state.root),

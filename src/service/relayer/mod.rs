@@ -31,13 +31,14 @@
 //! busy node turned away, and recording what a failed transaction burned.
 
 use std::collections::{BTreeMap, HashSet, VecDeque};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use alloy_primitives::{B256, U256};
 use tron::{Address, PrivateKey, TxId};
 
 use crate::error::{Error, Result, StoreError};
+use crate::service::cache::Cached;
 use crate::service::chain::Chain;
 use crate::service::format::{six_decimals, word_hex};
 use crate::service::inputs::USDT_UNIT;
@@ -169,6 +170,20 @@ pub struct Relayer {
     approving: tokio::sync::Mutex<()>,
     /// The quotes published within [`QUOTE_HOLD`], per pool.
     shown: Mutex<BTreeMap<u64, VecDeque<Shown>>>,
+    /// What pool listings price fees by, read at most once per chain cache period (made on
+    /// first use, with the chain's period).
+    listing: OnceLock<Cached<Listing>>,
+}
+
+/// What a pool listing prices the relayer's fee by: its own resources less what its
+/// unfinished jobs reserved, and the sponsors' energy those jobs count on. Kept for the
+/// chain's cache period (about a block) and dropped when a job is recorded, so a burst of
+/// `GET /api/pools` is not a burst of node and database reads. A fee shown from it may be a
+/// block old; a relay never relies on it: it prices from a fresh [`Relayer::standing`] and
+/// honours a shown fee only while that still pays for the relay.
+struct Listing {
+    own: Resources,
+    sponsor_reserved: BTreeMap<Address, i64>,
 }
 
 /// A quote as it was published: when, its fee without a refund and per TRX of refund.
@@ -223,6 +238,7 @@ impl Relayer {
             watched: Mutex::new(None),
             approving: tokio::sync::Mutex::new(()),
             shown: Mutex::new(BTreeMap::new()),
+            listing: OnceLock::new(),
         }
     }
 
@@ -310,6 +326,11 @@ impl Relayer {
 
     /// `terms` with the sponsors' energy our unfinished jobs count on.
     fn with_sponsor_reservations<'p>(&self, terms: Terms<'p>) -> Result<Terms<'p>> {
+        Ok(terms.with_sponsor_reserved(self.sponsor_reservations()?))
+    }
+
+    /// The energy of each sponsor that unfinished relays count on.
+    fn sponsor_reservations(&self) -> Result<BTreeMap<Address, i64>> {
         let mut by_sponsor = BTreeMap::new();
         for (sponsor, energy) in self.jobs.reserved_sponsor_energy()? {
             let address = Address::from_base58(&sponsor).map_err(|e| {
@@ -317,7 +338,40 @@ impl Relayer {
             })?;
             by_sponsor.insert(address, energy);
         }
-        Ok(terms.with_sponsor_reserved(by_sponsor))
+        Ok(by_sponsor)
+    }
+
+    /// The terms a pool listing shows fees by ([`Listing`]): [`Relayer::standing`]'s, from
+    /// inputs at most one chain cache period old.
+    pub(crate) async fn listing_terms<'p>(
+        &self,
+        chain: &Chain,
+        pricing: &'p Pricing,
+    ) -> Result<Terms<'p>> {
+        let cache = self
+            .listing
+            .get_or_init(|| Cached::new("relayer_listing", chain.sync_ttl()));
+        let listing = cache
+            .get(|| async {
+                let node = chain.node.get_account_resource(&self.address()).await?;
+                let reserved = self.jobs.reserved()?;
+                Ok(Listing {
+                    own: Resources::of(&node).less(&reserved),
+                    sponsor_reserved: self.sponsor_reservations()?,
+                })
+            })
+            .await?;
+        Ok(pricing
+            .terms(chain, listing.own)
+            .await?
+            .with_sponsor_reserved(listing.sponsor_reserved.clone()))
+    }
+
+    /// A job was recorded: the next listing reads the reservations again.
+    fn listing_changed(&self) {
+        if let Some(cache) = self.listing.get() {
+            cache.invalidate();
+        }
     }
 
     /// Keeps the quotes just published, for [`QUOTE_HOLD`].

@@ -214,6 +214,7 @@ impl Relayer {
             &reservation,
             &Journal::entry(&tx, Purpose::Relay, reference),
         )?;
+        self.listing_changed();
         drop(turn);
         tracing::info!(txid = %job.txid, denomination, "relaying a withdrawal");
         // Detached: a request that gives up does not take the broadcast with it.
