@@ -108,7 +108,7 @@ Register-ArgumentCompleter -Native -CommandName 'tronpool' -ScriptBlock {
         }
         'tronpool;approve' {
             [CompletionResult]::new('--denom', '--denom', [CompletionResultType]::ParameterName, 'The pool: its denomination in USDT (100, 500, 1000, 3000, 5000, 10000)')
-            [CompletionResult]::new('--count', '--count', [CompletionResultType]::ParameterName, 'How many deposits to allow (the default amount is exactly what they need)')
+            [CompletionResult]::new('--count', '--count', [CompletionResultType]::ParameterName, 'How many deposits to allow (the default amount is what they take and 0.000001 USDT more, so the allowance never falls back to zero and the next approval costs less)')
             [CompletionResult]::new('--amount', '--amount', [CompletionResultType]::ParameterName, 'Allow this much USDT instead (e.g. 250.5)')
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'With --unsigned: the address that will sign (default: the signing key''s)')
             [CompletionResult]::new('--network', '--network', [CompletionResultType]::ParameterName, 'Network: devnet, nile, shasta, mainnet, or one defined in the config file')

@@ -90,7 +90,7 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand balance" -l no-color -
 complete -c tronpool -n "__fish_tronpool_using_subcommand balance" -s h -l help -d 'Print help'
 complete -c tronpool -n "__fish_tronpool_using_subcommand balance" -s V -l version -d 'Print version'
 complete -c tronpool -n "__fish_tronpool_using_subcommand approve" -l denom -d 'The pool: its denomination in USDT (100, 500, 1000, 3000, 5000, 10000)' -r
-complete -c tronpool -n "__fish_tronpool_using_subcommand approve" -l count -d 'How many deposits to allow (the default amount is exactly what they need)' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand approve" -l count -d 'How many deposits to allow (the default amount is what they take and 0.000001 USDT more, so the allowance never falls back to zero and the next approval costs less)' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand approve" -l amount -d 'Allow this much USDT instead (e.g. 250.5)' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand approve" -l from -d 'With --unsigned: the address that will sign (default: the signing key\'s)' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand approve" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
