@@ -149,6 +149,12 @@ impl Served {
         envelope(response).await
     }
 
+    /// A plain-text answer's body (`/metrics`).
+    pub async fn text(&self, path: &str) -> String {
+        let response = self.http.get(self.url(path)).send().await.expect("answer");
+        response.text().await.expect("a body")
+    }
+
     /// The `data` of a successful answer.
     pub async fn ok(&self, path: &str, body: Option<Value>) -> Value {
         let (status, value) = match body {
@@ -836,15 +842,7 @@ async fn readiness_checks_the_relayer_too() {
     assert_eq!(health["ready"], true);
     assert_eq!(health["checks"], data["checks"], "the same facts");
     // The relayer's balance, as the readiness check read it, is a gauge.
-    let text = served
-        .http
-        .get(served.url("/metrics"))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let text = served.text("/metrics").await;
     assert!(text.contains("tronpool_relayer_balance_trx "), "{text}");
     server_stops(served).await;
 

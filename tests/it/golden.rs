@@ -227,15 +227,7 @@ async fn every_api_body_keeps_its_shape() {
     )
     .await;
 
-    let metrics = served
-        .http
-        .get(served.url("/metrics"))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let metrics = served.text("/metrics").await;
     check("api-shapes.txt", &shapes.0);
     // The metrics registry is the test process's: other tests in it may have added names
     // (a rate limit hit, say), so every golden name must be there, and more may be.
