@@ -424,11 +424,21 @@ async fn a_usdt_transfer_costs_what_mainnet_usdt_costs() {
     assert_eq!(base_new - base_holder, 15_000);
 }
 
-/// Calls DevUSDT from dev account 1; answers the receipt, which must be a success.
+/// Calls DevUSDT from dev account 1; answers the energy of the receipt, which must be a
+/// success.
 async fn usdt_call(devnet: &devnet::DevnetHandle, data: Vec<u8>) -> i64 {
+    usdt_call_bytes(devnet, data).await.0
+}
+
+/// The same, with the transaction's bytes of bandwidth (free, staked or burned).
+async fn usdt_call_bytes(devnet: &devnet::DevnetHandle, data: Vec<u8>) -> (i64, i64) {
     let info = call(devnet, devnet.deployment().usdt, data).await;
     assert!(info.succeeded(), "{:?}", info.failure_reason());
-    info.receipt.energy_usage_total
+    let receipt = &info.receipt;
+    (
+        receipt.energy_usage_total,
+        receipt.net_usage + receipt.net_fee / 1_000,
+    )
 }
 
 async fn usdt_allowance(devnet: &devnet::DevnetHandle, spender: Address) -> U256 {
@@ -478,7 +488,7 @@ async fn a_returning_depositors_approval_rewrites_its_slot_for_a_third_of_the_en
     let deposit = 100_000_000u64;
 
     // The tronpool client's approval: one deposit and one base unit.
-    let first = usdt_call(&devnet, approve(pool, deposit + 1)).await;
+    let (first, bytes) = usdt_call_bytes(&devnet, approve(pool, deposit + 1)).await;
     deposit_100(&devnet, 1).await;
     assert_eq!(usdt_allowance(&devnet, pool).await, U256::from(1));
     let returning = usdt_call(&devnet, approve(pool, deposit + 1)).await;
@@ -491,7 +501,8 @@ async fn a_returning_depositors_approval_rewrites_its_slot_for_a_third_of_the_en
     let after_emptied = usdt_call(&devnet, approve(pool, deposit)).await;
     println!(
         "USDT approval at ×4.4 (devnet, mainnet model): first {first} energy, returning with \
-         a unit kept {returning}, after the allowance fell to zero {after_emptied}"
+         a unit kept {returning}, after the allowance fell to zero {after_emptied}; {bytes} \
+         bytes of bandwidth"
     );
     assert_eq!(first, after_emptied, "both fill an empty slot");
     assert_eq!(returning, returning_again, "both rewrite a non-zero slot");
