@@ -8,6 +8,7 @@ pub mod errors;
 pub mod health;
 mod layers;
 pub mod limits;
+mod listings;
 pub mod metrics;
 pub mod openapi;
 pub mod pools;
@@ -94,8 +95,8 @@ pub struct App {
     readiness: Cached<Readiness>,
     /// One permit per request in flight (see [`shed_load`]).
     in_flight: Arc<tokio::sync::Semaphore>,
-    /// The pool listings' last bytes (see [`pools::Listings`]).
-    listings: pools::Listings,
+    /// The pool listings' last bytes (see [`listings::Listings`]).
+    listings: listings::Listings,
 }
 
 impl App {
@@ -107,7 +108,7 @@ impl App {
                 &config.trusted_proxies,
             ),
             readiness: Cached::new("readiness", Duration::from_secs(1)),
-            listings: pools::Listings::default(),
+            listings: listings::Listings::default(),
             in_flight: Arc::new(tokio::sync::Semaphore::new(
                 config
                     .max_in_flight

@@ -1,8 +1,7 @@
 //! `/api/pools`: the pools, their roots, questions about nullifiers, and their leaves and
 //! withdrawals for another client to sync from.
 
-use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use axum::Json;
 use axum::body::Bytes;
@@ -15,9 +14,7 @@ use serde_json::{Value, json};
 use super::App;
 use super::errors::{ApiResult, Body, Segments};
 use crate::envelope;
-use crate::error::Error;
 use crate::service::inputs;
-use crate::service::pools::PoolRead;
 use crate::service::sync::MAX_PAGE;
 
 #[derive(Deserialize)]
@@ -76,55 +73,6 @@ fn json_bytes(body: Bytes) -> Response {
         body,
     )
         .into_response()
-}
-
-/// The pool listings' last answers as bytes, with the reads that made them: a listing is
-/// serialized once per pool state read and fee (a pool's state changes at most once a block),
-/// however many clients ask in between, and answered again as it was. Only the last answer
-/// of each is kept: seven small bodies in all.
-#[derive(Default)]
-pub(crate) struct Listings {
-    one: Mutex<BTreeMap<u64, (PoolRead, Bytes)>>,
-    all: Mutex<Option<(Vec<PoolRead>, Bytes)>>,
-}
-
-impl Listings {
-    /// `GET /api/pools/{denom}`'s body for `read`: the kept one if the same read made it,
-    /// else what `make` gives, kept.
-    fn one(
-        &self,
-        read: &PoolRead,
-        make: impl FnOnce() -> crate::Result<Value>,
-    ) -> crate::Result<Bytes> {
-        let mut one = self.one.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((kept, body)) = one.get(&read.denomination)
-            && kept.same(read)
-        {
-            return Ok(body.clone());
-        }
-        let body = Bytes::from(serde_json::to_vec(&make()?).map_err(|e| Error::json("a pool", e))?);
-        one.insert(read.denomination, (read.clone(), body.clone()));
-        Ok(body)
-    }
-
-    /// `GET /api/pools`'s body for `reads`, likewise.
-    fn all(
-        &self,
-        reads: &[PoolRead],
-        make: impl FnOnce() -> crate::Result<Value>,
-    ) -> crate::Result<Bytes> {
-        let mut all = self.all.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((kept, body)) = all.as_ref()
-            && kept.len() == reads.len()
-            && kept.iter().zip(reads).all(|(a, b)| a.same(b))
-        {
-            return Ok(body.clone());
-        }
-        let body =
-            Bytes::from(serde_json::to_vec(&make()?).map_err(|e| Error::json("the pools", e))?);
-        *all = Some((reads.to_vec(), body.clone()));
-        Ok(body)
-    }
 }
 
 pub async fn root(

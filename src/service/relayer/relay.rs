@@ -3,17 +3,23 @@
 //! the request.
 
 use std::sync::Arc;
+use std::time::Duration;
 
-use super::*;
-use crate::error::Kind;
+use alloy_primitives::U256;
+use tron::Address;
+
+use super::{RELAY_EXPIRATION_MS, Relayer, Standing};
+use crate::error::{Error, Kind, Result};
 use crate::service::builders::{WithdrawRequest, withdraw_calldata};
-use crate::service::format::six_decimals_text;
-use crate::service::journal::Purpose;
+use crate::service::chain::Chain;
+use crate::service::format::{six_decimals_text, word_hex};
+use crate::service::inputs::USDT_UNIT;
+use crate::service::journal::{Journal, Purpose};
 use crate::service::pool_state::SponsorShare;
-use crate::service::relayer_fees::BandwidthSource;
+use crate::service::relayer_fees::{BandwidthSource, Pricing, Terms};
 use crate::service::submit::Broadcast;
 use crate::service::wire::{RelayRequest, Relayed};
-use crate::store::jobs::{JobState, Reservation};
+use crate::store::jobs::{Job, JobState, Reservation};
 use crate::units::format_trx;
 
 impl Relayer {

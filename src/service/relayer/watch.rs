@@ -3,8 +3,10 @@
 //! pools' fees when they are due.
 
 use std::sync::Arc;
+use std::time::Instant;
 
-use super::*;
+use super::Relayer;
+use crate::service::chain::Chain;
 use crate::service::journal::{Look, Purpose};
 
 impl Relayer {
