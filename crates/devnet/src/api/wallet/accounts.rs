@@ -1,7 +1,7 @@
 //! Accounts and contracts as java-tron reports them: `getaccount`, the resource answers,
 //! `getcontract` and `getcontractinfo`.
 
-use super::*;
+use super::handler::*;
 
 pub(super) fn get_account(shared: &Shared, p: &Params) -> Answer {
     let Some(address) = p.address("address")? else {

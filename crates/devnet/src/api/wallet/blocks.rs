@@ -1,7 +1,7 @@
 //! Blocks and the node's own state: `getnowblock`, `getblockbynum`/`byid`, `getblock`,
 //! `getnodeinfo`, `getchainparameters` and the price histories.
 
-use super::*;
+use super::handler::*;
 
 pub(super) fn now_block(shared: &Shared, p: &Params) -> Answer {
     let chain = shared.lock();

@@ -1,7 +1,7 @@
 //! The transaction builders: transfers, Stake 2.0, contract settings and deployments,
 //! each checked as java-tron's actuator checks it before the transaction is built.
 
-use super::*;
+use super::handler::*;
 
 /// A transaction the node builds: it refers to the solidified head (the head here), expires
 /// 60 s after it, and carries the node's clock as its timestamp.

@@ -1,6 +1,7 @@
 //! Contract calls: `triggersmartcontract`, `triggerconstantcontract` and `estimateenergy`.
 
-use super::*;
+use super::builders::{build, memo};
+use super::handler::*;
 
 /// The calldata of a call: `data` as given, or the selector of `function_selector` followed
 /// by `parameter`.

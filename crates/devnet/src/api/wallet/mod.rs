@@ -7,21 +7,15 @@ use axum::body::Bytes;
 use axum::extract::{Query, State};
 use axum::http::{Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
-use serde_json::{Map, Value, json};
-use tron::proto::{CreateSmartContract, SmartContract};
-use tron::transaction::{DEFAULT_EXPIRATION_MS, now_ms};
-use tron::{Action, Address, Transaction, TransactionBuilder, Trigger, TxId};
 
-use super::{Params, java_error, json, render};
+use super::{Params, json};
 use crate::Shared;
-use crate::chain::permission::SignWeight;
-use crate::chain::receipt::ContractRet;
-use crate::chain::{Ledger, Rejection, recover_signers};
 
 mod accounts;
 mod blocks;
 mod builders;
 mod calls;
+mod handler;
 mod transactions;
 
 use accounts::{account_net, account_resource, contract_info, get_account, get_contract};
@@ -29,10 +23,9 @@ use blocks::{
     bandwidth_prices, block_by_id, block_by_num, chain_parameters, energy_prices, get_block,
     node_info, now_block,
 };
-use builders::{
-    build, create_transaction, deploy_contract, memo, setting_transaction, stake_transaction,
-};
+use builders::{create_transaction, deploy_contract, setting_transaction, stake_transaction};
 use calls::{estimate_energy, trigger_constant_contract, trigger_smart_contract};
+use handler::Answer;
 use transactions::{
     broadcast_hex, broadcast_transaction, infos_by_block, sign_weight, transaction_by_id,
     transaction_info,
@@ -161,8 +154,6 @@ pub(crate) async fn dispatch(
     }
 }
 
-type Answer = Result<Value, Response>;
-
 /// An unknown path gets what java-tron's Jetty sends: 404 and a small HTML page.
 fn not_found(path: &str) -> Response {
     let body = format!(
@@ -181,29 +172,4 @@ fn html_escape(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
-}
-
-fn required_address(p: &Params, key: &str) -> Result<Address, Response> {
-    p.address(key)?.ok_or_else(|| {
-        java_error(
-            "java.lang.NullPointerException",
-            format!("{key} isn't set."),
-        )
-    })
-}
-
-/// Runs `f` on the state a request reads: the pending state (java-tron's FullNode answers
-/// from its pending session, `Manager.pushTransaction`), or the head block's for
-/// `/walletsolidity/*`, whose node has no pending transactions.
-fn with_state<R>(shared: &Shared, p: &Params, f: impl FnOnce(&mut Ledger) -> R) -> R {
-    let mut chain = shared.lock();
-    if p.solidity {
-        chain.with_sealed_state(f)
-    } else {
-        f(&mut chain)
-    }
-}
-
-fn validate_error(message: impl std::fmt::Display) -> Response {
-    java_error("org.tron.core.exception.ContractValidateException", message)
 }

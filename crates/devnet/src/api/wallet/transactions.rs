@@ -1,7 +1,7 @@
 //! Posted transactions and what became of them: broadcasts, `gettransactionbyid`,
 //! `gettransactioninfobyid`/`byblocknum` and `getsignweight`.
 
-use super::*;
+use super::handler::*;
 
 /// Reads a posted transaction the way java-tron does: from `raw_data` alone (`txID` and
 /// `raw_data_hex` are not protobuf fields and are ignored), signatures kept as given.
