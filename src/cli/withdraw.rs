@@ -44,14 +44,10 @@ impl WithdrawArgs {
             session.open_key(ctx)?;
         }
         let key = session.key.as_ref().filter(|_| !self.unsigned);
-        let from = match (key, self.from) {
-            (Some(key), _) => key.address(),
-            (None, Some(from)) => from,
-            (None, None) => session
-                .key
-                .as_ref()
-                .expect("the key is opened when --from is not given")
-                .address(),
+        let from = match (self.from, &session.key) {
+            (Some(from), _) if self.unsigned => from,
+            (_, Some(key)) => key.address(),
+            (_, None) => unreachable!("the key is opened unless --unsigned --from is given"),
         };
         let refund = refund_sun(self.refund.as_deref())?;
         ctx.out.warn(format!(

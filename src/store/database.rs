@@ -1,5 +1,5 @@
-//! One network's database handle: opened once per command or server task, it lends its
-//! connection to every store (notes, journal, trees, jobs) that works on it.
+//! One network's database handle: opened once per command, it lends its connection to every
+//! store (notes, journal, trees) the command works with.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -11,10 +11,10 @@ use crate::store::notes::NoteStore;
 use crate::store::trees::TreeCache;
 use crate::store::vault::Vault;
 
-/// One network's database, opened (and migrated) once: every store a command or a server
-/// task uses is a view over its one connection, so a session costs one open however many
-/// stores it reads. A process that wants two connections (`serve`: the tree cache beside the
-/// relayer's jobs) opens it twice.
+/// One network's database, opened (and migrated) once: every store a command uses is a view
+/// over its one connection, so a session costs one open however many stores it reads.
+/// (`serve` opens its stores with their own connections, so the tree cache never waits on
+/// the relayer's jobs.)
 #[derive(Clone)]
 pub(crate) struct Database {
     db: Arc<Shared>,

@@ -19,11 +19,6 @@ pub fn path(data_dir: &Path, network: &str) -> PathBuf {
 /// Opens (creating) the database at `path`, in a private folder, as a private file: it holds
 /// notes, which are money.
 pub fn open(path: &Path, what: &str) -> Result<Connection> {
-    let files = [
-        path.to_path_buf(),
-        wal_file(path, "-wal"),
-        wal_file(path, "-shm"),
-    ];
     if let Some(dir) = path.parent() {
         crate::store::fs::create_private_dir(dir)?;
     }
@@ -32,7 +27,11 @@ pub fn open(path: &Path, what: &str) -> Result<Connection> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        for file in files {
+        for file in [
+            path.to_path_buf(),
+            wal_file(path, "-wal"),
+            wal_file(path, "-shm"),
+        ] {
             if file.exists() {
                 let _ = std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600));
             }

@@ -172,18 +172,28 @@ pub struct Relayer {
     shown: Mutex<BTreeMap<u64, VecDeque<Shown>>>,
     /// What pool listings price fees by, read at most once per chain cache period (made on
     /// first use, with the chain's period).
-    listing: OnceLock<Cached<Listing>>,
+    listing: OnceLock<Cached<Holding>>,
 }
 
-/// What a pool listing prices the relayer's fee by: its own resources less what its
-/// unfinished jobs reserved, and the sponsors' energy those jobs count on. Kept for the
-/// chain's cache period (about a block) and dropped when a job is recorded, so a burst of
-/// `GET /api/pools` is not a burst of node and database reads. A fee shown from it may be a
-/// block old; a relay never relies on it: it prices from a fresh [`Relayer::standing`] and
-/// honours a shown fee only while that still pays for the relay.
-struct Listing {
+/// What the relayer holds to relay with: its own resources less what its unfinished jobs
+/// reserved, and the sponsors' energy those jobs count on. A relay prices from a fresh one
+/// ([`Relayer::standing`]); pool listings from one kept for the chain's cache period (about a
+/// block) and dropped when a job is recorded, so a burst of `GET /api/pools` is not a burst
+/// of node and database reads. A fee shown from it may be a block old; a relay honours a
+/// shown fee only while it still pays for the relay.
+struct Holding {
     own: Resources,
     sponsor_reserved: BTreeMap<Address, i64>,
+}
+
+impl Holding {
+    /// The terms these holdings price at this moment's prices.
+    async fn terms<'p>(&self, chain: &Chain, pricing: &'p Pricing) -> Result<Terms<'p>> {
+        Ok(pricing
+            .terms(chain, self.own)
+            .await?
+            .with_sponsor_reserved(self.sponsor_reserved.clone()))
+    }
 }
 
 /// A quote as it was published: when, its fee without a refund and per TRX of refund.
@@ -313,15 +323,22 @@ impl Relayer {
         chain: &Chain,
         pricing: &'p Pricing,
     ) -> Result<Standing<'p>> {
-        let node = chain.node.get_account_resource(&self.address()).await?;
-        let reserved = self.jobs.reserved()?;
-        let terms = pricing
-            .terms(chain, Resources::of(&node).less(&reserved))
-            .await?;
+        let (holding, reserved) = self.holding(chain).await?;
         Ok(Standing {
-            terms: self.with_sponsor_reservations(terms)?,
+            terms: holding.terms(chain, pricing).await?,
             reserved,
         })
+    }
+
+    /// What the relayer holds now ([`Holding`]), and the reservations it is net of.
+    async fn holding(&self, chain: &Chain) -> Result<(Holding, Reserved)> {
+        let node = chain.node.get_account_resource(&self.address()).await?;
+        let reserved = self.jobs.reserved()?;
+        let holding = Holding {
+            own: Resources::of(&node).less(&reserved),
+            sponsor_reserved: self.sponsor_reservations()?,
+        };
+        Ok((holding, reserved))
     }
 
     /// `terms` with the sponsors' energy our unfinished jobs count on.
@@ -341,7 +358,7 @@ impl Relayer {
         Ok(by_sponsor)
     }
 
-    /// The terms a pool listing shows fees by ([`Listing`]): [`Relayer::standing`]'s, from
+    /// The terms a pool listing shows fees by ([`Holding`]): [`Relayer::standing`]'s, from
     /// inputs at most one chain cache period old.
     pub(crate) async fn listing_terms<'p>(
         &self,
@@ -352,19 +369,9 @@ impl Relayer {
             .listing
             .get_or_init(|| Cached::new("relayer_listing", chain.sync_ttl()));
         let listing = cache
-            .get(|| async {
-                let node = chain.node.get_account_resource(&self.address()).await?;
-                let reserved = self.jobs.reserved()?;
-                Ok(Listing {
-                    own: Resources::of(&node).less(&reserved),
-                    sponsor_reserved: self.sponsor_reservations()?,
-                })
-            })
+            .get(|| async { Ok(self.holding(chain).await?.0) })
             .await?;
-        Ok(pricing
-            .terms(chain, listing.own)
-            .await?
-            .with_sponsor_reserved(listing.sponsor_reserved.clone()))
+        listing.terms(chain, pricing).await
     }
 
     /// A job was recorded: the next listing reads the reservations again.
