@@ -17,9 +17,11 @@ pub mod outcome;
 pub mod permission;
 pub mod pool;
 pub mod receipt;
+pub mod rejection;
 pub mod settings;
 pub mod spec;
 pub mod stake;
+pub mod stake_state;
 pub mod state;
 
 use std::collections::HashMap;
@@ -35,9 +37,12 @@ use tron::{Address, PrivateKey, Transaction, TxId};
 
 use self::block::Block;
 use self::evm::{Db, Evm};
+pub use self::outcome::CallOutcome;
 use self::outcome::{outcome, tx_env};
+use self::permission::SignWeight;
 use self::permission::check_signers;
-use self::receipt::{ContractRet, LogEntry, TxInfo};
+use self::receipt::{LogEntry, TxInfo};
+pub use self::rejection::Rejection;
 use revm::context::BlockEnv;
 
 /// The chain parameters the devnet applies (and `getchainparameters` reports), at mainnet's
@@ -78,7 +83,7 @@ pub struct ChainParams {
 }
 
 fn mainnet_energy_weight() -> i64 {
-    stake::MAINNET_ENERGY_WEIGHT
+    stake_state::MAINNET_ENERGY_WEIGHT
 }
 
 fn mainnet_max_cpu_time_ms() -> i64 {
@@ -113,31 +118,6 @@ pub const TAPOS_WINDOW: u64 = 65_536;
 /// The bandwidth window: used free bandwidth recovers linearly over a day.
 const NET_WINDOW_MS: i64 = 86_400_000;
 
-/// Why the broadcast pipeline refused a transaction: java-tron's `response_code` name and
-/// its message.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{code}: {message}")]
-pub struct Rejection {
-    pub code: &'static str,
-    pub message: String,
-}
-
-impl Rejection {
-    fn new(code: &'static str, message: impl Into<String>) -> Self {
-        Rejection {
-            code,
-            message: message.into(),
-        }
-    }
-
-    fn validate(detail: impl std::fmt::Display) -> Self {
-        Self::new(
-            "CONTRACT_VALIDATE_ERROR",
-            format!("Contract validate error : {detail}"),
-        )
-    }
-}
-
 /// Per-account bookkeeping that revm has no place for.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct AccountMeta {
@@ -147,7 +127,7 @@ pub struct AccountMeta {
     pub latest_consume_free_time: i64,
     /// Stake 2.0 energy: staked, lent, borrowed, used, released ([`stake`]).
     #[serde(default)]
-    pub stake: stake::StakeState,
+    pub stake: stake_state::StakeState,
 }
 
 /// A sealed transaction and its receipt.
@@ -185,23 +165,6 @@ pub struct AccountView {
     pub is_contract: bool,
     /// Staked energy used, recovered to now.
     pub energy_used: i64,
-}
-
-/// The outcome of a call that is not committed (`triggerconstantcontract`, `estimateenergy`).
-#[derive(Clone, Debug)]
-pub struct CallOutcome {
-    pub ret: ContractRet,
-    /// Return data, or revert data.
-    pub output: Vec<u8>,
-    pub energy_used: i64,
-    /// The part of `energy_used` that dynamic energy added (java-tron's
-    /// `energy_penalty_total`).
-    pub energy_penalty: i64,
-    pub logs: Vec<LogEntry>,
-    /// Why it failed, as java-tron words it.
-    pub message: Option<String>,
-    /// The run's modeled java-tron CPU time ([`cpu`]), in µs.
-    pub cpu_time_us: i64,
 }
 
 /// Everything but the EVM state: blocks, receipts, contract metadata, accounts' bookkeeping.
@@ -776,7 +739,7 @@ impl Ledger {
     fn charge(
         &mut self,
         owner: &Address,
-        budget: &stake::EnergyBudget,
+        budget: &stake_state::EnergyBudget,
         info: &mut TxInfo,
         outcome: CallOutcome,
         (net_usage, net_fee): (i64, i64),
@@ -937,9 +900,24 @@ impl Ledger {
             last_cpu_time_us: 0,
         }
     }
+
+    /// The weight `signatures` carry for `owner` on `txid` (java-tron `getsignweight`).
+    pub fn sign_weight(&self, owner: Address, txid: &TxId, signatures: &[Vec<u8>]) -> SignWeight {
+        if self.account(&owner).is_none() {
+            return SignWeight::NoAccount;
+        }
+        let mut approved = Vec::new();
+        for bytes in signatures {
+            match tron::Signature::from_slice(bytes).and_then(|s| s.recover(&txid.0)) {
+                Ok(signer) if signer == owner => approved.push(signer),
+                Ok(signer) => return SignWeight::Foreign(signer),
+                Err(e) => return SignWeight::Malformed(e.to_string()),
+            }
+        }
+        SignWeight::Approved(approved)
+    }
 }
 
-/// Used free bandwidth after recovering linearly for `now - since` of a 24-hour window.
 /// Gives a known account a nonce, so revm never takes it for a new one (see
 /// [`Ledger::touch`]). TRON has no nonces, so nothing else reads it.
 fn mark_existing(db: &mut Db, address: Address) {
@@ -956,6 +934,7 @@ fn mark_existing(db: &mut Db, address: Address) {
     }
 }
 
+/// Used free bandwidth after recovering linearly for `now - since` of a 24-hour window.
 fn decayed(used: i64, since: i64, now: i64) -> i64 {
     let elapsed = (now - since).max(0);
     if elapsed >= NET_WINDOW_MS {

@@ -7,9 +7,25 @@ use revm::context::result::{ExecutionResult, HaltReason, Output};
 use revm::primitives::TxKind;
 use tron::Address;
 
-use super::CallOutcome;
 use super::evm;
 use super::receipt::{ContractRet, LogEntry};
+
+/// The outcome of a call that is not committed (`triggerconstantcontract`, `estimateenergy`).
+#[derive(Clone, Debug)]
+pub struct CallOutcome {
+    pub ret: ContractRet,
+    /// Return data, or revert data.
+    pub output: Vec<u8>,
+    pub energy_used: i64,
+    /// The part of `energy_used` that dynamic energy added (java-tron's
+    /// `energy_penalty_total`).
+    pub energy_penalty: i64,
+    pub logs: Vec<LogEntry>,
+    /// Why it failed, as java-tron words it.
+    pub message: Option<String>,
+    /// The run's modeled java-tron CPU time ([`cpu`]), in µs.
+    pub cpu_time_us: i64,
+}
 
 /// The revm transaction for a TRON call or creation: no nonce and no gas price (TRON charges
 /// energy itself, in `Ledger::charge`), the energy limit as the gas limit.

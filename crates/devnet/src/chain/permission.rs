@@ -2,9 +2,9 @@
 //! permission (the owner's key alone, threshold 1), so a transaction is valid when the owner,
 //! and only the owner, signed it once.
 
-use tron::{Address, Transaction, TxId};
+use tron::{Address, Transaction};
 
-use super::{Ledger, Rejection};
+use super::rejection::Rejection;
 
 /// The signature check of java-tron's `validateSignature` for an account with the default
 /// permission: signed, only by the owner, once.
@@ -48,22 +48,4 @@ pub enum SignWeight {
     Malformed(String),
     /// The signers the permission approves (empty: not signed).
     Approved(Vec<Address>),
-}
-
-impl Ledger {
-    /// The weight `signatures` carry for `owner` on `txid` (java-tron `getsignweight`).
-    pub fn sign_weight(&self, owner: Address, txid: &TxId, signatures: &[Vec<u8>]) -> SignWeight {
-        if self.account(&owner).is_none() {
-            return SignWeight::NoAccount;
-        }
-        let mut approved = Vec::new();
-        for bytes in signatures {
-            match tron::Signature::from_slice(bytes).and_then(|s| s.recover(&txid.0)) {
-                Ok(signer) if signer == owner => approved.push(signer),
-                Ok(signer) => return SignWeight::Foreign(signer),
-                Err(e) => return SignWeight::Malformed(e.to_string()),
-            }
-        }
-        SignWeight::Approved(approved)
-    }
 }

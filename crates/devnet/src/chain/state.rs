@@ -97,7 +97,7 @@ impl Ledger {
         if self.building.is_some() {
             self.mine();
         }
-        let file = self.to_file(extra);
+        let file = to_file(self, extra);
         let text = serde_json::to_vec(&file).expect("state serialises");
         let io = |action, source| StateError::Io {
             action,
@@ -121,80 +121,6 @@ impl Ledger {
         std::fs::rename(&tmp, path).map_err(|e| io("replace", e))?;
         Ok(())
     }
-
-    fn to_file(&self, extra: serde_json::Value) -> StateFile {
-        let db = self.db();
-        let mut accounts: Vec<SavedAccount> = db
-            .cache
-            .accounts
-            .iter()
-            .map(|(address, account)| {
-                let code = db
-                    .cache
-                    .contracts
-                    .get(&account.info.code_hash)
-                    .map(|c| c.original_bytes().to_vec())
-                    .unwrap_or_default();
-                let mut storage: Vec<(String, String)> = account
-                    .storage
-                    .iter()
-                    .filter(|(_, v)| !v.is_zero())
-                    .map(|(k, v)| (format!("{k:#x}"), format!("{v:#x}")))
-                    .collect();
-                storage.sort();
-                SavedAccount {
-                    address: Address::from(*address),
-                    balance: account.info.balance.to_string(),
-                    code,
-                    storage,
-                }
-            })
-            .collect();
-        accounts.sort_by_key(|a| a.address);
-        let mut metas: Vec<(Address, AccountMeta)> = self
-            .data
-            .accounts
-            .iter()
-            .map(|(a, m)| (*a, m.clone()))
-            .collect();
-        metas.sort_by_key(|(a, _)| *a);
-        let txs = self
-            .data
-            .blocks
-            .iter()
-            .flat_map(|b| b.txs.iter())
-            .filter_map(|id| self.data.txs.get(id))
-            .map(|m| SavedTx {
-                tx: m.tx.to_protobuf(),
-                info: m.info.clone(),
-            })
-            .collect();
-        let mut contracts: Vec<(&Address, &SmartContract)> = self.data.contracts.iter().collect();
-        contracts.sort_by_key(|(a, _)| **a);
-        StateFile {
-            version: STATE_VERSION,
-            chain_id: self.data.chain_id,
-            params: self.data.params.clone(),
-            time_offset_ms: self.data.time_offset_ms,
-            accounts,
-            metas,
-            blocks: self.data.blocks.clone(),
-            txs,
-            contracts: contracts.iter().map(|(_, c)| c.encode_to_vec()).collect(),
-            energy_factors: {
-                let mut factors: Vec<(Address, i64)> = self
-                    .data
-                    .energy_factors
-                    .iter()
-                    .map(|(a, f)| (*a, *f))
-                    .collect();
-                factors.sort();
-                factors
-            },
-            extra,
-        }
-    }
-
     /// Reads a chain saved by [`Ledger::save`], with the `extra` stored alongside.
     pub fn load(
         path: &Path,
@@ -308,5 +234,79 @@ impl Ledger {
             energy_factors: file.energy_factors.into_iter().collect(),
         };
         Ok((Ledger::from_parts(witness, db, data), file.extra))
+    }
+}
+
+/// The chain as its state file holds it.
+fn to_file(ledger: &Ledger, extra: serde_json::Value) -> StateFile {
+    let db = ledger.db();
+    let mut accounts: Vec<SavedAccount> = db
+        .cache
+        .accounts
+        .iter()
+        .map(|(address, account)| {
+            let code = db
+                .cache
+                .contracts
+                .get(&account.info.code_hash)
+                .map(|c| c.original_bytes().to_vec())
+                .unwrap_or_default();
+            let mut storage: Vec<(String, String)> = account
+                .storage
+                .iter()
+                .filter(|(_, v)| !v.is_zero())
+                .map(|(k, v)| (format!("{k:#x}"), format!("{v:#x}")))
+                .collect();
+            storage.sort();
+            SavedAccount {
+                address: Address::from(*address),
+                balance: account.info.balance.to_string(),
+                code,
+                storage,
+            }
+        })
+        .collect();
+    accounts.sort_by_key(|a| a.address);
+    let mut metas: Vec<(Address, AccountMeta)> = ledger
+        .data
+        .accounts
+        .iter()
+        .map(|(a, m)| (*a, m.clone()))
+        .collect();
+    metas.sort_by_key(|(a, _)| *a);
+    let txs = ledger
+        .data
+        .blocks
+        .iter()
+        .flat_map(|b| b.txs.iter())
+        .filter_map(|id| ledger.data.txs.get(id))
+        .map(|m| SavedTx {
+            tx: m.tx.to_protobuf(),
+            info: m.info.clone(),
+        })
+        .collect();
+    let mut contracts: Vec<(&Address, &SmartContract)> = ledger.data.contracts.iter().collect();
+    contracts.sort_by_key(|(a, _)| **a);
+    StateFile {
+        version: STATE_VERSION,
+        chain_id: ledger.data.chain_id,
+        params: ledger.data.params.clone(),
+        time_offset_ms: ledger.data.time_offset_ms,
+        accounts,
+        metas,
+        blocks: ledger.data.blocks.clone(),
+        txs,
+        contracts: contracts.iter().map(|(_, c)| c.encode_to_vec()).collect(),
+        energy_factors: {
+            let mut factors: Vec<(Address, i64)> = ledger
+                .data
+                .energy_factors
+                .iter()
+                .map(|(a, f)| (*a, *f))
+                .collect();
+            factors.sort();
+            factors
+        },
+        extra,
     }
 }

@@ -43,7 +43,10 @@ pub(super) fn account_resource(shared: &Shared, p: &Params) -> Answer {
     for (key, value) in [
         ("EnergyUsed", chain.energy_used(&address, now)),
         ("EnergyLimit", chain.energy_limit(&address)),
-        ("TotalEnergyLimit", crate::chain::stake::TOTAL_ENERGY_LIMIT),
+        (
+            "TotalEnergyLimit",
+            crate::chain::stake_state::TOTAL_ENERGY_LIMIT,
+        ),
         ("TotalEnergyWeight", chain.total_energy_weight()),
     ] {
         if value != 0 {
