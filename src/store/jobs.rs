@@ -51,6 +51,8 @@ pub struct Job {
     pub state: JobState,
     /// ms since the epoch.
     pub expiration: i64,
+    /// When it was signed, ms: the journal entry's time (the job row keeps only what the
+    /// journal does not).
     pub created_at: i64,
     pub updated_at: i64,
     pub error: Option<String>,
@@ -178,8 +180,8 @@ impl JobStore {
             .record_with(entry, |tx| {
                 tx.execute(
                     "INSERT INTO relayer_jobs (txid, pool, denomination, nullifier_hash,
-                         recipient, fee, refund, created_at)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                         recipient, fee, refund)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
                     params![
                         job.txid,
                         job.pool,
@@ -188,7 +190,6 @@ impl JobStore {
                         job.recipient,
                         job.fee,
                         job.refund,
-                        job.created_at,
                     ],
                 )?;
                 tx.execute(
@@ -281,7 +282,7 @@ impl JobStore {
         self.one(
             &format!(
                 "{SELECT} WHERE j.nullifier_hash = ?1
-                 ORDER BY s.state != 'failed' DESC, j.created_at DESC LIMIT 1"
+                 ORDER BY s.state != 'failed' DESC, s.created_at DESC LIMIT 1"
             ),
             params![nullifier_hash],
         )
@@ -301,7 +302,7 @@ impl JobStore {
             let mut statement = db
                 .prepare(&format!(
                     "{SELECT} WHERE s.state IN ('signed', 'broadcast', 'included')
-                     ORDER BY j.created_at"
+                     ORDER BY s.created_at"
                 ))
                 .map_err(db_error)?;
             let rows = statement
@@ -315,7 +316,7 @@ impl JobStore {
 }
 
 const SELECT: &str = "SELECT j.txid, j.pool, j.denomination, j.nullifier_hash, j.recipient,
-    j.fee, s.state, s.expiration, j.created_at, s.updated_at, s.error, j.refund, s.block,
+    j.fee, s.state, s.expiration, s.created_at, s.updated_at, s.error, j.refund, s.block,
     s.energy_used, s.fee_sun, s.attempts
     FROM relayer_jobs j JOIN submissions s USING (txid)";
 

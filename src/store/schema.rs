@@ -50,6 +50,11 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
                jobs recorded before this count nothing (they expire within minutes)",
         apply: relayer_reservations,
     },
+    Migration {
+        what: "relayer jobs keep only what the journal does not: their creation time is the \
+               journal's",
+        apply: relayer_jobs_without_times,
+    },
 ];
 
 /// The version a database has once every migration ran.
@@ -248,6 +253,10 @@ CREATE INDEX relayer_reservations_sponsor
     ON relayer_reservations (sponsor) WHERE sponsor IS NOT NULL;
 ",
     )
+}
+
+fn relayer_jobs_without_times(tx: &Transaction<'_>) -> rusqlite::Result<()> {
+    tx.execute_batch("ALTER TABLE relayer_jobs DROP COLUMN created_at;")
 }
 
 /// Brings the database up to [`latest`], each migration in its own transaction with the
@@ -599,6 +608,52 @@ mod tests {
             jobs.reserved().unwrap(),
             crate::store::jobs::Reserved::default()
         );
+    }
+
+    #[test]
+    fn a_version_six_database_keeps_its_jobs_and_their_times_come_from_the_journal() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("devnet/tronpool.sqlite3");
+        version_four_database(&path);
+        {
+            let mut conn = Connection::open(&path).unwrap();
+            for (i, migration) in MIGRATIONS.iter().enumerate().take(6).skip(4) {
+                let tx = conn.transaction().unwrap();
+                (migration.apply)(&tx).unwrap();
+                tx.pragma_update(None, "user_version", i as i64 + 1)
+                    .unwrap();
+                tx.commit().unwrap();
+            }
+        }
+        assert_eq!(version(&path), 6);
+        let signed_at: Vec<(String, i64)> = {
+            let conn = Connection::open(&path).unwrap();
+            let mut rows = conn
+                .prepare("SELECT txid, created_at FROM submissions ORDER BY txid")
+                .unwrap();
+            rows.query_map([], |row| Ok((row.get(0)?, row.get(1)?)))
+                .unwrap()
+                .collect::<rusqlite::Result<_>>()
+                .unwrap()
+        };
+        let jobs = JobStore::open(&path).unwrap();
+        assert_eq!(version(&path), latest());
+        for (txid, at) in &signed_at {
+            let job = jobs.get(txid).unwrap().expect("the job survived");
+            assert_eq!(job.created_at, *at, "{txid} is dated by its journal entry");
+        }
+        assert!(!signed_at.is_empty());
+        let columns: Vec<String> = {
+            let conn = Connection::open(&path).unwrap();
+            let mut rows = conn
+                .prepare("SELECT name FROM pragma_table_info('relayer_jobs')")
+                .unwrap();
+            rows.query_map([], |row| row.get(0))
+                .unwrap()
+                .collect::<rusqlite::Result<_>>()
+                .unwrap()
+        };
+        assert!(!columns.iter().any(|c| c == "created_at"), "{columns:?}");
     }
 
     #[test]
