@@ -30,7 +30,6 @@ use tokio::net::TcpStream;
 use tower::ServiceExt;
 use tron::client::{NodeClient, NodeConfig};
 use tronpool::api::{self, ApiConfig, App, ServerHandle};
-use tronpool::service::chain::Chain;
 use tronpool::service::price::PriceSource;
 use tronpool::service::relayer_fees::Pricing;
 
@@ -137,7 +136,7 @@ impl Bench {
             .expect("devnet");
         let node =
             NodeClient::new(NodeConfig::new(devnet.url().parse().expect("url"))).expect("client");
-        let chain = Chain::connect("devnet", node, Duration::from_secs(3))
+        let chain = tronpool::service::open::chain_named("devnet", node, Duration::from_secs(3))
             .await
             .expect("deployment");
         let config = ApiConfig {

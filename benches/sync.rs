@@ -18,7 +18,6 @@ use devnet::{DevnetConfig, DevnetHandle};
 use rand_core::RngCore;
 use tron::abi::Trc20;
 use tron::{Action, PrivateKey, TransactionBuilder, Trigger};
-use tronpool::service::chain::Chain;
 use tronpool::store::trees::TreeCache;
 
 const PER_BLOCK: usize = 1_000;
@@ -137,7 +136,11 @@ fn sync(c: &mut Criterion) {
     let node = tron::NodeClient::new(tron::NodeConfig::new(devnet.url().parse().expect("url")))
         .expect("client");
     let chain = runtime
-        .block_on(Chain::connect("devnet", node, Duration::ZERO))
+        .block_on(tronpool::service::open::chain_named(
+            "devnet",
+            node,
+            Duration::ZERO,
+        ))
         .expect("deployment");
     let dir = tempfile::tempdir().expect("temp dir");
 
@@ -154,7 +157,12 @@ fn sync(c: &mut Criterion) {
                         .expect("cache");
                 let started = Instant::now();
                 let synced = runtime
-                    .block_on(chain.sync_tree(100, &cache, &|_| {}))
+                    .block_on(tronpool::service::sync::sync_tree(
+                        &chain,
+                        100,
+                        &cache,
+                        &|_| {},
+                    ))
                     .expect("sync");
                 let took = started.elapsed();
                 assert_eq!(synced.tree.len(), wanted);
@@ -166,7 +174,12 @@ fn sync(c: &mut Criterion) {
     });
     let warm = TreeCache::open(&dir.path().join("warm.sqlite3")).expect("cache");
     runtime
-        .block_on(chain.sync_tree(100, &warm, &|_| {}))
+        .block_on(tronpool::service::sync::sync_tree(
+            &chain,
+            100,
+            &warm,
+            &|_| {},
+        ))
         .expect("sync");
     // Each iteration adds 100 deposits to the pool: few, flat samples.
     group.sampling_mode(criterion::SamplingMode::Flat);
@@ -180,7 +193,12 @@ fn sync(c: &mut Criterion) {
                 deposit(&devnet, INCREMENT, &mut next);
                 let started = Instant::now();
                 let synced = runtime
-                    .block_on(chain.sync_tree(100, &warm, &|_| {}))
+                    .block_on(tronpool::service::sync::sync_tree(
+                        &chain,
+                        100,
+                        &warm,
+                        &|_| {},
+                    ))
                     .expect("sync");
                 let took = started.elapsed();
                 assert_eq!(

@@ -12,13 +12,14 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
-use super::App;
+use super::app::App;
 use crate::envelope;
 use crate::error::Kind;
+use crate::service::health;
 use crate::service::health::Readiness;
 
 pub async fn health(State(app): State<Arc<App>>) -> Response {
-    let (health, readiness) = tokio::join!(app.chain.health(), readiness(&app));
+    let (health, readiness) = tokio::join!(health::health(&app.chain), readiness(&app));
     let mut data = json!(health);
     data["ready"] = json!(readiness.ready);
     data["checks"] = json!(readiness.checks);
@@ -64,7 +65,7 @@ pub async fn readyz(State(app): State<Arc<App>>) -> Response {
 pub(super) async fn readiness(app: &App) -> Arc<Readiness> {
     let computed = app
         .readiness
-        .get(|| async { Ok(app.chain.readiness(app.relayer.as_deref()).await) })
+        .get(|| async { Ok(health::readiness(&app.chain, app.relayer.as_deref()).await) })
         .await;
     // The computation itself never fails; a cache error would be a bug, reported as not ready.
     computed.unwrap_or_else(|e| {

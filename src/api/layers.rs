@@ -11,8 +11,15 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use tower_http::cors::{AllowOrigin, CorsLayer};
 
+use super::app::App;
 use super::errors::ApiError;
-use super::{App, MAX_PATH_LEN, MAX_QUERY_LEN};
+
+/// The longest request path any endpoint has (`/api/relayer/jobs/nullifier/0x` and 64 hex
+/// digits is 94 bytes), with room to spare; longer paths are refused before routing.
+pub(crate) const MAX_PATH_LEN: usize = 256;
+/// Only the pages (`?from=N&limit=M`) take a query; elsewhere a short one (a cache buster) is
+/// ignored; a long one is refused everywhere.
+pub(crate) const MAX_QUERY_LEN: usize = 256;
 
 /// Caps the requests in flight at `max_in_flight`: past it a request is answered 503 (in the
 /// envelope, `retry-after: 1`) at once instead of queueing behind the others, so a flood

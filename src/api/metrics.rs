@@ -36,7 +36,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 
-use super::App;
+use super::app::App;
 
 const DURATION: &str = "tronpool_http_request_duration_seconds";
 const NODE_DURATION: &str = "tronpool_node_call_duration_seconds";

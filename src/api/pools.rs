@@ -11,10 +11,12 @@ use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::App;
+use super::app::App;
 use super::errors::{ApiResult, Body, Segments};
 use crate::envelope;
 use crate::service::inputs;
+use crate::service::pools;
+use crate::service::sync;
 use crate::service::sync::MAX_PAGE;
 
 #[derive(Deserialize)]
@@ -36,13 +38,13 @@ pub async fn list(State(app): State<Arc<App>>) -> ApiResult<Response> {
         .chain
         .denominations()
         .into_iter()
-        .map(|d| app.chain.pool_read(d, terms.as_ref()));
+        .map(|d| pools::pool_read(&app.chain, d, terms.as_ref()));
     let reads = futures_util::future::try_join_all(reads).await?;
     app.shown_fees(terms.as_ref(), &reads);
     let body = app.listings.all(&reads, || {
         let pools = reads
             .iter()
-            .map(|read| app.chain.pool_view(read))
+            .map(|read| pools::pool_view(&app.chain, read))
             .collect::<crate::Result<Vec<_>>>()?;
         Ok(envelope::ok(&json!({ "pools": pools })))
     })?;
@@ -55,11 +57,11 @@ pub async fn show(
 ) -> ApiResult<Response> {
     let denomination = app.denomination(&denom)?;
     let terms = app.fee_terms().await;
-    let read = app.chain.pool_read(denomination, terms.as_ref()).await?;
+    let read = pools::pool_read(&app.chain, denomination, terms.as_ref()).await?;
     app.shown_fees(terms.as_ref(), [&read]);
-    let body = app
-        .listings
-        .one(&read, || Ok(envelope::ok(&app.chain.pool_view(&read)?)))?;
+    let body = app.listings.one(&read, || {
+        Ok(envelope::ok(&pools::pool_view(&app.chain, &read)?))
+    })?;
     Ok(json_bytes(body))
 }
 
@@ -80,7 +82,9 @@ pub async fn root(
     Segments(denom): Segments<String>,
 ) -> ApiResult<Json<Value>> {
     let denomination = app.denomination(&denom)?;
-    Ok(Json(envelope::ok(&app.chain.root(denomination).await?)))
+    Ok(Json(envelope::ok(
+        &pools::root(&app.chain, denomination).await?,
+    )))
 }
 
 pub(crate) async fn check_spent(
@@ -90,7 +94,7 @@ pub(crate) async fn check_spent(
 ) -> ApiResult<Json<Value>> {
     let denomination = app.denomination(&denom)?;
     let nullifier_hash = inputs::word(&body.nullifier_hash, "nullifierHash")?;
-    let status = app.chain.check_spent(denomination, nullifier_hash).await?;
+    let status = pools::check_spent(&app.chain, denomination, nullifier_hash).await?;
     Ok(Json(envelope::ok(&status)))
 }
 
@@ -102,10 +106,7 @@ pub(crate) async fn can_withdraw(
     let denomination = app.denomination(&denom)?;
     let nullifier_hash = inputs::word(&body.nullifier_hash, "nullifierHash")?;
     let root = inputs::word(&body.root, "root")?;
-    let status = app
-        .chain
-        .can_withdraw(denomination, nullifier_hash, root)
-        .await?;
+    let status = pools::can_withdraw(&app.chain, denomination, nullifier_hash, root).await?;
     Ok(Json(envelope::ok(&status)))
 }
 
@@ -118,10 +119,7 @@ pub async fn leaves(
 ) -> ApiResult<Json<Value>> {
     let denomination = app.denomination(&denom)?;
     let (from, limit) = inputs::page_query(query.as_deref(), MAX_PAGE)?;
-    let page = app
-        .chain
-        .leaves_page(&app.trees, denomination, from, limit)
-        .await?;
+    let page = sync::leaves_page(&app.chain, &app.trees, denomination, from, limit).await?;
     Ok(Json(envelope::ok(&page)))
 }
 
@@ -134,9 +132,6 @@ pub async fn withdrawals(
 ) -> ApiResult<Json<Value>> {
     let denomination = app.denomination(&denom)?;
     let (from, limit) = inputs::page_query(query.as_deref(), MAX_PAGE)?;
-    let page = app
-        .chain
-        .withdrawals_page(&app.trees, denomination, from, limit)
-        .await?;
+    let page = sync::withdrawals_page(&app.chain, &app.trees, denomination, from, limit).await?;
     Ok(Json(envelope::ok(&page)))
 }

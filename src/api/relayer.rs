@@ -9,13 +9,14 @@ use axum::http::StatusCode;
 use axum::{Extension, Json};
 use serde_json::Value;
 
+use super::app::App;
 use super::errors::{ApiResult, Body, Segments};
-use super::{App, Deadline};
+use super::layers::Deadline;
 use crate::envelope;
 use crate::error::{Error, Result};
 use crate::service::inputs;
 use crate::service::relayer::Relayer;
-use crate::service::wire::{RelayBody, RelayRequest, RelayerStatus};
+use crate::service::wire::{RelayBody, RelayRequest};
 
 /// Time kept back from a request's deadline to answer with the txid.
 const ANSWER_MARGIN: Duration = Duration::from_millis(500);
@@ -23,7 +24,7 @@ const ANSWER_MARGIN: Duration = Duration::from_millis(500);
 pub async fn status(State(app): State<Arc<App>>) -> ApiResult<Json<Value>> {
     let status = match &app.relayer {
         Some(relayer) => relayer.status(&app.chain, &app.pricing).await?,
-        None => RelayerStatus::off(&app.chain, &app.pricing).await,
+        None => crate::service::relayer::status_off(&app.chain, &app.pricing).await,
     };
     Ok(Json(envelope::ok(&status)))
 }

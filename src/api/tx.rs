@@ -8,9 +8,10 @@ use axum::extract::State;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::App;
+use super::app::App;
 use super::errors::{ApiResult, Body};
 use crate::envelope;
+use crate::service::builders;
 use crate::service::builders::WithdrawRequest;
 use crate::service::inputs;
 
@@ -58,7 +59,7 @@ pub async fn approve(
         .as_ref()
         .map(|a| inputs::usdt_amount(a, "amount"))
         .transpose()?;
-    let unsigned = app.chain.build_approve(from, denomination, amount).await?;
+    let unsigned = builders::build_approve(&app.chain, from, denomination, amount).await?;
     Ok(Json(envelope::ok(&unsigned)))
 }
 
@@ -69,10 +70,7 @@ pub async fn deposit(
     let from = inputs::address(&body.from, "from")?;
     let denomination = app.denomination_field(&body.denomination)?;
     let commitment = inputs::word(&body.commitment, "commitment")?;
-    let unsigned = app
-        .chain
-        .build_deposit(from, denomination, commitment)
-        .await?;
+    let unsigned = builders::build_deposit(&app.chain, from, denomination, commitment).await?;
     Ok(Json(envelope::ok(&unsigned)))
 }
 
@@ -95,7 +93,7 @@ pub async fn withdraw(
         fee: optional_units(body.fee.as_ref(), "fee")?,
         refund: optional_units(body.refund.as_ref(), "refund")?,
     };
-    let unsigned = app.chain.build_withdraw(&request).await?;
+    let unsigned = builders::build_withdraw(&app.chain, &request).await?;
     Ok(Json(envelope::ok(&unsigned)))
 }
 

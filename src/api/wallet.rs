@@ -6,9 +6,10 @@ use axum::Json;
 use axum::extract::State;
 use serde_json::Value;
 
-use super::App;
+use super::app::App;
 use super::errors::{ApiResult, Segments};
 use crate::envelope;
+use crate::service::balances;
 use crate::service::inputs;
 
 pub async fn balance(
@@ -16,7 +17,9 @@ pub async fn balance(
     Segments(address): Segments<String>,
 ) -> ApiResult<Json<Value>> {
     let address = inputs::address(&address, "address")?;
-    Ok(Json(envelope::ok(&app.chain.balance(address).await?)))
+    Ok(Json(envelope::ok(
+        &balances::balance(&app.chain, address).await?,
+    )))
 }
 
 pub async fn allowance(
@@ -26,6 +29,6 @@ pub async fn allowance(
     let address = inputs::address(&address, "address")?;
     let denomination = app.denomination(&denom)?;
     Ok(Json(envelope::ok(
-        &app.chain.allowance(address, denomination).await?,
+        &balances::allowance(&app.chain, address, denomination).await?,
     )))
 }

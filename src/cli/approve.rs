@@ -6,10 +6,11 @@ use serde::Serialize;
 use tron::{Address, TxId};
 
 use crate::error::{Error, Result};
+use crate::service::builders;
 use crate::service::format::six_decimals_text;
 use crate::service::inputs::{USDT_DECIMALS, parse_units};
 
-use super::Context;
+use super::context::Context;
 use super::input::confirm;
 use super::open::{connect, key, owner};
 use super::signing::{print_unsigned, sign_and_confirm};
@@ -62,19 +63,17 @@ impl ApproveArgs {
         let pool = chain.pool_address(self.denom)?;
         let amount = match given {
             Some(amount) => amount,
-            None => chain.approval_for(self.denom, self.count)?,
+            None => builders::approval_for(&chain, self.denom, self.count)?,
         };
         if self.unsigned {
             let from = owner(ctx, self.from)?;
-            let built = chain
-                .approve_transaction(from, self.denom, Some(amount))
-                .await?;
+            let built =
+                builders::approve_transaction(&chain, from, self.denom, Some(amount)).await?;
             return print_unsigned(ctx, &built.transaction);
         }
         let key = key(ctx)?;
-        let built = chain
-            .approve_transaction(key.address(), self.denom, Some(amount))
-            .await?;
+        let built =
+            builders::approve_transaction(&chain, key.address(), self.denom, Some(amount)).await?;
         confirm(
             ctx,
             "approve",

@@ -6,9 +6,10 @@ use serde::Serialize;
 use tron::Address;
 
 use crate::error::Result;
+use crate::service::balances;
 use crate::service::balances::{Allowance, Balance};
 
-use super::Context;
+use super::context::Context;
 use super::open::{connect, owner};
 use super::output::rows;
 
@@ -35,12 +36,12 @@ impl BalanceArgs {
     pub async fn run(self, ctx: &Context) -> Result<()> {
         let address = owner(ctx, self.address)?;
         let chain = connect(ctx).await?;
-        let balance = chain.balance(address).await?;
+        let balance = balances::balance(&chain, address).await?;
         let allowances = if self.allowance {
             let reads = chain
                 .denominations()
                 .into_iter()
-                .map(|d| chain.allowance(address, d));
+                .map(|d| balances::allowance(&chain, address, d));
             Some(futures_util::future::try_join_all(reads).await?)
         } else {
             None

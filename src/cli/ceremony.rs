@@ -15,7 +15,7 @@ use crate::service::ceremony::{
 };
 use crate::settings::Settings;
 
-use super::Context;
+use super::context::Context;
 use super::output::table;
 use super::progress::spinner;
 

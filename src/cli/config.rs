@@ -8,7 +8,7 @@ use crate::settings::Setting;
 use crate::store::config::{ConfigFile, template};
 use crate::store::fs::write_private;
 
-use super::Context;
+use super::context::Context;
 use super::output::rows;
 
 #[derive(Debug, Subcommand)]

@@ -18,7 +18,7 @@ use crate::service::desk::Desk;
 use crate::store::config::{DeploymentRecord, write_deployment};
 use crate::units::trx_text;
 
-use super::Context;
+use super::context::Context;
 use super::input::confirm;
 use super::open::{journal, key, notes, trees};
 use super::output::table;

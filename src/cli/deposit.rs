@@ -8,7 +8,7 @@ use tron::{Address, PrivateKey};
 use crate::error::Result;
 use crate::service::deposit::{DepositRun, DepositSigner, Deposited, Deposits};
 
-use super::Context;
+use super::context::Context;
 use super::input::Prompt;
 use super::open::{Needs, Session};
 use super::progress::Steps;
@@ -41,6 +41,7 @@ impl DepositArgs {
             pool: Some(self.denom),
             seed: !self.random,
             key: !self.unsigned || self.from.is_none(),
+            note: None,
         };
         let mut session = Session::open(ctx, needs).await?;
         deposits.seed = session.seed.take();

@@ -11,7 +11,7 @@ use tron::Address;
 use crate::error::{Error, Result};
 use crate::shutdown::Shutdown;
 
-use super::Context;
+use super::context::Context;
 
 #[derive(Debug, Args)]
 pub struct DevnetArgs {

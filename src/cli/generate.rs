@@ -5,12 +5,12 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use clap::{Args, CommandFactory};
+use clap::Args;
 use clap_complete::Shell;
 
 use crate::error::{Error, Result};
 
-use super::{Cli, Context};
+use super::context::Context;
 
 #[derive(Debug, Args)]
 pub struct GenerateArgs {
@@ -20,8 +20,9 @@ pub struct GenerateArgs {
 }
 
 impl GenerateArgs {
-    pub fn run(self, ctx: &Context) -> Result<()> {
-        let files = render();
+    /// `cli` is the whole command line's definition, which the dispatcher above hands down.
+    pub fn run(self, ctx: &Context, cli: clap::Command) -> Result<()> {
+        let files = render(cli);
         for (name, bytes) in &files {
             let path = self.out_dir.join(name);
             if let Some(parent) = path.parent() {
@@ -35,8 +36,9 @@ impl GenerateArgs {
     }
 }
 
-/// Every generated file by its path relative to the repository root.
-pub fn render() -> BTreeMap<String, Vec<u8>> {
+/// Every generated file of the command line `cli` ([`super::command`]) by its path relative to
+/// the repository root.
+pub fn render(cli: clap::Command) -> BTreeMap<String, Vec<u8>> {
     let mut files = BTreeMap::new();
     for (shell, name) in [
         (Shell::Bash, "tronpool.bash"),
@@ -45,10 +47,10 @@ pub fn render() -> BTreeMap<String, Vec<u8>> {
         (Shell::PowerShell, "_tronpool.ps1"),
     ] {
         let mut buf = Vec::new();
-        clap_complete::generate(shell, &mut Cli::command(), "tronpool", &mut buf);
+        clap_complete::generate(shell, &mut cli.clone(), "tronpool", &mut buf);
         files.insert(format!("completions/{name}"), buf);
     }
-    let mut cmd = Cli::command().disable_help_subcommand(true);
+    let mut cmd = cli.disable_help_subcommand(true);
     cmd.build();
     man_pages(&cmd, &mut files);
     files

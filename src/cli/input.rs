@@ -5,7 +5,8 @@ use std::path::Path;
 
 use crate::error::{Error, Result};
 
-use super::Context;
+use super::context::Context;
+use super::terminal::passphrase_from_file;
 
 /// Reads `path`, or standard input for `-` or no path. Refuses to wait on an interactive
 /// terminal for input that was meant to be piped.
@@ -29,22 +30,13 @@ pub(crate) fn read_text(path: Option<&Path>, what: &str) -> Result<String> {
     }
 }
 
-/// Whether a person can answer a prompt: standard input and error are terminals, no JSON
-/// output was asked for, and this is not CI.
-pub(crate) fn interactive(ctx: &Context) -> bool {
-    std::io::stdin().is_terminal()
-        && std::io::stderr().is_terminal()
-        && !ctx.global.json
-        && std::env::var_os("CI").is_none_or(|v| v.is_empty() || v == "false" || v == "0")
-}
-
 /// Asks before something that spends. `--yes` answers for the person; without a terminal and
 /// without `--yes` the command refuses rather than guessing.
 pub(crate) fn confirm(ctx: &Context, command: &str, question: &str) -> Result<()> {
     if ctx.global.yes {
         return Ok(());
     }
-    if !interactive(ctx) {
+    if !ctx.interactive() {
         return Err(Error::usage(format!(
             "`{command}` needs confirmation and there is no terminal to ask on; pass --yes"
         )));
@@ -85,59 +77,11 @@ pub(crate) fn refund_sun(text: Option<&str>) -> Result<alloy_primitives::U256> {
     }
 }
 
-/// Reads a secret at a hidden prompt.
-pub(crate) fn hidden(prompt: &str) -> Result<zeroize::Zeroizing<String>> {
-    dialoguer::Password::new()
-        .with_prompt(prompt)
-        .interact()
-        .map(zeroize::Zeroizing::new)
-        .map_err(|dialoguer::Error::IO(e)| Error::os("cannot read from the terminal", e))
-}
-
-/// Where the passphrase of the encrypted secrets comes from: the file `TRONPOOL_PASSPHRASE_FILE`
-/// names, else a hidden prompt when a person is at the terminal.
-pub(crate) fn passphrase_source(ctx: &Context) -> crate::store::vault::PassphraseSource {
-    let interactive = interactive(ctx);
-    Box::new(move || {
-        if let Some(passphrase) = passphrase_from_file()? {
-            return Ok(passphrase);
-        }
-        if interactive {
-            return hidden("Passphrase of the encrypted secrets");
-        }
-        Err(Error::Locked(format!(
-            "the secrets are encrypted: set {} to a file holding the passphrase, or run at a \
-             terminal",
-            crate::env_vars::PASSPHRASE_FILE
-        )))
-    })
-}
-
-/// The passphrase in the file `TRONPOOL_PASSPHRASE_FILE` names (its first line), if it is set.
-pub(crate) fn passphrase_from_file() -> Result<Option<zeroize::Zeroizing<String>>> {
-    let Some(path) = std::env::var_os(crate::env_vars::PASSPHRASE_FILE).filter(|p| !p.is_empty())
-    else {
-        return Ok(None);
-    };
-    let path = std::path::PathBuf::from(path);
-    let text =
-        zeroize::Zeroizing::new(std::fs::read_to_string(&path).map_err(|e| Error::io(&path, e))?);
-    let line = text.lines().next().unwrap_or_default();
-    if line.is_empty() {
-        return Err(Error::usage(format!(
-            "{} names {}, which holds no passphrase",
-            crate::env_vars::PASSPHRASE_FILE,
-            path.display()
-        )));
-    }
-    Ok(Some(zeroize::Zeroizing::new(line.to_owned())))
-}
-
 /// A new passphrase: from `TRONPOOL_PASSPHRASE_FILE`, or typed twice at a hidden prompt.
 pub(crate) fn new_passphrase(ctx: &Context, what: &str) -> Result<zeroize::Zeroizing<String>> {
     let passphrase = if let Some(p) = passphrase_from_file()? {
         p
-    } else if interactive(ctx) {
+    } else if ctx.interactive() {
         dialoguer::Password::new()
             .with_prompt(format!("New passphrase for {what}"))
             .with_confirmation("Again", "the two did not match")

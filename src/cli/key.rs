@@ -12,8 +12,9 @@ use crate::env_vars;
 use crate::error::{Error, Result};
 use crate::store::keystore::{KeyOrigin, load_signing_key, store_key};
 
-use super::Context;
-use super::input::{hidden, interactive, read_text};
+use super::context::Context;
+use super::input::read_text;
+use super::terminal::hidden;
 
 #[derive(Debug, Subcommand)]
 pub enum KeyCommand {
@@ -138,7 +139,7 @@ fn read_import(ctx: &Context, from: Option<PathBuf>) -> Result<PrivateKey> {
         let text = Zeroizing::new(text.to_string_lossy().into_owned());
         return parse_key(&text, env_vars::PRIVATE_KEY);
     }
-    if interactive(ctx) {
+    if ctx.interactive() {
         let text = hidden("Private key (64 hex digits, hidden)")?;
         return parse_key(&text, "the prompt");
     }
@@ -173,7 +174,7 @@ pub(crate) fn relayer_key(
 /// The key to sign with: key file, `TRONPOOL_PRIVATE_KEY`, the stored key, on the devnet its
 /// dev account 0, or a hidden prompt when a person is at the terminal.
 pub(crate) fn signing_key(ctx: &Context) -> Result<(PrivateKey, KeyOrigin)> {
-    signing_key_from(ctx.settings()?, &*ctx.vault()?, interactive(ctx))
+    signing_key_from(ctx.settings()?, &*ctx.vault()?, ctx.interactive())
 }
 
 /// [`signing_key`] from settings and a vault already opened; `ask` when there is a terminal

@@ -12,8 +12,9 @@ use crate::error::{Error, Result};
 use crate::service::seed::{Seed, new_mnemonic, normalize_mnemonic};
 use crate::store::keystore::{read_mnemonic, store_mnemonic};
 
-use super::Context;
-use super::input::{hidden, interactive, read_text};
+use super::context::Context;
+use super::input::read_text;
+use super::terminal::hidden;
 
 #[derive(Debug, Subcommand)]
 pub enum MnemonicCommand {
@@ -117,7 +118,7 @@ fn read_words(ctx: &Context, from: Option<PathBuf>) -> Result<Zeroizing<String>>
     if let Some(path) = from {
         return Ok(Zeroizing::new(read_text(Some(&path), "the mnemonic")?));
     }
-    if interactive(ctx) {
+    if ctx.interactive() {
         return hidden("Mnemonic (12 to 24 words, hidden)");
     }
     if !std::io::stdin().is_terminal() {

@@ -5,6 +5,7 @@ pub mod approve;
 pub mod balance;
 pub mod ceremony;
 pub mod config;
+pub mod context;
 pub mod deploy;
 pub mod deposit;
 pub mod devnet;
@@ -25,6 +26,7 @@ pub mod secrets;
 pub mod serve;
 pub mod signing;
 pub mod stake;
+pub mod terminal;
 pub mod tx;
 pub mod withdraw;
 
@@ -33,7 +35,7 @@ use std::process::ExitCode;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use crate::error::{Error, Result};
-use crate::settings::{Overrides, Settings};
+use context::Context;
 use global::GlobalArgs;
 use output::Output;
 
@@ -140,49 +142,6 @@ pub enum Command {
     Generate(generate::GenerateArgs),
 }
 
-/// What every command gets: the global options and, on first use, the resolved settings.
-pub struct Context {
-    pub global: GlobalArgs,
-    pub out: Output,
-    overrides: Overrides,
-    settings: std::cell::OnceCell<Settings>,
-    vault: std::cell::OnceCell<std::sync::Arc<crate::store::vault::Vault>>,
-}
-
-impl Context {
-    /// The folders and the config file's path, without reading the file.
-    pub(crate) fn locate(
-        &self,
-    ) -> Result<(
-        crate::store::paths::Dirs,
-        crate::settings::Setting<std::path::PathBuf>,
-    )> {
-        Settings::locate(&self.overrides)
-    }
-
-    pub fn settings(&self) -> Result<&Settings> {
-        if let Some(s) = self.settings.get() {
-            return Ok(s);
-        }
-        let resolved = Settings::resolve(self.overrides.clone())?;
-        Ok(self.settings.get_or_init(|| resolved))
-    }
-
-    /// The data folder's vault (encryption of the secrets), asking for its passphrase at most
-    /// once a run and only when a secret is read or written.
-    pub fn vault(&self) -> Result<std::sync::Arc<crate::store::vault::Vault>> {
-        if let Some(v) = self.vault.get() {
-            return Ok(v.clone());
-        }
-        let data_dir = self.locate()?.0.data_dir;
-        let vault = std::sync::Arc::new(crate::store::vault::Vault::open(
-            &data_dir,
-            Some(input::passphrase_source(self)),
-        )?);
-        Ok(self.vault.get_or_init(|| vault).clone())
-    }
-}
-
 impl Command {
     async fn run(self, ctx: &Context) -> Result<()> {
         match self {
@@ -204,9 +163,14 @@ impl Command {
             Command::Ceremony(cmd) => cmd.run(ctx).await,
             Command::Serve(args) => args.run(ctx).await,
             Command::Devnet(args) => args.run(ctx).await,
-            Command::Generate(args) => args.run(ctx),
+            Command::Generate(args) => args.run(ctx, Cli::command()),
         }
     }
+}
+
+/// The whole command line's definition, for the generated completions and man pages.
+pub fn command() -> clap::Command {
+    Cli::command()
 }
 
 /// Parses the command line, runs the command and turns the outcome into an exit status.
@@ -241,13 +205,7 @@ pub fn main() -> ExitCode {
         out.error(&e);
         return ExitCode::from(e.exit_code());
     }
-    let ctx = Context {
-        overrides: cli.global.overrides(&matches),
-        global: cli.global,
-        out,
-        settings: std::cell::OnceCell::new(),
-        vault: std::cell::OnceCell::new(),
-    };
+    let ctx = Context::new(cli.global.overrides(&matches), cli.global, out);
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

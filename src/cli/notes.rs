@@ -12,14 +12,17 @@ use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::service::format::word_hex;
+use crate::service::notes;
 use crate::service::notes::{NoteCheck, commitment_of, parse_note};
+use crate::service::recover;
 use crate::store::notes::{NoteChange, NoteRecord};
 
-use super::Context;
-use super::input::{hidden, interactive, new_passphrase, passphrase_from_file, read_text};
+use super::context::Context;
+use super::input::{new_passphrase, read_text};
 use super::open::{connect, given_note, notes, seed, trees};
 use super::output::{rows, table};
 use super::progress::bar;
+use super::terminal::{hidden, passphrase_from_file};
 use crate::service::recover::{PoolRecovery, Report};
 use crate::service::seed::{Seed, normalize_mnemonic};
 use crate::store::vault::PassphraseSealed;
@@ -273,7 +276,7 @@ async fn import(ctx: &Context, args: ImportArgs) -> Result<()> {
         }
         let passphrase = match passphrase_from_file()? {
             Some(p) => p,
-            None if interactive(ctx) => hidden("Passphrase of the backup")?,
+            None if ctx.interactive() => hidden("Passphrase of the backup")?,
             None => {
                 return Err(Error::Locked(format!(
                     "the backup is encrypted: set {} or run at a terminal",
@@ -314,7 +317,8 @@ async fn import(ctx: &Context, args: ImportArgs) -> Result<()> {
     let trees = trees(ctx)?;
     let mut checks = Vec::new();
     for note in &parsed {
-        let record = match chain.store_note(&store, note, "import") {
+        let hashes = notes::NoteHashes::of(note);
+        let record = match notes::store_note(&chain, &store, note, &hashes, "import") {
             Ok(id) => store.get(id)?,
             Err(Error::Conflict(why)) => {
                 ctx.out.note(why);
@@ -324,7 +328,7 @@ async fn import(ctx: &Context, args: ImportArgs) -> Result<()> {
         };
         let record =
             record.ok_or_else(|| Error::Failed("the note store lost a note just stored".into()))?;
-        checks.push(chain.check_note(&store, &trees, &record).await?);
+        checks.push(notes::check_note(&chain, &store, &trees, &record).await?);
     }
     ctx.out.result(&checks, || describe_checks(&checks))
 }
@@ -347,7 +351,7 @@ async fn check(ctx: &Context, args: CheckArgs) -> Result<()> {
     let trees = trees(ctx)?;
     let mut checks = Vec::new();
     for record in &records {
-        checks.push(chain.check_note(&store, &trees, record).await?);
+        checks.push(notes::check_note(&chain, &store, &trees, record).await?);
     }
     ctx.out.result(&checks, || describe_checks(&checks))
 }
@@ -407,13 +411,19 @@ async fn recover(ctx: &Context, args: RecoverArgs) -> Result<()> {
     let store = notes(ctx)?;
     let trees = trees(ctx)?;
     let progress = bar(ctx, "syncing");
-    let pools = chain
-        .recover(&store, &trees, &seed, args.gap_limit, &|denomination, p| {
+    let pools = recover::recover(
+        &chain,
+        &store,
+        &trees,
+        &seed,
+        args.gap_limit,
+        &|denomination, p| {
             progress.set_message(format!("syncing the {denomination} USDT pool"));
             progress.set_length(p.target);
             progress.set_position(p.have);
-        })
-        .await?;
+        },
+    )
+    .await?;
     progress.finish_and_clear();
     ctx.out.result(&pools, || describe_recovery(&pools))
 }
@@ -457,7 +467,7 @@ async fn report(ctx: &Context, args: ReportArgs) -> Result<()> {
         Error::NotFound(format!("no note {} (see `tronpool notes list`)", args.id))
     })?;
     let chain = connect(ctx).await?;
-    let report = chain.report(&record).await?;
+    let report = recover::report(&chain, &record).await?;
     ctx.out.result(&report, || describe_report(&report))
 }
 

@@ -21,13 +21,13 @@ use crate::store::database::Database;
 use crate::store::notes::NoteStore;
 use crate::store::trees::TreeCache;
 
-use super::Context;
-use super::input::{interactive, read_text};
+use super::context::Context;
+use super::input::read_text;
 use super::key::signing_key_from;
 
 /// What a command works with, each part opened once and here: the chain, the network's
-/// stores, and when the command needs them the mnemonic's seed and the signing key. The
-/// command hands [`Session::desk`] to a service workflow.
+/// stores, and when the command needs them the mnemonic's seed, the note it was given and
+/// the signing key. The command hands [`Session::desk`] to a service workflow.
 pub(crate) struct Session<'a> {
     /// The resolved settings the session was opened with.
     pub settings: &'a Settings,
@@ -36,60 +36,65 @@ pub(crate) struct Session<'a> {
     pub journal: Journal,
     pub trees: TreeCache,
     pub seed: Option<Seed>,
+    /// The NOTE argument, read and checked.
+    pub note: Option<GivenNote>,
     pub key: Option<PrivateKey>,
-    vault: Arc<crate::store::vault::Vault>,
 }
 
 /// What a command needs beyond the chain and the stores.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Needs {
+pub struct Needs<'n> {
     /// A pool that must exist on this network: refused before any store is opened.
     pub pool: Option<u64>,
     /// The mnemonic's seed, when one is stored.
     pub seed: bool,
+    /// A NOTE argument ([`given_note`]): read, and refused when this network has no pool for
+    /// it, before the key is read.
+    pub note: Option<&'n str>,
     /// The signing key (a line on stderr says whose it is).
     pub key: bool,
 }
 
 impl<'a> Session<'a> {
-    pub async fn open(ctx: &'a Context, needs: Needs) -> Result<Self> {
-        let settings = ctx.settings()?;
+    pub async fn open(ctx: &'a Context, needs: Needs<'_>) -> Result<Self> {
+        let (settings, vault) = ctx.settings_and_vault()?;
         let chain = open::connect(settings).await?;
         if let Some(denomination) = needs.pool {
             chain.pool_address(denomination)?;
         }
-        let vault = ctx.vault()?;
         let database = Database::open(&settings.database())?;
         let seed = match needs.seed {
             true => Seed::stored(&settings.dirs.mnemonic_file(), &vault)?,
             false => None,
         };
-        let mut session = Session {
+        let notes = database.notes(vault.clone());
+        let note = match needs.note {
+            Some(arg) => {
+                let given = given_note(ctx, &notes, arg)?;
+                chain.pool_address(given.note.meta().denomination())?;
+                Some(given)
+            }
+            None => None,
+        };
+        let key = match needs.key {
+            true => {
+                let (key, origin) = signing_key_from(settings, &vault, ctx.interactive())?;
+                ctx.out
+                    .note(format!("signing as {} ({origin})", key.address()));
+                Some(key)
+            }
+            false => None,
+        };
+        Ok(Session {
             settings,
             chain: Arc::new(chain),
-            notes: database.notes(vault.clone()),
+            notes,
             journal: Journal::new(database.journal()),
             trees: database.trees(),
             seed,
-            key: None,
-            vault,
-        };
-        if needs.key {
-            session.open_key(ctx)?;
-        }
-        Ok(session)
-    }
-
-    /// Opens the signing key (a line on stderr says whose it is), when a command needs it
-    /// only after it has read its other input: a bad note is refused before the key is read.
-    pub fn open_key(&mut self, ctx: &Context) -> Result<&PrivateKey> {
-        if self.key.is_none() {
-            let (key, origin) = signing_key_from(self.settings, &self.vault, interactive(ctx))?;
-            ctx.out
-                .note(format!("signing as {} ({origin})", key.address()));
-            self.key = Some(key);
-        }
-        Ok(self.key.as_ref().expect("opened above"))
+            note,
+            key,
+        })
     }
 
     pub(crate) fn desk(&self) -> Desk<'_> {
@@ -99,14 +104,6 @@ impl<'a> Session<'a> {
             journal: &self.journal,
             trees: &self.trees,
         }
-    }
-
-    /// A NOTE argument ([`given_note`]), refused when this network has no pool for it before
-    /// anything else is read.
-    pub(crate) fn given_note(&self, ctx: &Context, arg: &str) -> Result<GivenNote> {
-        let given = given_note(ctx, &self.notes, arg)?;
-        self.chain.pool_address(given.note.meta().denomination())?;
-        Ok(given)
     }
 }
 

@@ -7,9 +7,10 @@ use serde::Serialize;
 use tron::TxId;
 
 use crate::error::Result;
+use crate::service::sponsor;
 use crate::service::sponsor::Sponsorship;
 
-use super::Context;
+use super::context::Context;
 use super::input::confirm;
 use super::open::{connect, key, trees};
 use super::output::rows;
@@ -97,14 +98,14 @@ async fn sponsor(ctx: &Context, args: SponsorArgs) -> Result<()> {
     let mut txids = Vec::new();
     if args.caller_energy_percent.is_some() || args.origin_energy_limit.is_some() {
         let key = key(ctx)?;
-        let txs = chain
-            .sponsor_transactions(
-                key.address(),
-                args.denom,
-                args.caller_energy_percent,
-                args.origin_energy_limit,
-            )
-            .await?;
+        let txs = sponsor::sponsor_transactions(
+            &chain,
+            key.address(),
+            args.denom,
+            args.caller_energy_percent,
+            args.origin_energy_limit,
+        )
+        .await?;
         let mut change = Vec::new();
         if let Some(p) = args.caller_energy_percent {
             change.push(format!("its callers pay {p}% of each call's energy"));
@@ -129,7 +130,7 @@ async fn sponsor(ctx: &Context, args: SponsorArgs) -> Result<()> {
             txids.push(sign_and_confirm(&chain, tx, &key, "the pool's setting").await?);
         }
     }
-    let sponsorship = chain.sponsorship(args.denom).await?;
+    let sponsorship = sponsor::sponsorship(&chain, args.denom).await?;
     let out = Sponsored { txids, sponsorship };
     ctx.out.result(&out, || {
         let s = &out.sponsorship;

@@ -2,9 +2,10 @@
 
 use clap::Args;
 
-use super::Context;
+use super::context::Context;
 use super::open::{connect, pricing};
 use crate::error::Result;
+use crate::service::pools;
 
 #[derive(Debug, Args)]
 pub struct PoolsArgs {}
@@ -16,7 +17,7 @@ impl PoolsArgs {
         // quotes its own: `tronpool relay status`).
         let pricing = pricing(ctx.settings()?, &chain)?;
         let terms = pricing.terms(&chain, Default::default()).await.ok();
-        let pools = chain.pools(terms.as_ref()).await?;
+        let pools = pools::pools(&chain, terms.as_ref()).await?;
         // `--json` prints exactly the `data` of `GET /api/pools`: `{pools: [...]}`.
         let listed = serde_json::json!({ "pools": &pools });
         ctx.out.result(&listed, || {

@@ -14,7 +14,7 @@ use crate::service::progress::{Progress, Step};
 use crate::service::sync::SyncedTree;
 use crate::store::trees::TreeCache;
 
-use super::Context;
+use super::context::Context;
 use super::output::Output;
 
 /// A progress bar on stderr, only when a person is watching.

@@ -26,7 +26,7 @@ use crate::service::wire::RelayerStatus;
 use crate::settings::Settings;
 use crate::store::jobs::JobStore;
 
-use super::Context;
+use super::context::Context;
 use super::input::{Prompt, refund_sun};
 use super::open::{Needs, Session, connect, pricing};
 use super::progress::Steps;
@@ -116,8 +116,15 @@ fn in_process(chain: Arc<Chain>) -> Result<RelayTarget> {
 
 impl RelayWithdrawArgs {
     pub async fn run(self, ctx: &Context) -> Result<()> {
-        let session = Session::open(ctx, Needs::default()).await?;
-        let given = session.given_note(ctx, &self.note)?;
+        let needs = Needs {
+            note: Some(&self.note),
+            ..Needs::default()
+        };
+        let mut session = Session::open(ctx, needs).await?;
+        let given = session
+            .note
+            .take()
+            .expect("the note is read when asked for");
         let refund = refund_sun(self.refund.as_deref())?;
         let settings = session.settings;
         let relayer = match remote(settings, self.relayer.clone())? {

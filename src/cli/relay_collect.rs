@@ -14,7 +14,7 @@ use crate::service::fees::{self, Accrued, Collected};
 use crate::service::format::six_decimals_text;
 use crate::service::inputs::{USDT_DECIMALS, parse_units};
 
-use super::Context;
+use super::context::Context;
 use super::input::confirm;
 use super::open::connect;
 

@@ -12,7 +12,7 @@ use crate::store::keystore::{file_sealed, seal_key_file, seal_mnemonic_file};
 use crate::store::notes::{NoteStore, SealCount};
 use crate::store::vault::Vault;
 
-use super::Context;
+use super::context::Context;
 use super::input::new_passphrase;
 
 #[derive(Debug, Subcommand)]

@@ -11,7 +11,6 @@ use serde::Serialize;
 
 use crate::api::{self, ApiConfig, App};
 use crate::error::{Error, Result};
-use crate::service::chain::Chain;
 use crate::service::inputs::{USDT_DECIMALS, parse_units};
 use crate::service::open::NetworkSpec;
 use crate::service::price::{PriceFeed, PriceSource, TrxPrice};
@@ -24,7 +23,7 @@ use crate::shutdown::Shutdown;
 use crate::store::jobs::JobStore;
 use crate::store::trees::TreeCache;
 
-use super::Context;
+use super::context::Context;
 
 #[derive(Debug, Args)]
 pub struct ServeArgs {
@@ -200,8 +199,12 @@ impl ServeArgs {
         node_config.retries = 1;
         let node_url = node_config.url.to_string();
         let node = tron::NodeClient::new(node_config)?;
-        let chain =
-            Chain::open(&NetworkSpec::from_settings(settings), node, self.cache_ttl).await?;
+        let chain = crate::service::open::chain_for(
+            &NetworkSpec::from_settings(settings),
+            node,
+            self.cache_ttl,
+        )
+        .await?;
         // Proofs are verified before anything is paid for them: without the keys there is
         // nothing to serve, so find out now rather than at the first withdrawal.
         let keys = tokio::task::block_in_place(|| chain.verifying_keys())?;

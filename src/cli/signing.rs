@@ -3,9 +3,10 @@
 
 use tron::{Transaction, TxId};
 
-use super::Context;
+use super::context::Context;
 use crate::error::Result;
 use crate::service::chain::Chain;
+use crate::service::submit;
 
 /// Signs a built transaction, broadcasts it and waits until it is in a block.
 pub(crate) async fn sign_and_confirm(
@@ -15,7 +16,7 @@ pub(crate) async fn sign_and_confirm(
     what: &str,
 ) -> Result<TxId> {
     tx.sign(key)?;
-    let info = chain.send_and_confirm(&tx, what).await?;
+    let info = submit::send_and_confirm(chain, &tx, what).await?;
     Ok(info.id)
 }
 

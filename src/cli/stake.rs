@@ -7,10 +7,11 @@ use tron::{Address, TxId};
 
 use crate::error::{Error, Result};
 use crate::service::inputs::parse_units;
+use crate::service::stake;
 use crate::service::stake::{AccountResources, StakeRequest};
 use crate::units::trx_text;
 
-use super::Context;
+use super::context::Context;
 use super::input::confirm;
 use super::open::{connect, key};
 use super::output::rows;
@@ -102,7 +103,7 @@ impl StakeCommand {
         let chain = connect(ctx).await?;
         let key = key(ctx)?;
         let owner = key.address();
-        let tx = chain.stake_transaction(owner, request).await?;
+        let tx = stake::stake_transaction(&chain, owner, request).await?;
         let amount = trx_text(request.amount());
         let question = match request {
             StakeRequest::Stake { .. } => {
@@ -136,7 +137,7 @@ impl StakeCommand {
             .get_transaction_info(&txid)
             .await?
             .map_or(0, |info| info.withdraw_expire_amount);
-        let resources = chain.resources(owner).await?;
+        let resources = stake::resources(&chain, owner).await?;
         let out = Staked {
             txid,
             owner,

@@ -11,7 +11,7 @@ use crate::error::Result;
 use crate::service::tx::{self, Summary};
 use crate::units::format_trx;
 
-use super::Context;
+use super::context::Context;
 use super::input::{confirm, read_text};
 use super::key::signing_key;
 use super::output::rows;

@@ -8,7 +8,7 @@ use tron::Address;
 use crate::error::Result;
 use crate::service::withdraw::{SelfWithdrawal, SelfWithdrawn, Signer};
 
-use super::Context;
+use super::context::Context;
 use super::input::{Prompt, refund_sun};
 use super::open::{Needs, Session};
 use super::progress::Steps;
@@ -38,11 +38,16 @@ pub struct WithdrawArgs {
 
 impl WithdrawArgs {
     pub async fn run(self, ctx: &Context) -> Result<()> {
-        let mut session = Session::open(ctx, Needs::default()).await?;
-        let given = session.given_note(ctx, &self.note)?;
-        if !self.unsigned || self.from.is_none() {
-            session.open_key(ctx)?;
-        }
+        let needs = Needs {
+            note: Some(&self.note),
+            key: !self.unsigned || self.from.is_none(),
+            ..Needs::default()
+        };
+        let mut session = Session::open(ctx, needs).await?;
+        let given = session
+            .note
+            .take()
+            .expect("the note is read when asked for");
         let key = session.key.as_ref().filter(|_| !self.unsigned);
         let from = match (self.from, &session.key) {
             (Some(from), _) if self.unsigned => from,

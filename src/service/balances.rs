@@ -39,66 +39,70 @@ pub struct Allowance {
     pub sufficient: bool,
 }
 
-impl Chain {
-    pub async fn usdt_balance(&self, owner: Address) -> Result<U256> {
-        self.view(
-            self.deployment.usdt,
+pub async fn usdt_balance(chain: &Chain, owner: Address) -> Result<U256> {
+    chain
+        .view(
+            chain.deployment.usdt,
             Trc20::balanceOfCall {
                 owner: owner.into(),
             },
         )
         .await
-    }
+}
 
-    /// TRX in sun; zero for an account the chain has never seen.
-    pub async fn trx_balance(&self, owner: Address) -> Result<i64> {
-        Ok(self
-            .node
-            .get_account(&owner)
-            .await?
-            .map_or(0, |a| a.balance))
-    }
+/// TRX in sun; zero for an account the chain has never seen.
+pub async fn trx_balance(chain: &Chain, owner: Address) -> Result<i64> {
+    Ok(chain
+        .node
+        .get_account(&owner)
+        .await?
+        .map_or(0, |a| a.balance))
+}
 
-    pub(crate) async fn usdt_allowance(&self, owner: Address, spender: Address) -> Result<U256> {
-        self.view(
-            self.deployment.usdt,
+pub(crate) async fn usdt_allowance(
+    chain: &Chain,
+    owner: Address,
+    spender: Address,
+) -> Result<U256> {
+    chain
+        .view(
+            chain.deployment.usdt,
             Trc20::allowanceCall {
                 owner: owner.into(),
                 spender: spender.into(),
             },
         )
         .await
-    }
+}
 
-    pub async fn balance(&self, address: Address) -> Result<Balance> {
-        // One `getaccount` serves both the TRX balance and the stake figures.
-        let (usdt, resource, account) = tokio::try_join!(
-            self.usdt_balance(address),
-            async { Ok(self.node.get_account_resource(&address).await?) },
-            async { Ok(self.node.get_account(&address).await?.unwrap_or_default()) },
-        )?;
-        let trx = account.balance;
-        let resources = AccountResources::of(&resource, &account);
-        Ok(Balance {
-            address,
-            balance: six_decimals(usdt),
-            balance_raw: usdt.to_string(),
-            trx: six_decimals(U256::from(trx.max(0))),
-            trx_raw: trx.to_string(),
-            resources,
-        })
-    }
+pub async fn balance(chain: &Chain, address: Address) -> Result<Balance> {
+    // One `getaccount` serves both the TRX balance and the stake figures.
+    let (usdt, resource, account) = tokio::try_join!(
+        usdt_balance(chain, address),
+        async { Ok(chain.node.get_account_resource(&address).await?) },
+        async { Ok(chain.node.get_account(&address).await?.unwrap_or_default()) },
+    )?;
+    let trx = account.balance;
+    let resources = AccountResources::of(&resource, &account);
+    Ok(Balance {
+        address,
+        balance: six_decimals(usdt),
+        balance_raw: usdt.to_string(),
+        trx: six_decimals(U256::from(trx.max(0))),
+        trx_raw: trx.to_string(),
+        resources,
+    })
+}
 
-    pub async fn allowance(&self, address: Address, denomination: u64) -> Result<Allowance> {
-        let pool = self.pool_address(denomination)?;
-        let allowance = self.usdt_allowance(address, pool).await?;
-        Ok(Allowance {
-            address,
-            denomination,
-            pool,
-            allowance: six_decimals(allowance),
-            allowance_raw: allowance.to_string(),
-            sufficient: allowance >= self.denomination(denomination)?.base_units(),
-        })
-    }
+pub async fn allowance(chain: &Chain, address: Address, denomination: u64) -> Result<Allowance> {
+    let pool = chain.pool_address(denomination)?;
+    let allowance = usdt_allowance(chain, address, pool).await?;
+    Ok(Allowance {
+        address,
+        denomination,
+        pool,
+        allowance: six_decimals(allowance),
+        allowance_raw: allowance.to_string(),
+        sufficient: allowance >= chain.denomination(denomination)?.base_units(),
+    })
 }

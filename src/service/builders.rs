@@ -16,9 +16,12 @@ use zk::circuit::PublicInputs;
 use zk::proof::EncodedProof;
 
 use crate::error::{Error, Result};
+use crate::service::balances;
 use crate::service::chain::Chain;
 use crate::service::format::six_decimals_text;
 use crate::service::pool_state::SponsorShare;
+use crate::service::pools;
+use crate::service::sponsor;
 use crate::units::format_units;
 
 /// How long an unsigned transaction stays valid after its reference block: time for a person
@@ -146,257 +149,258 @@ pub struct WithdrawRequest {
 /// non-zero value to another (its `approve` has no zero-first rule).
 pub(crate) const ALLOWANCE_KEPT: U256 = U256::from_limbs([1, 0, 0, 0]);
 
-impl Chain {
-    /// The allowance that `count` deposits into the pool of `denomination` ask for: what they
-    /// take, and [`ALLOWANCE_KEPT`].
-    pub(crate) fn approval_for(&self, denomination: u64, count: u64) -> Result<U256> {
-        Ok(self.denomination(denomination)?.times(count) + ALLOWANCE_KEPT)
-    }
+/// The allowance that `count` deposits into the pool of `denomination` ask for: what they
+/// take, and [`ALLOWANCE_KEPT`].
+pub(crate) fn approval_for(chain: &Chain, denomination: u64, count: u64) -> Result<U256> {
+    Ok(chain.denomination(denomination)?.times(count) + ALLOWANCE_KEPT)
+}
 
-    /// `approve(pool, amount)`; `amount` defaults to one deposit's ([`Chain::approval_for`]).
-    pub(crate) async fn build_approve(
-        &self,
-        from: Address,
-        denomination: u64,
-        amount: Option<U256>,
-    ) -> Result<Unsigned> {
-        Ok(Unsigned::built(
-            &self.approve_transaction(from, denomination, amount).await?,
-        ))
-    }
+/// `approve(pool, amount)`; `amount` defaults to one deposit's ([`Chain::approval_for`]).
+pub(crate) async fn build_approve(
+    chain: &Chain,
+    from: Address,
+    denomination: u64,
+    amount: Option<U256>,
+) -> Result<Unsigned> {
+    Ok(Unsigned::built(
+        &approve_transaction(chain, from, denomination, amount).await?,
+    ))
+}
 
-    /// The unsigned approval itself, for a caller that signs here.
-    pub(crate) async fn approve_transaction(
-        &self,
-        from: Address,
-        denomination: u64,
-        amount: Option<U256>,
-    ) -> Result<Built> {
-        let pool = self.pool_address(denomination)?;
-        let amount = match amount {
-            Some(amount) => amount,
-            None => self.approval_for(denomination, 1)?,
-        };
-        let data = Trc20::approveCall {
-            spender: pool.into(),
-            value: amount,
-        }
-        .abi_encode();
-        self.build_call(from, self.deployment.usdt, 0, data, "the approval")
-            .await
+/// The unsigned approval itself, for a caller that signs here.
+pub(crate) async fn approve_transaction(
+    chain: &Chain,
+    from: Address,
+    denomination: u64,
+    amount: Option<U256>,
+) -> Result<Built> {
+    let pool = chain.pool_address(denomination)?;
+    let amount = match amount {
+        Some(amount) => amount,
+        None => approval_for(chain, denomination, 1)?,
+    };
+    let data = Trc20::approveCall {
+        spender: pool.into(),
+        value: amount,
     }
+    .abi_encode();
+    build_call(chain, from, chain.deployment.usdt, 0, data, "the approval").await
+}
 
-    /// `deposit(commitment)` into the pool of `denomination`.
-    pub(crate) async fn build_deposit(
-        &self,
-        from: Address,
-        denomination: u64,
-        commitment: B256,
-    ) -> Result<Unsigned> {
-        Ok(Unsigned::built(
-            &self
-                .deposit_transaction(from, denomination, commitment)
-                .await?,
-        ))
-    }
+/// `deposit(commitment)` into the pool of `denomination`.
+pub(crate) async fn build_deposit(
+    chain: &Chain,
+    from: Address,
+    denomination: u64,
+    commitment: B256,
+) -> Result<Unsigned> {
+    Ok(Unsigned::built(
+        &deposit_transaction(chain, from, denomination, commitment).await?,
+    ))
+}
 
-    /// The unsigned deposit itself, for a caller that signs here.
-    pub(crate) async fn deposit_transaction(
-        &self,
-        from: Address,
-        denomination: u64,
-        commitment: B256,
-    ) -> Result<Built> {
-        let pool = self.pool_address(denomination)?;
-        if commitment.is_zero() {
-            return Err(Error::usage(
-                "commitment is zero; make it from a note (Poseidon(nullifier, secret))",
-            ));
-        }
-        let needed = self.denomination(denomination)?.base_units();
-        let (used, balance, allowance) = tokio::try_join!(
-            self.view(pool, TronPool::commitmentsCall(commitment)),
-            self.usdt_balance(from),
-            self.usdt_allowance(from, pool),
-        )?;
-        if used {
-            return Err(Error::Refused(format!(
-                "commitment {commitment} is already in the {denomination} USDT pool; make a \
-                 new note"
-            )));
-        }
-        if balance < needed {
-            return Err(Error::Refused(format!(
-                "{from} holds {} USDT; the deposit needs {denomination}",
-                six_decimals_text(balance)
-            )));
-        }
-        if allowance < needed {
-            return Err(Error::Refused(format!(
-                "insufficient allowance: {from} allows the pool {pool} {} USDT, the deposit \
-                 needs {denomination}; approve first (POST /api/tx/approve)",
-                six_decimals_text(allowance)
-            )));
-        }
-        let data = TronPool::depositCall { commitment }.abi_encode();
-        self.build_call(from, pool, 0, data, "the deposit").await
+/// The unsigned deposit itself, for a caller that signs here.
+pub(crate) async fn deposit_transaction(
+    chain: &Chain,
+    from: Address,
+    denomination: u64,
+    commitment: B256,
+) -> Result<Built> {
+    let pool = chain.pool_address(denomination)?;
+    if commitment.is_zero() {
+        return Err(Error::usage(
+            "commitment is zero; make it from a note (Poseidon(nullifier, secret))",
+        ));
     }
+    let needed = chain.denomination(denomination)?.base_units();
+    let (used, balance, allowance) = tokio::try_join!(
+        chain.view(pool, TronPool::commitmentsCall(commitment)),
+        balances::usdt_balance(chain, from),
+        balances::usdt_allowance(chain, from, pool),
+    )?;
+    if used {
+        return Err(Error::Refused(format!(
+            "commitment {commitment} is already in the {denomination} USDT pool; make a \
+             new note"
+        )));
+    }
+    if balance < needed {
+        return Err(Error::Refused(format!(
+            "{from} holds {} USDT; the deposit needs {denomination}",
+            six_decimals_text(balance)
+        )));
+    }
+    if allowance < needed {
+        return Err(Error::Refused(format!(
+            "insufficient allowance: {from} allows the pool {pool} {} USDT, the deposit \
+             needs {denomination}; approve first (POST /api/tx/approve)",
+            six_decimals_text(allowance)
+        )));
+    }
+    let data = TronPool::depositCall { commitment }.abi_encode();
+    build_call(chain, from, pool, 0, data, "the deposit").await
+}
 
-    /// `withdraw(...)`, after checking the note is unspent, the root known and the proof
-    /// valid for exactly these inputs.
-    pub(crate) async fn build_withdraw(&self, request: &WithdrawRequest) -> Result<Unsigned> {
-        Ok(Unsigned::built(&self.withdraw_transaction(request).await?))
-    }
+/// `withdraw(...)`, after checking the note is unspent, the root known and the proof
+/// valid for exactly these inputs.
+pub(crate) async fn build_withdraw(chain: &Chain, request: &WithdrawRequest) -> Result<Unsigned> {
+    Ok(Unsigned::built(
+        &withdraw_transaction(chain, request).await?,
+    ))
+}
 
-    /// The unsigned withdrawal itself, for a caller that signs here.
-    pub(crate) async fn withdraw_transaction(&self, request: &WithdrawRequest) -> Result<Built> {
-        let pool = self.pool_address(request.denomination)?;
-        let refund = self.check_withdrawal(request, SpentCheck::AskNode).await?;
-        let data = withdraw_calldata(request);
-        self.build_call(request.from, pool, refund, data, "the withdrawal")
-            .await
-    }
+/// The unsigned withdrawal itself, for a caller that signs here.
+pub(crate) async fn withdraw_transaction(
+    chain: &Chain,
+    request: &WithdrawRequest,
+) -> Result<Built> {
+    let pool = chain.pool_address(request.denomination)?;
+    let refund = check_withdrawal(chain, request, SpentCheck::AskNode).await?;
+    let data = withdraw_calldata(request);
+    build_call(chain, request.from, pool, refund, data, "the withdrawal").await
+}
 
-    /// Everything about a withdrawal that can be known without running it: the amounts, the
-    /// nullifier unspent, the root known, and the proof (verified here, off-chain, so nobody
-    /// pays energy for a proof the verifier contract would reject). Returns the refund in sun.
-    pub(crate) async fn check_withdrawal(
-        &self,
-        request: &WithdrawRequest,
-        spent: SpentCheck,
-    ) -> Result<i64> {
-        let denomination = request.denomination;
-        if request.fee > self.denomination(denomination)?.base_units() {
-            return Err(Error::usage(format!(
-                "fee {} is more than the {denomination} USDT the pool pays out",
-                request.fee
-            )));
-        }
-        if request.relayer.is_none() && !request.fee.is_zero() {
-            return Err(Error::usage("a fee is paid to a relayer: name the relayer"));
-        }
-        let refund = i64::try_from(request.refund)
-            .map_err(|_| Error::usage("refund is more TRX than exists"))?;
-        let status = match spent {
-            SpentCheck::AskNode => {
-                self.can_withdraw(denomination, request.nullifier_hash, request.root)
-                    .await?
-            }
-            SpentCheck::CheckedLocally => {
-                self.root_withdrawable(denomination, request.root).await?
-            }
-        };
-        if status.spent {
-            return Err(Error::Conflict(format!(
-                "nullifier hash {} is already spent in the {denomination} USDT pool",
-                request.nullifier_hash
-            )));
-        }
-        if !status.known_root {
-            return Err(Error::Refused(status.reason.unwrap_or_default()));
-        }
-        let public = public_inputs(request)?;
-        let proof = request
-            .proof
-            .to_proof()
-            .map_err(|e| Error::BadNote(format!("the proof is not a valid Groth16 proof: {e}")))?;
-        let keys = self.verifying_keys()?;
-        let verified =
-            tokio::task::spawn_blocking(move || zk::proof::verify(&keys, &public, &proof))
-                .await
-                .map_err(|e| Error::task("proof verification", e))?;
-        if !verified {
-            return Err(Error::BadNote(
-                "the proof does not verify for this root, nullifier hash, recipient, relayer, \
-                 fee and refund"
-                    .into(),
-            ));
-        }
-        Ok(refund)
+/// Everything about a withdrawal that can be known without running it: the amounts, the
+/// nullifier unspent, the root known, and the proof (verified here, off-chain, so nobody
+/// pays energy for a proof the verifier contract would reject). Returns the refund in sun.
+pub(crate) async fn check_withdrawal(
+    chain: &Chain,
+    request: &WithdrawRequest,
+    spent: SpentCheck,
+) -> Result<i64> {
+    let denomination = request.denomination;
+    if request.fee > chain.denomination(denomination)?.base_units() {
+        return Err(Error::usage(format!(
+            "fee {} is more than the {denomination} USDT the pool pays out",
+            request.fee
+        )));
     }
+    if request.relayer.is_none() && !request.fee.is_zero() {
+        return Err(Error::usage("a fee is paid to a relayer: name the relayer"));
+    }
+    let refund = i64::try_from(request.refund)
+        .map_err(|_| Error::usage("refund is more TRX than exists"))?;
+    let status = match spent {
+        SpentCheck::AskNode => {
+            pools::can_withdraw(chain, denomination, request.nullifier_hash, request.root).await?
+        }
+        SpentCheck::CheckedLocally => {
+            pools::root_withdrawable(chain, denomination, request.root).await?
+        }
+    };
+    if status.spent {
+        return Err(Error::Conflict(format!(
+            "nullifier hash {} is already spent in the {denomination} USDT pool",
+            request.nullifier_hash
+        )));
+    }
+    if !status.known_root {
+        return Err(Error::Refused(status.reason.unwrap_or_default()));
+    }
+    let public = public_inputs(request)?;
+    let proof = request
+        .proof
+        .to_proof()
+        .map_err(|e| Error::BadNote(format!("the proof is not a valid Groth16 proof: {e}")))?;
+    let keys = chain.verifying_keys()?;
+    let verified = tokio::task::spawn_blocking(move || zk::proof::verify(&keys, &public, &proof))
+        .await
+        .map_err(|e| Error::task("proof verification", e))?;
+    if !verified {
+        return Err(Error::BadNote(
+            "the proof does not verify for this root, nullifier hash, recipient, relayer, \
+             fee and refund"
+                .into(),
+        ));
+    }
+    Ok(refund)
+}
 
-    /// Simulates the call, checks `owner` can pay for its energy, and builds the transaction
-    /// on the head block with a fee limit that covers the simulated energy with headroom.
-    pub(crate) async fn build_call(
-        &self,
-        owner: Address,
-        contract: Address,
-        call_value: i64,
-        data: Vec<u8>,
-        what: &str,
-    ) -> Result<Built> {
-        let call = self.prepare_call(owner, contract, call_value, data).await?;
-        call.check_succeeds(what)?;
-        if let Some(shortfall) = call.shortfall(what) {
-            return Err(Error::Refused(shortfall));
-        }
-        let estimate = call.split;
-        Ok(Built {
-            transaction: self.transaction(call, EXPIRATION_MS).await?,
-            estimate,
-        })
+/// Simulates the call, checks `owner` can pay for its energy, and builds the transaction
+/// on the head block with a fee limit that covers the simulated energy with headroom.
+pub(crate) async fn build_call(
+    chain: &Chain,
+    owner: Address,
+    contract: Address,
+    call_value: i64,
+    data: Vec<u8>,
+    what: &str,
+) -> Result<Built> {
+    let call = prepare_call(chain, owner, contract, call_value, data).await?;
+    call.check_succeeds(what)?;
+    if let Some(shortfall) = call.shortfall(what) {
+        return Err(Error::Refused(shortfall));
     }
+    let estimate = call.split;
+    Ok(Built {
+        transaction: transaction(chain, call, EXPIRATION_MS).await?,
+        estimate,
+    })
+}
 
-    /// Everything needed to decide on a call: what it would do, what it would cost, and
-    /// what its owner holds, fetched together.
-    pub(crate) async fn prepare_call(
-        &self,
-        owner: Address,
-        contract: Address,
-        call_value: i64,
-        data: Vec<u8>,
-    ) -> Result<PreparedCall> {
-        let (simulated, prices, trx, resources, sponsor) = tokio::try_join!(
-            self.simulate(owner, contract, call_value, data.clone()),
-            self.prices(),
-            self.trx_balance(owner),
-            async { Ok(self.node.get_account_resource(&owner).await?) },
-            self.sponsor_share(contract, owner),
-        )?;
-        let energy = simulated.energy_used.max(0);
-        // The fee limit covers the whole energy as the caller's: a sponsor's stake can run out
-        // before the transaction lands, and the call must not fail for it.
-        let fee_limit = fee_limit(energy, prices.energy_fee).min(prices.max_fee_limit);
-        let split = EnergySplit::new(
-            energy,
-            &sponsor,
-            resources.energy_available(),
-            prices.energy_fee,
-            fee_limit,
-        );
-        let burned = split.burned_sun;
-        Ok(PreparedCall {
-            trigger: Trigger {
-                owner,
-                contract,
-                call_value,
-                data,
-                ..Default::default()
-            },
-            revert: simulated.reverted.then(|| {
-                simulated
-                    .revert_reason()
-                    .unwrap_or_else(|| "it reverts without a reason".into())
-            }),
-            energy,
-            burned,
-            split,
-            sponsor,
-            owner_trx: trx,
-            fee_limit,
-        })
-    }
+/// Everything needed to decide on a call: what it would do, what it would cost, and
+/// what its owner holds, fetched together.
+pub(crate) async fn prepare_call(
+    chain: &Chain,
+    owner: Address,
+    contract: Address,
+    call_value: i64,
+    data: Vec<u8>,
+) -> Result<PreparedCall> {
+    let (simulated, prices, trx, resources, sponsor) = tokio::try_join!(
+        chain.simulate(owner, contract, call_value, data.clone()),
+        chain.prices(),
+        balances::trx_balance(chain, owner),
+        async { Ok(chain.node.get_account_resource(&owner).await?) },
+        sponsor::sponsor_share(chain, contract, owner),
+    )?;
+    let energy = simulated.energy_used.max(0);
+    // The fee limit covers the whole energy as the caller's: a sponsor's stake can run out
+    // before the transaction lands, and the call must not fail for it.
+    let fee_limit = fee_limit(energy, prices.energy_fee).min(prices.max_fee_limit);
+    let split = EnergySplit::new(
+        energy,
+        &sponsor,
+        resources.energy_available(),
+        prices.energy_fee,
+        fee_limit,
+    );
+    let burned = split.burned_sun;
+    Ok(PreparedCall {
+        trigger: Trigger {
+            owner,
+            contract,
+            call_value,
+            data,
+            ..Default::default()
+        },
+        revert: simulated.reverted.then(|| {
+            simulated
+                .revert_reason()
+                .unwrap_or_else(|| "it reverts without a reason".into())
+        }),
+        energy,
+        burned,
+        split,
+        sponsor,
+        owner_trx: trx,
+        fee_limit,
+    })
+}
 
-    /// The transaction for a prepared call, on the head block, valid for `expiration_ms`.
-    pub async fn transaction(&self, call: PreparedCall, expiration_ms: i64) -> Result<Transaction> {
-        let reference = self.head().await?.block.ref_block();
-        Ok(
-            TransactionBuilder::new(Action::Trigger(call.trigger), reference)
-                .expiration(reference.timestamp + expiration_ms)
-                .fee_limit(call.fee_limit)
-                .build(),
-        )
-    }
+/// The transaction for a prepared call, on the head block, valid for `expiration_ms`.
+pub async fn transaction(
+    chain: &Chain,
+    call: PreparedCall,
+    expiration_ms: i64,
+) -> Result<Transaction> {
+    let reference = chain.head().await?.block.ref_block();
+    Ok(
+        TransactionBuilder::new(Action::Trigger(call.trigger), reference)
+            .expiration(reference.timestamp + expiration_ms)
+            .fee_limit(call.fee_limit)
+            .build(),
+    )
 }
 
 /// A call simulated and priced, not yet built.

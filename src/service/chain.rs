@@ -54,11 +54,12 @@ pub struct Chain {
     pub network: String,
     pub node: NodeClient,
     pub deployment: Deployment,
-    keys_dir: Option<PathBuf>,
+    /// Where imported ceremony keys are.
+    pub(crate) keys_dir: Option<PathBuf>,
     keys: OnceLock<KeysHandle>,
-    /// The node proved to be a tronpool devnet ([`crate::service::devnet_identity`]), where
+    /// The node proved to be a tronpool devnet (by `service::open`, which asks it), where
     /// the development keys and rehearsal ceremony keys may be used.
-    devnet: bool,
+    pub(crate) devnet: bool,
     pool_states: BTreeMap<u64, Cached<PoolState>>,
     pool_sponsors: BTreeMap<u64, Cached<SponsorShare>>,
     head: Cached<Head>,
@@ -163,33 +164,8 @@ impl Chain {
         self
     }
 
-    /// Asks the node whether it is a tronpool devnet when, and only when, the deployment pins
-    /// the development keys, and refuses the deployment when it is not: nowhere else may they
-    /// guard a pool, since anyone can forge their proofs and empty it (so a deposit into it is
-    /// refused too, not only a withdrawal).
-    ///
-    /// For a ceremony key the node is asked only when the kept key is not a verified one (a
-    /// rehearsal key, or one imported before keys were verified): those may be used only on a
-    /// devnet (`ceremony::check_usable`).
-    pub(crate) async fn prove_devnet(mut self) -> Result<Self> {
-        let pinned = &self.deployment.verifying_key_sha256;
-        if *pinned != zk::keys::INSECURE_DEV_VK_SHA256 {
-            self.devnet = crate::service::ceremony::devnet_for_keys(
-                &self.node,
-                self.keys_dir.as_deref(),
-                pinned,
-            )
-            .await?;
-            return Ok(self);
-        }
-        self.devnet = crate::service::devnet_identity::is_tronpool_devnet(&self.node).await?;
-        if !self.devnet {
-            return Err(self.insecure_dev_key());
-        }
-        Ok(self)
-    }
-
-    fn insecure_dev_key(&self) -> Error {
+    /// The refusal of the development keys on a node that is not a tronpool devnet.
+    pub(crate) fn insecure_dev_key(&self) -> Error {
         Error::Refused(format!(
             "the verifier on {} holds tronpool's insecure development key, whose proofs anyone \
              can forge, and its node is not a tronpool devnet (its genesis block is not a \

@@ -22,6 +22,8 @@ use crate::service::chain::Chain;
 use crate::service::check::Check;
 use crate::service::deposit::{Desk, deposit_one, funding, new_note};
 use crate::service::notes::{NoteHashes, Payout, parse_note, prove_withdrawal};
+use crate::service::submit;
+use crate::service::sync;
 use crate::store::notes::{NoteRecord, NoteState, NoteStore};
 use crate::store::trees::TreeCache;
 
@@ -236,9 +238,7 @@ pub(crate) async fn test_deposit(
     {
         let mut approve = approval.transaction;
         approve.sign(key)?;
-        chain
-            .send_and_confirm(&approve, "the test deposit's approval")
-            .await?;
+        submit::send_and_confirm(chain, &approve, "the test deposit's approval").await?;
     }
     let (id, note) = new_note(desk, denomination, TEST_DEPOSIT_ORIGIN, None)?;
     let (txid, _) = deposit_one(desk, key, id, &note).await?;
@@ -260,7 +260,7 @@ pub async fn withdrawal(
     let name = "withdraw";
     let denomination = note.meta().denomination();
     let pool = chain.pool_address(denomination)?;
-    let synced = chain.sync_tree(denomination, trees, &|_| {}).await?;
+    let synced = sync::sync_tree(chain, denomination, trees, &|_| {}).await?;
     let payout = Payout {
         from,
         recipient: from,

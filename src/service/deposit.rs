@@ -12,14 +12,20 @@ use tron::{Address, PrivateKey, TxId};
 use zk::note::{Note, NoteMeta};
 
 use crate::error::{Error, Result, StoreError};
+use crate::service::balances;
+use crate::service::builders;
 use crate::service::builders::{Built, Unsigned};
 use crate::service::chain::Chain;
 pub use crate::service::desk::Desk;
 use crate::service::format::{six_decimals_text, word_hex};
 use crate::service::journal::Purpose;
+use crate::service::notes;
+use crate::service::notes::NoteHashes;
 use crate::service::notes::commitment_of;
+use crate::service::pools;
 use crate::service::progress::{Confirm, Progress, Step};
 use crate::service::seed::Seed;
+use crate::service::submit;
 use crate::service::submit::Broadcast;
 use crate::store::notes::NoteState;
 
@@ -142,10 +148,13 @@ impl Deposits {
         let mut prepared = Vec::new();
         for _ in 0..self.count {
             let (id, note) = new_note(desk, self.denomination, "deposit", self.seed.as_ref())?;
-            let tx = desk
-                .chain
-                .deposit_transaction(from, self.denomination, commitment_of(&note))
-                .await;
+            let tx = builders::deposit_transaction(
+                desk.chain,
+                from,
+                self.denomination,
+                commitment_of(&note),
+            )
+            .await;
             let tx = match tx {
                 Ok(built) => built.transaction,
                 Err(e) => {
@@ -194,7 +203,9 @@ impl Deposits {
             ))?;
             let mut tx = built.transaction;
             tx.sign(key)?;
-            let txid = chain.send_and_confirm(&tx, "the approval").await?.id;
+            let txid = submit::send_and_confirm(chain, &tx, "the approval")
+                .await?
+                .id;
             progress.step(Step::Note(&format!(
                 "approved {} USDT: {txid}",
                 six_decimals_text(funding.needed)
@@ -204,10 +215,10 @@ impl Deposits {
         // What one deposit would cost now, priced on a throwaway commitment (never stored or
         // sent); every deposit of the run costs about the same.
         let sample = Note::generate(note_meta(chain, self.denomination)?);
-        let estimate = chain
-            .deposit_transaction(from, self.denomination, commitment_of(&sample))
-            .await?
-            .estimate;
+        let estimate =
+            builders::deposit_transaction(chain, from, self.denomination, commitment_of(&sample))
+                .await?
+                .estimate;
         confirm.confirm(&format!(
             "Deposit {} × {} USDT from {from} into {pool} on {}? (each: {})",
             self.count,
@@ -278,8 +289,10 @@ pub async fn funding(
 ) -> Result<Funding> {
     let pool = chain.pool_address(denomination)?;
     let needed = chain.denomination(denomination)?.times(count);
-    let (balance, allowance) =
-        tokio::try_join!(chain.usdt_balance(from), chain.usdt_allowance(from, pool))?;
+    let (balance, allowance) = tokio::try_join!(
+        balances::usdt_balance(chain, from),
+        balances::usdt_allowance(chain, from, pool)
+    )?;
     if balance < needed {
         return Err(Error::Refused(format!(
             "{from} holds {} USDT; {count} deposit(s) of {denomination} USDT need {}",
@@ -289,13 +302,13 @@ pub async fn funding(
     }
     let approval = if allowance < needed {
         Some(
-            chain
-                .approve_transaction(
-                    from,
-                    denomination,
-                    Some(chain.approval_for(denomination, count)?),
-                )
-                .await?,
+            builders::approve_transaction(
+                chain,
+                from,
+                denomination,
+                Some(builders::approval_for(chain, denomination, count)?),
+            )
+            .await?,
         )
     } else {
         None
@@ -321,7 +334,7 @@ pub(crate) fn new_note(
     let meta = note_meta(chain, denomination)?;
     let Some(seed) = seed else {
         let note = Note::generate(meta);
-        let id = chain.store_note(store, &note, origin)?;
+        let id = notes::store_note(chain, store, &note, &NoteHashes::of(&note), origin)?;
         return Ok((id, note));
     };
     let pool = chain.pool_address(denomination)?.to_base58();
@@ -330,7 +343,15 @@ pub(crate) fn new_note(
     // An index already stored (recovered, or taken by another process) is skipped.
     for _ in 0..1000 {
         let note = seed.note(meta.clone(), &pool, index);
-        match chain.store_note_from(store, &note, origin, Some((&seed_id, index))) {
+        let hashes = NoteHashes::of(&note);
+        let stored = notes::store_note_from(
+            chain,
+            store,
+            (&note, &hashes),
+            origin,
+            Some((&seed_id, index)),
+        );
+        match stored {
             Ok(id) => return Ok((id, note)),
             Err(Error::Conflict(_)) => index += 1,
             Err(e) => return Err(e),
@@ -359,16 +380,14 @@ pub(crate) async fn deposit_one(
     let denomination = note.meta().denomination();
     let pool = chain.pool_address(denomination)?;
     let commitment = commitment_of(note);
-    let mut tx = match chain
-        .deposit_transaction(key.address(), denomination, commitment)
-        .await
-    {
-        Ok(built) => built.transaction,
-        Err(e) => {
-            store.mark_failed(id, &format!("not sent: {e}"))?;
-            return Err(e);
-        }
-    };
+    let mut tx =
+        match builders::deposit_transaction(chain, key.address(), denomination, commitment).await {
+            Ok(built) => built.transaction,
+            Err(e) => {
+                store.mark_failed(id, &format!("not sent: {e}"))?;
+                return Err(e);
+            }
+        };
     tx.sign(key)?;
     let txid = tx.txid();
     // The signed bytes first (what a crash must not lose), then the note's txid.
@@ -395,7 +414,7 @@ pub(crate) async fn deposit_one(
     let leaf = follow(desk, id, Leaf { pool, commitment }, &txid)
         .await
         .map_err(settle)?;
-    chain.pool_changed(denomination);
+    pools::pool_changed(chain, denomination);
     Ok((txid, leaf))
 }
 
@@ -421,7 +440,7 @@ async fn follow(desk: Desk<'_>, id: i64, leaf: Leaf, txid: &TxId) -> Result<u32>
         }
         Err(e) => return Err(e),
     };
-    chain.record_deposit(store, id, leaf.pool, leaf.commitment, txid, outcome)
+    notes::record_deposit(store, id, leaf.pool, leaf.commitment, txid, outcome)
 }
 
 /// How a deposit an earlier run left unfinished ended.
@@ -478,7 +497,7 @@ pub(crate) async fn resume(desk: Desk<'_>) -> Result<Vec<Resumed>> {
                 )
             })?;
             let leaf = follow(desk, note.id, Leaf { pool, commitment }, &txid).await?;
-            chain.pool_changed(note.denomination);
+            pools::pool_changed(chain, note.denomination);
             Ok(leaf)
         }
         .await;

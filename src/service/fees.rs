@@ -12,9 +12,12 @@ use serde::Serialize;
 use tron::{Address, PrivateKey, TxId};
 
 use crate::error::{Error, Result};
+use crate::service::builders;
 use crate::service::builders::Built;
 use crate::service::chain::Chain;
 use crate::service::format::{six_decimals, six_decimals_text};
+use crate::service::pools;
+use crate::service::submit;
 
 /// Fees a relayer can collect from one pool.
 #[derive(Debug, Clone, Serialize)]
@@ -40,51 +43,50 @@ pub struct Collected {
     pub txid: TxId,
 }
 
-impl Chain {
-    /// What `relayer` can collect from each pool (pools it has no fees in included, at zero).
-    pub(crate) async fn accrued_fees(&self, relayer: Address) -> Result<Vec<Accrued>> {
-        let reads = self
-            .denominations()
-            .into_iter()
-            .map(|denomination| async move {
-                let pool = self.pool_address(denomination)?;
-                let amount = self
-                    .view(
-                        pool,
-                        TronPool::collectableFeesCall {
-                            relayer: relayer.into(),
-                        },
-                    )
-                    .await?;
-                Ok::<_, Error>(Accrued {
-                    denomination,
+/// What `relayer` can collect from each pool (pools it has no fees in included, at zero).
+pub(crate) async fn accrued_fees(chain: &Chain, relayer: Address) -> Result<Vec<Accrued>> {
+    let reads = chain
+        .denominations()
+        .into_iter()
+        .map(|denomination| async move {
+            let pool = chain.pool_address(denomination)?;
+            let amount = chain
+                .view(
                     pool,
-                    collectable: six_decimals(amount),
-                    collectable_raw: amount.to_string(),
-                    amount,
-                })
-            });
-        futures_util::future::try_join_all(reads).await
-    }
+                    TronPool::collectableFeesCall {
+                        relayer: relayer.into(),
+                    },
+                )
+                .await?;
+            Ok::<_, Error>(Accrued {
+                denomination,
+                pool,
+                collectable: six_decimals(amount),
+                collectable_raw: amount.to_string(),
+                amount,
+            })
+        });
+    futures_util::future::try_join_all(reads).await
+}
 
-    /// The `collectFees` transaction for `relayer`'s fees in the `denomination` pool, checked
-    /// by simulation.
-    pub(crate) async fn collect_transaction(
-        &self,
-        relayer: Address,
-        denomination: u64,
-    ) -> Result<Built> {
-        let pool = self.pool_address(denomination)?;
-        let data = alloy_sol_types::SolCall::abi_encode(&TronPool::collectFeesCall {});
-        self.build_call(
-            relayer,
-            pool,
-            0,
-            data,
-            &format!("collecting the fees of the {denomination} USDT pool"),
-        )
-        .await
-    }
+/// The `collectFees` transaction for `relayer`'s fees in the `denomination` pool, checked
+/// by simulation.
+pub(crate) async fn collect_transaction(
+    chain: &Chain,
+    relayer: Address,
+    denomination: u64,
+) -> Result<Built> {
+    let pool = chain.pool_address(denomination)?;
+    let data = alloy_sol_types::SolCall::abi_encode(&TronPool::collectFeesCall {});
+    builders::build_call(
+        chain,
+        relayer,
+        pool,
+        0,
+        data,
+        &format!("collecting the fees of the {denomination} USDT pool"),
+    )
+    .await
 }
 
 /// The pools where `relayer`'s fees reach `threshold` base units (and at least one), all of
@@ -98,8 +100,7 @@ pub async fn due(
     if let Some(denomination) = only {
         chain.pool_address(denomination)?;
     }
-    Ok(chain
-        .accrued_fees(relayer)
+    Ok(accrued_fees(chain, relayer)
         .await?
         .into_iter()
         .filter(|a| only.is_none_or(|d| d == a.denomination))
@@ -114,14 +115,13 @@ pub async fn collect(chain: &Chain, key: &PrivateKey, due: Vec<Accrued>) -> Resu
     let mut collected = Vec::new();
     for accrued in due {
         let denomination = accrued.denomination;
-        let mut tx = chain
-            .collect_transaction(relayer, denomination)
+        let mut tx = collect_transaction(chain, relayer, denomination)
             .await?
             .transaction;
         tx.sign(key)?;
         let what = format!("collecting the fees of the {denomination} USDT pool");
-        let info = chain.send_and_confirm(&tx, &what).await?;
-        chain.pool_changed(denomination);
+        let info = submit::send_and_confirm(chain, &tx, &what).await?;
+        pools::pool_changed(chain, denomination);
         tracing::info!(
             denomination,
             amount = %six_decimals_text(accrued.amount),

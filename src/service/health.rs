@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
+use crate::service::balances;
 use crate::service::chain::Chain;
 use crate::service::relayer::Relayer;
 use crate::units::format_trx;
@@ -66,116 +67,112 @@ impl Health {
     }
 }
 
-impl Chain {
-    /// The node's head block (kept for a second, so health checks cannot load the node).
-    pub async fn health(&self) -> Health {
-        let node = match self.head().await {
-            Ok(head) => NodeHealth {
-                reachable: true,
-                block_number: Some(head.block.number()),
-                latency_ms: Some(head.latency.as_millis() as u64),
-                error: None,
-            },
-            // The node's URL may carry a provider's token: the report names no URL.
-            Err(e) => NodeHealth {
-                reachable: false,
-                block_number: None,
-                latency_ms: None,
-                error: Some(e.public_message()),
-            },
-        };
-        Health {
-            status: if node.reachable { "ok" } else { "unavailable" },
-            version: env!("CARGO_PKG_VERSION"),
-            network: self.network.clone(),
-            node,
-        }
+/// The node's head block (kept for a second, so health checks cannot load the node).
+pub async fn health(chain: &Chain) -> Health {
+    let node = match chain.head().await {
+        Ok(head) => NodeHealth {
+            reachable: true,
+            block_number: Some(head.block.number()),
+            latency_ms: Some(head.latency.as_millis() as u64),
+            error: None,
+        },
+        // The node's URL may carry a provider's token: the report names no URL.
+        Err(e) => NodeHealth {
+            reachable: false,
+            block_number: None,
+            latency_ms: None,
+            error: Some(e.public_message()),
+        },
+    };
+    Health {
+        status: if node.reachable { "ok" } else { "unavailable" },
+        version: env!("CARGO_PKG_VERSION"),
+        network: chain.network.clone(),
+        node,
     }
 }
 
-impl Chain {
-    /// Every readiness check: the node reachable with a fresh head block, and with a relayer,
-    /// its database writable, its watcher alive, and its balance above the minimum it relays
-    /// with. Without a relayer those three pass, saying relaying is off.
-    pub async fn readiness(&self, relayer: Option<&Relayer>) -> Readiness {
-        let node = match self.head().await {
-            Ok(head) => {
-                let age_ms = tron::transaction::now_ms() - head.block.timestamp();
-                let age = Duration::from_millis(age_ms.max(0) as u64);
-                let number = head.block.number();
-                if age <= MAX_HEAD_AGE {
-                    Check::new(
-                        "node",
-                        true,
-                        format!("head block {number}, {} s old", age.as_secs()),
-                    )
-                } else {
-                    Check::new(
-                        "node",
-                        false,
-                        format!(
-                            "head block {number} is {} s old (more than {} s): the node is not \
-                             following the chain",
-                            age.as_secs(),
-                            MAX_HEAD_AGE.as_secs()
-                        ),
-                    )
-                }
-            }
-            Err(e) => Check::new("node", false, e.public_message()),
-        };
-        let mut checks = vec![node];
-        match relayer {
-            None => {
-                for name in ["database", "relayer_watcher", "relayer_balance"] {
-                    checks.push(Check::new(name, true, "not used: relaying is off"));
-                }
-            }
-            Some(relayer) => {
-                checks.push(match relayer.jobs().check_writable() {
-                    Ok(()) => Check::new("database", true, "writable"),
-                    Err(e) => {
-                        tracing::warn!(error = %e, "readiness: the database");
-                        Check::new("database", false, "the relayer's database is not writable")
-                    }
-                });
-                checks.push(if relayer.watcher_alive() {
-                    Check::new("relayer_watcher", true, "alive")
-                } else {
-                    Check::new(
-                        "relayer_watcher",
-                        false,
-                        "the relayer's watcher has not looked at its jobs lately",
-                    )
-                });
-                let min = relayer.min_balance();
-                let balance = self.trx_balance(relayer.address()).await;
-                if let Ok(balance) = &balance {
-                    // For `GET /metrics` (a no-op without `serve`'s recorder).
-                    metrics::gauge!("tronpool_relayer_balance_trx").set(*balance as f64 / 1e6);
-                }
-                checks.push(match balance {
-                    Ok(balance) if balance >= min => Check::new(
-                        "relayer_balance",
-                        true,
-                        format!("{} (at least {})", format_trx(balance), format_trx(min)),
+/// Every readiness check: the node reachable with a fresh head block, and with a relayer,
+/// its database writable, its watcher alive, and its balance above the minimum it relays
+/// with. Without a relayer those three pass, saying relaying is off.
+pub async fn readiness(chain: &Chain, relayer: Option<&Relayer>) -> Readiness {
+    let node = match chain.head().await {
+        Ok(head) => {
+            let age_ms = tron::transaction::now_ms() - head.block.timestamp();
+            let age = Duration::from_millis(age_ms.max(0) as u64);
+            let number = head.block.number();
+            if age <= MAX_HEAD_AGE {
+                Check::new(
+                    "node",
+                    true,
+                    format!("head block {number}, {} s old", age.as_secs()),
+                )
+            } else {
+                Check::new(
+                    "node",
+                    false,
+                    format!(
+                        "head block {number} is {} s old (more than {} s): the node is not \
+                         following the chain",
+                        age.as_secs(),
+                        MAX_HEAD_AGE.as_secs()
                     ),
-                    Ok(balance) => Check::new(
-                        "relayer_balance",
-                        false,
-                        format!(
-                            "{}, below the {} the relayer needs (--relayer-min-trx)",
-                            format_trx(balance),
-                            format_trx(min)
-                        ),
-                    ),
-                    Err(e) => Check::new("relayer_balance", false, e.public_message()),
-                });
+                )
             }
         }
-        Readiness {
-            ready: checks.iter().all(|c| c.ok),
-            checks,
+        Err(e) => Check::new("node", false, e.public_message()),
+    };
+    let mut checks = vec![node];
+    match relayer {
+        None => {
+            for name in ["database", "relayer_watcher", "relayer_balance"] {
+                checks.push(Check::new(name, true, "not used: relaying is off"));
+            }
         }
+        Some(relayer) => {
+            checks.push(match relayer.jobs().check_writable() {
+                Ok(()) => Check::new("database", true, "writable"),
+                Err(e) => {
+                    tracing::warn!(error = %e, "readiness: the database");
+                    Check::new("database", false, "the relayer's database is not writable")
+                }
+            });
+            checks.push(if relayer.watcher_alive() {
+                Check::new("relayer_watcher", true, "alive")
+            } else {
+                Check::new(
+                    "relayer_watcher",
+                    false,
+                    "the relayer's watcher has not looked at its jobs lately",
+                )
+            });
+            let min = relayer.min_balance();
+            let balance = balances::trx_balance(chain, relayer.address()).await;
+            if let Ok(balance) = &balance {
+                // For `GET /metrics` (a no-op without `serve`'s recorder).
+                metrics::gauge!("tronpool_relayer_balance_trx").set(*balance as f64 / 1e6);
+            }
+            checks.push(match balance {
+                Ok(balance) if balance >= min => Check::new(
+                    "relayer_balance",
+                    true,
+                    format!("{} (at least {})", format_trx(balance), format_trx(min)),
+                ),
+                Ok(balance) => Check::new(
+                    "relayer_balance",
+                    false,
+                    format!(
+                        "{}, below the {} the relayer needs (--relayer-min-trx)",
+                        format_trx(balance),
+                        format_trx(min)
+                    ),
+                ),
+                Err(e) => Check::new("relayer_balance", false, e.public_message()),
+            });
+        }
+    }
+    Readiness {
+        ready: checks.iter().all(|c| c.ok),
+        checks,
     }
 }

@@ -24,7 +24,7 @@ use tron::client::TransactionInfo;
 use tron::{NodeClient, NodeError, Transaction, TxId};
 
 use crate::error::{Error, Result, StoreError};
-use crate::service::submit::{Broadcast, Outcome, send};
+use crate::service::submit::{Broadcast, Outcome, broadcast};
 pub use crate::store::journal::{Entry, Execution, NewEntry, Purpose, State, Submissions};
 
 /// How often [`Journal::follow`] looks: TRON makes a block every 3 s.
@@ -123,7 +123,7 @@ impl Journal {
     /// Sends an entry's recorded bytes and records what the node's answer means.
     pub async fn broadcast(&self, node: &NodeClient, entry: &Entry) -> Result<Broadcast> {
         let tx = transaction(entry)?;
-        let answer = send(node, &tx).await;
+        let answer = broadcast(node, &tx).await;
         let txid = entry.txid.as_str();
         match &answer {
             Broadcast::Accepted => {

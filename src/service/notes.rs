@@ -15,6 +15,7 @@ use crate::service::builders::{WithdrawRequest, public_inputs};
 use crate::service::chain::Chain;
 use crate::service::format::word_hex;
 use crate::service::submit::Outcome;
+use crate::service::sync;
 use crate::service::sync::SyncedTree;
 use crate::store::notes::{NewNote, NoteRecord, NoteState, NoteStore};
 use crate::store::trees::TreeCache;
@@ -85,156 +86,159 @@ pub(crate) struct NoteCheck {
     pub detail: Option<String>,
 }
 
-impl Chain {
-    /// Settles a stored note against the chain: a deposit that landed unseen becomes
-    /// `deposited` (with its leaf), one that expired unincluded `failed`, a spent note
-    /// `withdrawn`. Whether the commitment is in the pool and whether the nullifier is spent
-    /// are read from the pool's synced leaves and withdrawals, never asked of the node, so the
-    /// node never sees the two together; the store only remembers the answers.
-    pub(crate) async fn check_note(
-        &self,
-        store: &NoteStore,
-        trees: &TreeCache,
-        record: &NoteRecord,
-    ) -> Result<NoteCheck> {
-        let note = parse_note(&store.text(record.id)?)?;
-        let denomination = record.denomination;
-        let commitment = commitment_of(&note);
-        let nullifier_hash = nullifier_hash_of(&note);
-        let synced = self.sync_tree(denomination, trees, &|_| {}).await?;
-        let leaf = synced.leaf_of(commitment)?;
-        let withdrawal = synced.is_spent(trees, nullifier_hash)?;
-        let (deposited, spent) = (leaf.is_some(), withdrawal.is_some());
-        let mut detail = None;
-        let leaf_index = record.leaf_index.or(leaf);
-        let state = match (deposited, &withdrawal, record.state) {
-            (_, Some(_), NoteState::Withdrawn) => NoteState::Withdrawn,
-            (_, Some(w), _) => {
-                store.mark_withdrawn(record.id, Some(&w.txid), Some(&w.recipient))?;
-                detail = Some(format!(
-                    "spent: withdrawn to {} by {}, a transaction not made here",
-                    w.recipient, w.txid
-                ));
-                NoteState::Withdrawn
-            }
-            (true, None, NoteState::Deposited) => NoteState::Deposited,
-            (true, None, _) => {
-                let index = leaf_index.ok_or_else(|| {
-                    Error::Failed(format!(
-                        "note {}'s commitment is in the {denomination} USDT pool, but not at a \
-                         leaf",
-                        record.id
-                    ))
-                })?;
-                store.mark_deposited(record.id, index, None)?;
-                NoteState::Deposited
-            }
-            (false, None, NoteState::Created) => match self.undecided_deposit(record).await? {
-                Some(reason) => {
-                    store.mark_failed(record.id, &reason)?;
-                    detail = Some(reason);
-                    NoteState::Failed
-                }
-                None => {
-                    detail = Some(match &record.deposit_txid {
-                        Some(txid) => format!("deposit {txid} is not in a block yet"),
-                        None => "never deposited".into(),
-                    });
-                    NoteState::Created
-                }
-            },
-            (false, None, state) => state,
-        };
-        Ok(NoteCheck {
-            id: record.id,
-            denomination,
-            was: (state != record.state).then_some(record.state),
-            state,
-            deposited,
-            spent,
-            withdrawable: deposited && !spent,
-            leaf_index,
-            detail,
-        })
-    }
-
-    /// For a note whose commitment is not on chain: why its deposit can no longer land, or
-    /// `None` while it still might.
-    async fn undecided_deposit(&self, record: &NoteRecord) -> Result<Option<String>> {
-        let (Some(txid), Some(expiration)) = (&record.deposit_txid, record.deposit_expiration)
-        else {
-            return Ok(None);
-        };
-        let Ok(id) = txid.parse::<TxId>() else {
-            return Ok(None);
-        };
-        if let Some(info) = self.node.get_transaction_info(&id).await? {
-            return Ok((!info.succeeded()).then(|| {
-                format!(
-                    "deposit {txid} failed: {}",
-                    info.failure_reason().unwrap_or_else(|| "no reason".into())
-                )
-            }));
+/// Settles a stored note against the chain: a deposit that landed unseen becomes
+/// `deposited` (with its leaf), one that expired unincluded `failed`, a spent note
+/// `withdrawn`. Whether the commitment is in the pool and whether the nullifier is spent
+/// are read from the pool's synced leaves and withdrawals, never asked of the node, so the
+/// node never sees the two together; the store only remembers the answers.
+pub(crate) async fn check_note(
+    chain: &Chain,
+    store: &NoteStore,
+    trees: &TreeCache,
+    record: &NoteRecord,
+) -> Result<NoteCheck> {
+    let note = parse_note(&store.text(record.id)?)?;
+    let denomination = record.denomination;
+    let commitment = commitment_of(&note);
+    let nullifier_hash = nullifier_hash_of(&note);
+    let synced = sync::sync_tree(chain, denomination, trees, &|_| {}).await?;
+    let leaf = synced.leaf_of(commitment)?;
+    let withdrawal = synced.is_spent(trees, nullifier_hash)?;
+    let (deposited, spent) = (leaf.is_some(), withdrawal.is_some());
+    let mut detail = None;
+    let leaf_index = record.leaf_index.or(leaf);
+    let state = match (deposited, &withdrawal, record.state) {
+        (_, Some(_), NoteState::Withdrawn) => NoteState::Withdrawn,
+        (_, Some(w), _) => {
+            store.mark_withdrawn(record.id, Some(&w.txid), Some(&w.recipient))?;
+            detail = Some(format!(
+                "spent: withdrawn to {} by {}, a transaction not made here",
+                w.recipient, w.txid
+            ));
+            NoteState::Withdrawn
         }
-        let head = self.head().await?;
-        Ok((head.block.timestamp() > expiration)
-            .then(|| format!("deposit {txid} expired before it was included in a block")))
-    }
-
-    /// Stores `note` for its pool on this chain and returns its id; it is on disk when this
-    /// returns. A note stored before is a conflict.
-    pub(crate) fn store_note(&self, store: &NoteStore, note: &Note, origin: &str) -> Result<i64> {
-        self.store_note_from(store, note, origin, None)
-    }
-
-    /// [`Chain::store_note`] for a note derived from a mnemonic: `seed` is its id and the
-    /// note's index, and the pool's next index moves past it in the same write.
-    pub(crate) fn store_note_from(
-        &self,
-        store: &NoteStore,
-        note: &Note,
-        origin: &str,
-        seed: Option<(&str, u32)>,
-    ) -> Result<i64> {
-        let denomination = note.meta().denomination();
-        let pool = self.pool_address(denomination)?;
-        store.insert(&NewNote {
-            text: &note.to_text(),
-            denomination,
-            pool: &pool.to_base58(),
-            commitment: &word_hex(&commitment_of(note)),
-            nullifier_hash: &word_hex(&nullifier_hash_of(note)),
-            origin,
-            seed,
-        })
-    }
-
-    /// Records how a deposit we sent ended.
-    pub(crate) fn record_deposit(
-        &self,
-        store: &NoteStore,
-        id: i64,
-        pool: Address,
-        commitment: B256,
-        txid: &TxId,
-        outcome: Outcome,
-    ) -> Result<u32> {
-        let info = match outcome.settle("deposit", txid) {
-            Ok(info) => info,
-            Err(e) => {
-                store.mark_failed(id, &e.to_string())?;
-                return Err(e);
+        (true, None, NoteState::Deposited) => NoteState::Deposited,
+        (true, None, _) => {
+            let index = leaf_index.ok_or_else(|| {
+                Error::Failed(format!(
+                    "note {}'s commitment is in the {denomination} USDT pool, but not at a \
+                     leaf",
+                    record.id
+                ))
+            })?;
+            store.mark_deposited(record.id, index, None)?;
+            NoteState::Deposited
+        }
+        (false, None, NoteState::Created) => match undecided_deposit(chain, record).await? {
+            Some(reason) => {
+                store.mark_failed(record.id, &reason)?;
+                detail = Some(reason);
+                NoteState::Failed
             }
-        };
-        let index = deposit_leaf_index(&info, pool, commitment).ok_or_else(|| {
-            Error::Failed(format!(
-                "deposit {txid} succeeded but its receipt has no Deposit event for the note; \
-                 run `tronpool notes check {id}`"
-            ))
-        })?;
-        store.mark_deposited(id, index, Some(&txid.to_hex()))?;
-        Ok(index)
+            None => {
+                detail = Some(match &record.deposit_txid {
+                    Some(txid) => format!("deposit {txid} is not in a block yet"),
+                    None => "never deposited".into(),
+                });
+                NoteState::Created
+            }
+        },
+        (false, None, state) => state,
+    };
+    Ok(NoteCheck {
+        id: record.id,
+        denomination,
+        was: (state != record.state).then_some(record.state),
+        state,
+        deposited,
+        spent,
+        withdrawable: deposited && !spent,
+        leaf_index,
+        detail,
+    })
+}
+
+/// For a note whose commitment is not on chain: why its deposit can no longer land, or
+/// `None` while it still might.
+async fn undecided_deposit(chain: &Chain, record: &NoteRecord) -> Result<Option<String>> {
+    let (Some(txid), Some(expiration)) = (&record.deposit_txid, record.deposit_expiration) else {
+        return Ok(None);
+    };
+    let Ok(id) = txid.parse::<TxId>() else {
+        return Ok(None);
+    };
+    if let Some(info) = chain.node.get_transaction_info(&id).await? {
+        return Ok((!info.succeeded()).then(|| {
+            format!(
+                "deposit {txid} failed: {}",
+                info.failure_reason().unwrap_or_else(|| "no reason".into())
+            )
+        }));
     }
+    let head = chain.head().await?;
+    Ok((head.block.timestamp() > expiration)
+        .then(|| format!("deposit {txid} expired before it was included in a block")))
+}
+
+/// Stores `note` for its pool on this chain and returns its id; it is on disk when this
+/// returns. A note stored before is a conflict. `hashes` are the note's ([`NoteHashes::of`]),
+/// computed once by whoever read or made it.
+pub(crate) fn store_note(
+    chain: &Chain,
+    store: &NoteStore,
+    note: &Note,
+    hashes: &NoteHashes,
+    origin: &str,
+) -> Result<i64> {
+    store_note_from(chain, store, (note, hashes), origin, None)
+}
+
+/// [`store_note`] for a note derived from a mnemonic: `seed` is its id and the note's index,
+/// and the pool's next index moves past it in the same write.
+pub(crate) fn store_note_from(
+    chain: &Chain,
+    store: &NoteStore,
+    (note, hashes): (&Note, &NoteHashes),
+    origin: &str,
+    seed: Option<(&str, u32)>,
+) -> Result<i64> {
+    let denomination = note.meta().denomination();
+    let pool = chain.pool_address(denomination)?;
+    store.insert(&NewNote {
+        text: &note.to_text(),
+        denomination,
+        pool: &pool.to_base58(),
+        commitment: &word_hex(&hashes.commitment),
+        nullifier_hash: &word_hex(&hashes.nullifier_hash),
+        origin,
+        seed,
+    })
+}
+
+/// Records how a deposit we sent ended.
+pub(crate) fn record_deposit(
+    store: &NoteStore,
+    id: i64,
+    pool: Address,
+    commitment: B256,
+    txid: &TxId,
+    outcome: Outcome,
+) -> Result<u32> {
+    let info = match outcome.settle("deposit", txid) {
+        Ok(info) => info,
+        Err(e) => {
+            store.mark_failed(id, &e.to_string())?;
+            return Err(e);
+        }
+    };
+    let index = deposit_leaf_index(&info, pool, commitment).ok_or_else(|| {
+        Error::Failed(format!(
+            "deposit {txid} succeeded but its receipt has no Deposit event for the note; \
+             run `tronpool notes check {id}`"
+        ))
+    })?;
+    store.mark_deposited(id, index, Some(&txid.to_hex()))?;
+    Ok(index)
 }
 
 /// A withdrawal proof and the public inputs it was made for.

@@ -13,6 +13,7 @@ use url::Url;
 use crate::error::{Error, Result};
 use crate::service::chain::Chain;
 use crate::service::code_check;
+use crate::service::{ceremony, devnet_identity};
 use crate::settings::{Settings, SyncSource};
 use crate::store::config::DeploymentRecord;
 
@@ -80,17 +81,23 @@ impl NetworkSpec {
     }
 }
 
-impl Chain {
-    /// Connects to the devnet at `node`, or to `network` as [`NetworkSpec::named`] says.
-    pub async fn connect(network: &str, node: NodeClient, ttl: Duration) -> Result<Self> {
-        Chain::open(&NetworkSpec::named(network), node, ttl).await
-    }
+/// Connects to the devnet at `node`, or to `network` as [`NetworkSpec::named`] says.
+pub async fn chain_named(network: &str, node: NodeClient, ttl: Duration) -> Result<Chain> {
+    chain_for(&NetworkSpec::named(network), node, ttl).await
+}
 
-    /// Finds the deployment: the one recorded in the configuration, or on a devnet the one it
-    /// announces at `GET /devnet/deployment`.
-    pub async fn open(spec: &NetworkSpec, node: NodeClient, ttl: Duration) -> Result<Self> {
-        let network = spec.name.as_str();
-        if let Some(record) = &spec.deployment {
+/// Finds the deployment: the one recorded in the configuration, or on a devnet the one it
+/// announces at `GET /devnet/deployment`; then builds the chain once, proves a devnet where
+/// the keys need one, and code-checks a recorded deployment.
+pub async fn chain_for(spec: &NetworkSpec, node: NodeClient, ttl: Duration) -> Result<Chain> {
+    let network = spec.name.as_str();
+    if spec.deployment.is_none() && network != crate::network::DEFAULT_NETWORK {
+        return Err(Error::usage(spec.missing_deployment()));
+    }
+    // A recorded deployment's keys are in the configured folder; a devnet's are its own.
+    let (deployment, keys_dir) = match &spec.deployment {
+        None => (announced_deployment(&node).await?, None),
+        Some(record) => {
             let mut deployment = record.to_deployment(network).map_err(|missing| {
                 Error::usage(format!(
                     "the tronpool deployment on {network} is incomplete: {missing} not \
@@ -98,45 +105,66 @@ impl Chain {
                 ))
             })?;
             deployment.wtrx = spec.wtrx;
-            let chain = Chain::new(network.to_owned(), node, deployment, ttl)
-                .with_sync_sources(spec.sync_from.clone(), spec.proxy.clone())
-                .with_keys_dir(spec.keys_dir.clone())
-                .prove_devnet()
-                .await?;
-            code_check::verify_recorded(&chain, spec.usdt, spec.verified_dir.as_deref()).await?;
-            return Ok(chain);
+            (deployment, spec.keys_dir.clone())
         }
-        if network != crate::network::DEFAULT_NETWORK {
-            return Err(Error::usage(spec.missing_deployment()));
-        }
-        let value = node
-            .get_json("devnet/deployment")
-            .await
-            .map_err(|e| match e {
-                NodeError::NotFound(_) => Error::usage(format!(
-                    "the node at {} is not a tronpool devnet (it has no /devnet/deployment); \
-                 start one with `tronpool devnet`",
-                    node.url()
-                )),
-                e if e.is_unavailable() => Error::Node(e),
-                other => Error::Failed(format!("reading the devnet's deployment: {other}")),
-            })?;
-        let deployment: Deployment = serde_json::from_value(value)
-            .map_err(|e| Error::json("the devnet's deployment record", e))?;
-        Chain::new(network.to_owned(), node, deployment, ttl)
-            .with_sync_sources(spec.sync_from.clone(), spec.proxy.clone())
-            .prove_devnet()
-            .await
+    };
+    let chain = Chain::new(network.to_owned(), node, deployment, ttl)
+        .with_sync_sources(spec.sync_from.clone(), spec.proxy.clone())
+        .with_keys_dir(keys_dir);
+    let chain = prove_devnet(chain).await?;
+    if spec.deployment.is_some() {
+        code_check::verify_recorded(&chain, spec.usdt, spec.verified_dir.as_deref()).await?;
     }
+    Ok(chain)
+}
+
+/// Asks the node whether it is a tronpool devnet when, and only when, the deployment pins
+/// the development keys, and refuses the deployment when it is not: nowhere else may they
+/// guard a pool, since anyone can forge their proofs and empty it (so a deposit into it is
+/// refused too, not only a withdrawal).
+///
+/// For a ceremony key the node is asked only when the kept key is not a verified one (a
+/// rehearsal key, or one imported before keys were verified): those may be used only on a
+/// devnet (`ceremony::check_usable`).
+async fn prove_devnet(mut chain: Chain) -> Result<Chain> {
+    let pinned = &chain.deployment.verifying_key_sha256;
+    if *pinned != zk::keys::INSECURE_DEV_VK_SHA256 {
+        chain.devnet =
+            ceremony::devnet_for_keys(&chain.node, chain.keys_dir.as_deref(), pinned).await?;
+        return Ok(chain);
+    }
+    chain.devnet = devnet_identity::is_tronpool_devnet(&chain.node).await?;
+    if !chain.devnet {
+        return Err(chain.insecure_dev_key());
+    }
+    Ok(chain)
+}
+
+/// The deployment a devnet announces at `GET /devnet/deployment`.
+async fn announced_deployment(node: &NodeClient) -> Result<Deployment> {
+    let value = node
+        .get_json("devnet/deployment")
+        .await
+        .map_err(|e| match e {
+            NodeError::NotFound(_) => Error::usage(format!(
+                "the node at {} is not a tronpool devnet (it has no /devnet/deployment); \
+                 start one with `tronpool devnet`",
+                node.url()
+            )),
+            e if e.is_unavailable() => Error::Node(e),
+            other => Error::Failed(format!("reading the devnet's deployment: {other}")),
+        })?;
+    serde_json::from_value(value).map_err(|e| Error::json("the devnet's deployment record", e))
 }
 
 /// Connects to the configured network's node and reads its deployment. On the devnet, an
 /// unreachable node gets a hint on how to start one.
 pub async fn connect(settings: &Settings) -> Result<Chain> {
+    let spec = NetworkSpec::from_settings(settings);
     let node = settings.node_client()?;
     let network = &settings.network.value;
     // The CLI reads each value once per run; nothing to cache.
-    Chain::open(&NetworkSpec::from_settings(settings), node, Duration::ZERO)
+    chain_for(&spec, node, Duration::ZERO)
         .await
         .map_err(|e| match e {
             Error::Node(n) if n.is_unavailable() && network == crate::network::DEFAULT_NETWORK => {

@@ -12,6 +12,7 @@ use crate::service::chain::Chain;
 use crate::service::format::{six_decimals, word_hex};
 use crate::service::pool_state::PoolState;
 use crate::service::relayer_fees::Terms;
+use crate::service::sponsor;
 
 /// A pool as the API and `tronpool pools` show it.
 #[derive(Debug, Clone, Serialize)]
@@ -77,150 +78,158 @@ pub(crate) struct Withdrawable {
     pub reason: Option<String>,
 }
 
-impl Chain {
-    /// Balance, root and deposit count, read together from the chain at most once a block.
-    pub async fn pool_state(&self, denomination: u64) -> Result<std::sync::Arc<PoolState>> {
-        let pool = self.pool_address(denomination)?;
-        let usdt = self.deployment.usdt;
-        self.pool_cache(denomination)?
-            .get(|| async move {
-                let (balance, root, count) = tokio::try_join!(
-                    self.view(usdt, Trc20::balanceOfCall { owner: pool.into() }),
-                    self.view(pool, TronPool::getLastRootCall {}),
-                    self.view(pool, TronPool::nextIndexCall {}),
-                )?;
-                Ok(PoolState {
-                    balance,
-                    root,
-                    deposit_count: count,
-                })
+/// Balance, root and deposit count, read together from the chain at most once a block.
+pub async fn pool_state(chain: &Chain, denomination: u64) -> Result<std::sync::Arc<PoolState>> {
+    let pool = chain.pool_address(denomination)?;
+    let usdt = chain.deployment.usdt;
+    chain
+        .pool_cache(denomination)?
+        .get(|| async move {
+            let (balance, root, count) = tokio::try_join!(
+                chain.view(usdt, Trc20::balanceOfCall { owner: pool.into() }),
+                chain.view(pool, TronPool::getLastRootCall {}),
+                chain.view(pool, TronPool::nextIndexCall {}),
+            )?;
+            Ok(PoolState {
+                balance,
+                root,
+                deposit_count: count,
             })
-            .await
-    }
-
-    /// Forgets a pool's cached state (after we sent it a transaction).
-    pub(crate) fn pool_changed(&self, denomination: u64) {
-        if let Ok(cache) = self.pool_cache(denomination) {
-            cache.invalidate();
-        }
-        if let Ok(cache) = self.sponsor_cache(denomination) {
-            cache.invalidate();
-        }
-    }
-
-    /// One pool, with the relayer fee `fees` quotes for it (none without a price).
-    pub async fn pool(&self, denomination: u64, fees: Option<&Terms<'_>>) -> Result<Pool> {
-        let read = self.pool_read(denomination, fees).await?;
-        self.pool_view(&read)
-    }
-
-    /// What a pool's listing is made of: its state as last read (the same `Arc` until the
-    /// cache reads it again) and the fee `fees` quotes for it. Two equal reads make the same
-    /// [`Pool`], which lets a server keep the listing's bytes.
-    pub(crate) async fn pool_read(
-        &self,
-        denomination: u64,
-        fees: Option<&Terms<'_>>,
-    ) -> Result<PoolRead> {
-        let state = self.pool_state(denomination).await?;
-        let fee = match fees {
-            Some(terms) => {
-                Some(terms.relay_fee(denomination, &self.quoted_sponsor(denomination).await))
-            }
-            None => None,
-        };
-        Ok(PoolRead {
-            denomination,
-            state,
-            fee,
         })
-    }
+        .await
+}
 
-    /// The listing a [`PoolRead`] makes.
-    pub(crate) fn pool_view(&self, read: &PoolRead) -> Result<Pool> {
-        let (denomination, state, fee) = (read.denomination, &read.state, read.fee);
-        Ok(Pool {
+/// Forgets a pool's cached state (after we sent it a transaction).
+pub(crate) fn pool_changed(chain: &Chain, denomination: u64) {
+    if let Ok(cache) = chain.pool_cache(denomination) {
+        cache.invalidate();
+    }
+    if let Ok(cache) = chain.sponsor_cache(denomination) {
+        cache.invalidate();
+    }
+}
+
+/// One pool, with the relayer fee `fees` quotes for it (none without a price).
+pub async fn pool(chain: &Chain, denomination: u64, fees: Option<&Terms<'_>>) -> Result<Pool> {
+    let read = pool_read(chain, denomination, fees).await?;
+    pool_view(chain, &read)
+}
+
+/// What a pool's listing is made of: its state as last read (the same `Arc` until the
+/// cache reads it again) and the fee `fees` quotes for it. Two equal reads make the same
+/// [`Pool`], which lets a server keep the listing's bytes.
+pub(crate) async fn pool_read(
+    chain: &Chain,
+    denomination: u64,
+    fees: Option<&Terms<'_>>,
+) -> Result<PoolRead> {
+    let state = pool_state(chain, denomination).await?;
+    let fee = match fees {
+        Some(terms) => Some(terms.relay_fee(
             denomination,
-            denomination_raw: self.denomination(denomination)?.base_units().to_string(),
-            address: self.pool_address(denomination)?,
-            pool_balance: six_decimals(state.balance),
-            pool_balance_raw: state.balance.to_string(),
-            current_root: word_hex(&state.root),
-            relayer_fee: fee.map(six_decimals),
-            relayer_fee_raw: fee.map(|f| f.to_string()),
-            deposit_count: state.deposit_count,
-        })
-    }
+            &sponsor::quoted_sponsor(chain, denomination).await,
+        )),
+        None => None,
+    };
+    Ok(PoolRead {
+        denomination,
+        state,
+        fee,
+    })
+}
 
-    /// Every pool, smallest first, read concurrently.
-    pub async fn pools(&self, fees: Option<&Terms<'_>>) -> Result<Vec<Pool>> {
-        let reads = self.denominations().into_iter().map(|d| self.pool(d, fees));
-        futures_util::future::try_join_all(reads).await
-    }
+/// The listing a [`PoolRead`] makes.
+pub(crate) fn pool_view(chain: &Chain, read: &PoolRead) -> Result<Pool> {
+    let (denomination, state, fee) = (read.denomination, &read.state, read.fee);
+    Ok(Pool {
+        denomination,
+        denomination_raw: chain.denomination(denomination)?.base_units().to_string(),
+        address: chain.pool_address(denomination)?,
+        pool_balance: six_decimals(state.balance),
+        pool_balance_raw: state.balance.to_string(),
+        current_root: word_hex(&state.root),
+        relayer_fee: fee.map(six_decimals),
+        relayer_fee_raw: fee.map(|f| f.to_string()),
+        deposit_count: state.deposit_count,
+    })
+}
 
-    pub async fn root(&self, denomination: u64) -> Result<PoolRoot> {
-        let state = self.pool_state(denomination).await?;
-        Ok(PoolRoot {
-            denomination,
-            root: word_hex(&state.root),
-            deposit_count: state.deposit_count,
-        })
-    }
+/// Every pool, smallest first, read concurrently.
+pub async fn pools(chain: &Chain, fees: Option<&Terms<'_>>) -> Result<Vec<Pool>> {
+    let reads = chain
+        .denominations()
+        .into_iter()
+        .map(|d| pool(chain, d, fees));
+    futures_util::future::try_join_all(reads).await
+}
 
-    /// Asked of the chain every time: a stale "unspent" could send a relayer after a note
-    /// that is gone. For servers only (the relayer, `check-spent`): a client decides its own
-    /// notes' spentness locally ([`crate::service::sync::SyncedTree::is_spent`]), so its node
-    /// never learns which nullifier it holds.
-    pub(crate) async fn is_spent(&self, denomination: u64, nullifier_hash: B256) -> Result<bool> {
-        let pool = self.pool_address(denomination)?;
-        self.view(
+pub async fn root(chain: &Chain, denomination: u64) -> Result<PoolRoot> {
+    let state = pool_state(chain, denomination).await?;
+    Ok(PoolRoot {
+        denomination,
+        root: word_hex(&state.root),
+        deposit_count: state.deposit_count,
+    })
+}
+
+/// Asked of the chain every time: a stale "unspent" could send a relayer after a note
+/// that is gone. For servers only (the relayer, `check-spent`): a client decides its own
+/// notes' spentness locally ([`crate::service::sync::SyncedTree::is_spent`]), so its node
+/// never learns which nullifier it holds.
+pub(crate) async fn is_spent(
+    chain: &Chain,
+    denomination: u64,
+    nullifier_hash: B256,
+) -> Result<bool> {
+    let pool = chain.pool_address(denomination)?;
+    chain
+        .view(
             pool,
             TronPool::isSpentCall {
                 nullifierHash: nullifier_hash,
             },
         )
         .await
-    }
+}
 
-    pub(crate) async fn check_spent(
-        &self,
-        denomination: u64,
-        nullifier_hash: B256,
-    ) -> Result<SpentStatus> {
-        Ok(SpentStatus {
-            nullifier_hash: word_hex(&nullifier_hash),
-            spent: self.is_spent(denomination, nullifier_hash).await?,
-        })
-    }
+pub(crate) async fn check_spent(
+    chain: &Chain,
+    denomination: u64,
+    nullifier_hash: B256,
+) -> Result<SpentStatus> {
+    Ok(SpentStatus {
+        nullifier_hash: word_hex(&nullifier_hash),
+        spent: is_spent(chain, denomination, nullifier_hash).await?,
+    })
+}
 
-    pub(crate) async fn is_known_root(&self, denomination: u64, root: B256) -> Result<bool> {
-        let pool = self.pool_address(denomination)?;
-        self.view(pool, TronPool::isKnownRootCall { root }).await
-    }
+pub(crate) async fn is_known_root(chain: &Chain, denomination: u64, root: B256) -> Result<bool> {
+    let pool = chain.pool_address(denomination)?;
+    chain.view(pool, TronPool::isKnownRootCall { root }).await
+}
 
-    pub(crate) async fn can_withdraw(
-        &self,
-        denomination: u64,
-        nullifier_hash: B256,
-        root: B256,
-    ) -> Result<Withdrawable> {
-        let (spent, known_root) = tokio::try_join!(
-            self.is_spent(denomination, nullifier_hash),
-            self.is_known_root(denomination, root),
-        )?;
-        Ok(Withdrawable::new(spent, known_root))
-    }
+pub(crate) async fn can_withdraw(
+    chain: &Chain,
+    denomination: u64,
+    nullifier_hash: B256,
+    root: B256,
+) -> Result<Withdrawable> {
+    let (spent, known_root) = tokio::try_join!(
+        is_spent(chain, denomination, nullifier_hash),
+        is_known_root(chain, denomination, root),
+    )?;
+    Ok(Withdrawable::new(spent, known_root))
+}
 
-    /// [`Chain::can_withdraw`] for a nullifier already known unspent from the synced
-    /// withdrawals: only the root is asked of the node.
-    pub(crate) async fn root_withdrawable(
-        &self,
-        denomination: u64,
-        root: B256,
-    ) -> Result<Withdrawable> {
-        let known_root = self.is_known_root(denomination, root).await?;
-        Ok(Withdrawable::new(false, known_root))
-    }
+/// [`Chain::can_withdraw`] for a nullifier already known unspent from the synced
+/// withdrawals: only the root is asked of the node.
+pub(crate) async fn root_withdrawable(
+    chain: &Chain,
+    denomination: u64,
+    root: B256,
+) -> Result<Withdrawable> {
+    let known_root = is_known_root(chain, denomination, root).await?;
+    Ok(Withdrawable::new(false, known_root))
 }
 
 impl Withdrawable {

@@ -19,8 +19,10 @@ use zk::note::NoteMeta;
 use crate::error::{Error, Result};
 use crate::service::chain::Chain;
 use crate::service::format::{six_decimals_text, word_hex};
-use crate::service::notes::{commitment_of, nullifier_hash_of};
+use crate::service::notes;
+use crate::service::notes::{NoteHashes, nullifier_hash_of};
 use crate::service::seed::Seed;
+use crate::service::sync;
 use crate::service::sync::SyncProgress;
 use crate::store::notes::{NoteRecord, NoteState, NoteStore};
 use crate::store::trees::TreeCache;
@@ -53,158 +55,161 @@ pub struct PoolRecovery {
     pub next_index: u32,
 }
 
-impl Chain {
-    /// Recovers the notes `seed` made in every pool of this network into `store`.
-    pub async fn recover(
-        &self,
-        store: &NoteStore,
-        trees: &TreeCache,
-        seed: &Seed,
-        gap_limit: u32,
-        progress: &(dyn Fn(u64, SyncProgress) + Sync),
-    ) -> Result<Vec<PoolRecovery>> {
-        if gap_limit == 0 {
-            return Err(Error::usage("the gap limit must be at least 1"));
-        }
-        let seed_id = seed.id();
-        let mut pools = Vec::new();
-        for denomination in self.denominations() {
-            let pool = self.pool_address(denomination)?;
-            let key = pool.to_base58();
-            let synced = self
-                .sync_tree(denomination, trees, &|p| progress(denomination, p))
-                .await?;
-            let meta = NoteMeta::usdt(denomination, &self.network)
-                .map_err(|e| Error::caused("cannot make a note", e))?;
-            let mut found = Vec::new();
-            let (mut index, mut gap) = (0u32, 0u32);
-            while gap < gap_limit {
-                let note = seed.note(meta.clone(), &key, index);
-                let commitment = commitment_of(&note);
-                let Some(leaf) = trees.index_of(&key, &commitment.0)? else {
-                    gap += 1;
-                    index += 1;
-                    continue;
-                };
-                gap = 0;
-                let (record, restored) = match store.by_commitment(&word_hex(&commitment))? {
-                    Some(record) => (record, false),
-                    None => {
-                        let id =
-                            self.store_note_from(store, &note, "recover", Some((&seed_id, index)))?;
-                        store.mark_deposited(id, leaf.index, Some(&leaf.txid))?;
-                        (stored(store, id)?, true)
-                    }
-                };
-                found.push((
-                    record,
-                    index,
-                    leaf.index,
-                    restored,
-                    nullifier_hash_of(&note),
-                ));
+/// Recovers the notes `seed` made in every pool of this network into `store`.
+pub async fn recover(
+    chain: &Chain,
+    store: &NoteStore,
+    trees: &TreeCache,
+    seed: &Seed,
+    gap_limit: u32,
+    progress: &(dyn Fn(u64, SyncProgress) + Sync),
+) -> Result<Vec<PoolRecovery>> {
+    if gap_limit == 0 {
+        return Err(Error::usage("the gap limit must be at least 1"));
+    }
+    let seed_id = seed.id();
+    let mut pools = Vec::new();
+    for denomination in chain.denominations() {
+        let pool = chain.pool_address(denomination)?;
+        let key = pool.to_base58();
+        let synced =
+            sync::sync_tree(chain, denomination, trees, &|p| progress(denomination, p)).await?;
+        let meta = NoteMeta::usdt(denomination, &chain.network)
+            .map_err(|e| Error::caused("cannot make a note", e))?;
+        let mut found = Vec::new();
+        let (mut index, mut gap) = (0u32, 0u32);
+        while gap < gap_limit {
+            let note = seed.note(meta.clone(), &key, index);
+            let hashes = NoteHashes::of(&note);
+            let commitment = hashes.commitment;
+            let Some(leaf) = trees.index_of(&key, &commitment.0)? else {
+                gap += 1;
                 index += 1;
-            }
-            let next_index = found.last().map_or(0, |f| f.1 + 1);
-            store.advance_index(&seed_id, &key, next_index)?;
-            // Spentness last, after every commitment was matched locally.
-            let mut notes = Vec::new();
-            for (record, index, leaf_index, restored, nullifier_hash) in found {
-                let mut state = record.state;
-                let spent = synced.is_spent(trees, nullifier_hash)?;
-                if let (false, Some(withdrawal)) = (state == NoteState::Withdrawn, &spent) {
-                    store.mark_withdrawn(
-                        record.id,
-                        Some(&withdrawal.txid),
-                        Some(&withdrawal.recipient),
+                continue;
+            };
+            gap = 0;
+            let (record, restored) = match store.by_commitment(&word_hex(&commitment))? {
+                Some(record) => (record, false),
+                None => {
+                    let id = notes::store_note_from(
+                        chain,
+                        store,
+                        (&note, &hashes),
+                        "recover",
+                        Some((&seed_id, index)),
                     )?;
-                    state = NoteState::Withdrawn;
-                } else if state != NoteState::Withdrawn && state != NoteState::Deposited {
-                    store.mark_deposited(record.id, leaf_index, None)?;
-                    state = NoteState::Deposited;
+                    store.mark_deposited(id, leaf.index, Some(&leaf.txid))?;
+                    (stored(store, id)?, true)
                 }
-                notes.push(FoundNote {
-                    id: record.id,
-                    index,
-                    leaf_index,
-                    state,
-                    restored,
-                });
+            };
+            found.push((
+                record,
+                index,
+                leaf.index,
+                restored,
+                nullifier_hash_of(&note),
+            ));
+            index += 1;
+        }
+        let next_index = found.last().map_or(0, |f| f.1 + 1);
+        store.advance_index(&seed_id, &key, next_index)?;
+        // Spentness last, after every commitment was matched locally.
+        let mut notes = Vec::new();
+        for (record, index, leaf_index, restored, nullifier_hash) in found {
+            let mut state = record.state;
+            let spent = synced.is_spent(trees, nullifier_hash)?;
+            if let (false, Some(withdrawal)) = (state == NoteState::Withdrawn, &spent) {
+                store.mark_withdrawn(
+                    record.id,
+                    Some(&withdrawal.txid),
+                    Some(&withdrawal.recipient),
+                )?;
+                state = NoteState::Withdrawn;
+            } else if state != NoteState::Withdrawn && state != NoteState::Deposited {
+                store.mark_deposited(record.id, leaf_index, None)?;
+                state = NoteState::Deposited;
             }
-            pools.push(PoolRecovery {
-                denomination,
-                pool,
-                scanned: index,
-                found: notes,
-                next_index: store.next_index(&seed_id, &key)?,
+            notes.push(FoundNote {
+                id: record.id,
+                index,
+                leaf_index,
+                state,
+                restored,
             });
         }
-        Ok(pools)
+        pools.push(PoolRecovery {
+            denomination,
+            pool,
+            scanned: index,
+            found: notes,
+            next_index: store.next_index(&seed_id, &key)?,
+        });
     }
+    Ok(pools)
+}
 
-    /// The deposit of a stored note and the withdrawal it funded, as far as they are known:
-    /// read from the chain by their txids. Never includes the note's secret.
-    pub async fn report(&self, record: &NoteRecord) -> Result<Report> {
-        let denomination = self.denomination(record.denomination)?;
-        let deposit = match parse_txid(record.deposit_txid.as_deref()) {
-            Some(txid) => {
-                let (info, tx) = tokio::try_join!(
-                    self.node.get_transaction_info(&txid),
-                    self.node.get_transaction_by_id(&txid),
-                )?;
-                Some(DepositReport {
-                    txid: txid.to_hex(),
-                    from: tx.and_then(|t| t.transaction.owner().ok()),
-                    time: info.as_ref().map(|i| i.block_timestamp),
-                    block: info.as_ref().map(|i| i.block_number),
-                    amount: six_decimals_text(denomination.base_units()),
-                    amount_raw: denomination.base_units().to_string(),
-                    leaf_index: record.leaf_index,
-                })
-            }
-            None => None,
-        };
-        let withdrawal = match parse_txid(record.withdraw_txid.as_deref()) {
-            Some(txid) => {
-                let info = self.node.get_transaction_info(&txid).await?;
-                let pool = self.pool_address(record.denomination)?;
-                let event = info.as_ref().and_then(|i| withdrawal_event(i, pool));
-                let fee = event.as_ref().map(|e| e.fee);
-                let received = fee.map(|f| denomination.base_units().saturating_sub(f));
-                Some(WithdrawalReport {
-                    txid: txid.to_hex(),
-                    time: info.as_ref().map(|i| i.block_timestamp),
-                    block: info.as_ref().map(|i| i.block_number),
-                    recipient: event
-                        .as_ref()
-                        .map(|e| Address::from_evm(e.to.into_array()).to_base58())
-                        .or_else(|| record.recipient.clone()),
-                    relayer: event
-                        .as_ref()
-                        .map(|e| Address::from_evm(e.relayer.into_array()))
-                        .filter(|a| *a != Address::from_evm([0; 20]))
-                        .map(|a| a.to_base58()),
-                    fee: fee.map(six_decimals_text),
-                    fee_raw: fee.map(|f| f.to_string()),
-                    received: received.map(six_decimals_text),
-                    received_raw: received.map(|r| r.to_string()),
-                })
-            }
-            None => None,
-        };
-        Ok(Report {
-            id: record.id,
-            network: self.network.clone(),
-            denomination: record.denomination,
-            pool: record.pool.clone(),
-            state: record.state,
-            commitment: record.commitment.clone(),
-            nullifier_hash: record.nullifier_hash.clone(),
-            deposit,
-            withdrawn: record.state == NoteState::Withdrawn,
-            withdrawal,
-        })
-    }
+/// The deposit of a stored note and the withdrawal it funded, as far as they are known:
+/// read from the chain by their txids. Never includes the note's secret.
+pub async fn report(chain: &Chain, record: &NoteRecord) -> Result<Report> {
+    let denomination = chain.denomination(record.denomination)?;
+    let deposit = match parse_txid(record.deposit_txid.as_deref()) {
+        Some(txid) => {
+            let (info, tx) = tokio::try_join!(
+                chain.node.get_transaction_info(&txid),
+                chain.node.get_transaction_by_id(&txid),
+            )?;
+            Some(DepositReport {
+                txid: txid.to_hex(),
+                from: tx.and_then(|t| t.transaction.owner().ok()),
+                time: info.as_ref().map(|i| i.block_timestamp),
+                block: info.as_ref().map(|i| i.block_number),
+                amount: six_decimals_text(denomination.base_units()),
+                amount_raw: denomination.base_units().to_string(),
+                leaf_index: record.leaf_index,
+            })
+        }
+        None => None,
+    };
+    let withdrawal = match parse_txid(record.withdraw_txid.as_deref()) {
+        Some(txid) => {
+            let info = chain.node.get_transaction_info(&txid).await?;
+            let pool = chain.pool_address(record.denomination)?;
+            let event = info.as_ref().and_then(|i| withdrawal_event(i, pool));
+            let fee = event.as_ref().map(|e| e.fee);
+            let received = fee.map(|f| denomination.base_units().saturating_sub(f));
+            Some(WithdrawalReport {
+                txid: txid.to_hex(),
+                time: info.as_ref().map(|i| i.block_timestamp),
+                block: info.as_ref().map(|i| i.block_number),
+                recipient: event
+                    .as_ref()
+                    .map(|e| Address::from_evm(e.to.into_array()).to_base58())
+                    .or_else(|| record.recipient.clone()),
+                relayer: event
+                    .as_ref()
+                    .map(|e| Address::from_evm(e.relayer.into_array()))
+                    .filter(|a| *a != Address::from_evm([0; 20]))
+                    .map(|a| a.to_base58()),
+                fee: fee.map(six_decimals_text),
+                fee_raw: fee.map(|f| f.to_string()),
+                received: received.map(six_decimals_text),
+                received_raw: received.map(|r| r.to_string()),
+            })
+        }
+        None => None,
+    };
+    Ok(Report {
+        id: record.id,
+        network: chain.network.clone(),
+        denomination: record.denomination,
+        pool: record.pool.clone(),
+        state: record.state,
+        commitment: record.commitment.clone(),
+        nullifier_hash: record.nullifier_hash.clone(),
+        deposit,
+        withdrawn: record.state == NoteState::Withdrawn,
+        withdrawal,
+    })
 }
 
 fn stored(store: &NoteStore, id: i64) -> Result<NoteRecord> {

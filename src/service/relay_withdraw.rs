@@ -13,6 +13,7 @@ use alloy_primitives::U256;
 use tron::{Address, TxId};
 
 use crate::error::{Error, Kind, Result};
+use crate::service::builders;
 use crate::service::builders::{SpentCheck, withdraw_calldata};
 use crate::service::chain::Chain;
 use crate::service::desk::Desk;
@@ -20,10 +21,12 @@ use crate::service::format::six_decimals_text;
 use crate::service::guidance::RefundBy;
 use crate::service::notes::Payout;
 use crate::service::pool_state::SponsorShare;
+use crate::service::pools;
 use crate::service::progress::{Confirm, Progress, Step};
 use crate::service::relayer::Relayer;
 use crate::service::relayer_client::RelayerClient;
 use crate::service::relayer_fees::{Pricing, RELAY_BYTES, Resources};
+use crate::service::submit;
 use crate::service::submit::Outcome;
 use crate::service::wire::FeeQuote;
 use crate::service::wire::{RelayRequest, RelayerStatus};
@@ -121,7 +124,7 @@ impl RelayTarget {
                 tokio::time::sleep(FOLLOW_POLL).await;
             }
         }
-        chain.wait_for(txid, deadline).await
+        submit::wait_for(chain, txid, deadline).await
     }
 }
 
@@ -243,18 +246,17 @@ impl RelayWithdrawal {
         let prepared = prove(desk, &self.note, payout, RefundBy::Relayer, progress).await?;
         let proved = &prepared.proved;
         // Verified here too, before a relayer sees it: a bad proof is our bug, not theirs.
-        let refund_sun = chain
-            .check_withdrawal(&proved.request, SpentCheck::CheckedLocally)
-            .await?;
+        let refund_sun =
+            builders::check_withdrawal(chain, &proved.request, SpentCheck::CheckedLocally).await?;
         if self.dry_run {
-            let call = chain
-                .prepare_call(
-                    address,
-                    pool,
-                    refund_sun,
-                    withdraw_calldata(&proved.request),
-                )
-                .await?;
+            let call = builders::prepare_call(
+                chain,
+                address,
+                pool,
+                refund_sun,
+                withdraw_calldata(&proved.request),
+            )
+            .await?;
             call.check_succeeds("the withdrawal")?;
             return Ok(RelayWithdrawn::DryRun(DryRun::new(prepared, &call)));
         }
@@ -296,7 +298,7 @@ impl RelayWithdrawal {
         }
         outcome.settle("the relayed withdrawal", &txid)?;
         store.mark_withdrawn(id, Some(&txid.to_hex()), Some(&self.recipient.to_base58()))?;
-        chain.pool_changed(denomination);
+        pools::pool_changed(chain, denomination);
         let received = chain.denomination(denomination)?.base_units() - fee;
         Ok(RelayWithdrawn::Withdrawn(Withdrawn {
             txid,

@@ -26,138 +26,136 @@ pub struct Sponsorship {
     pub origin_energy_limit: i64,
 }
 
-impl Chain {
-    /// What `contract`'s sponsor pays of a call by `caller` now, read from the node (the
-    /// contract's settings and its origin's energy left).
-    pub(crate) async fn sponsor_share(
-        &self,
-        contract: Address,
-        caller: Address,
-    ) -> Result<SponsorShare> {
-        Ok(self.sponsor_share_now(contract).await?.for_caller(caller))
-    }
+/// What `contract`'s sponsor pays of a call by `caller` now, read from the node (the
+/// contract's settings and its origin's energy left).
+pub(crate) async fn sponsor_share(
+    chain: &Chain,
+    contract: Address,
+    caller: Address,
+) -> Result<SponsorShare> {
+    Ok(sponsor_share_now(chain, contract).await?.for_caller(caller))
+}
 
-    /// What the `denomination` pool's sponsor pays of a call by anyone but itself, kept for
-    /// a block like the pool's state: for quotes, which many clients ask for. What a
-    /// transaction is checked against is read fresh ([`Chain::sponsor_share`]).
-    pub(crate) async fn pool_sponsor_share(&self, denomination: u64) -> Result<SponsorShare> {
-        let pool = self.pool_address(denomination)?;
-        let share = self
-            .sponsor_cache(denomination)?
-            .get(|| self.sponsor_share_now(pool))
-            .await?;
-        Ok(*share)
-    }
+/// What the `denomination` pool's sponsor pays of a call by anyone but itself, kept for
+/// a block like the pool's state: for quotes, which many clients ask for. What a
+/// transaction is checked against is read fresh ([`Chain::sponsor_share`]).
+pub(crate) async fn pool_sponsor_share(chain: &Chain, denomination: u64) -> Result<SponsorShare> {
+    let pool = chain.pool_address(denomination)?;
+    let share = chain
+        .sponsor_cache(denomination)?
+        .get(|| sponsor_share_now(chain, pool))
+        .await?;
+    Ok(*share)
+}
 
-    /// [`Chain::pool_sponsor_share`] for a quote: when the node cannot say, no sponsorship,
-    /// so a quote is never lower than the costs it cannot check.
-    pub(crate) async fn quoted_sponsor(&self, denomination: u64) -> SponsorShare {
-        self.pool_sponsor_share(denomination)
-            .await
-            .unwrap_or_else(|e| {
-                tracing::debug!(denomination, error = %e, "no sponsorship for the quote");
-                SponsorShare::NONE
-            })
-    }
-
-    async fn sponsor_share_now(&self, contract: Address) -> Result<SponsorShare> {
-        let Some(info) = self.node.get_contract(&contract).await? else {
-            return Ok(SponsorShare::NONE);
-        };
-        let percent = 100 - info.consume_user_resource_percent.clamp(0, 100);
-        match info.origin_address {
-            Some(origin) if percent > 0 => {
-                let available = self
-                    .node
-                    .get_account_resource(&origin)
-                    .await?
-                    .energy_available();
-                Ok(SponsorShare {
-                    sponsor: Some(origin),
-                    percent,
-                    per_call: info.origin_energy_limit.max(0),
-                    available,
-                })
-            }
-            _ => Ok(SponsorShare::NONE),
-        }
-    }
-
-    /// The pool's current sponsorship.
-    pub async fn sponsorship(&self, denomination: u64) -> Result<Sponsorship> {
-        let pool = self.pool_address(denomination)?;
-        let contract = self.node.get_contract(&pool).await?.ok_or_else(|| {
-            Error::Refused(format!(
-                "the {denomination} USDT pool {pool} has no contract on {}",
-                self.network
-            ))
-        })?;
-        Ok(Sponsorship {
-            denomination,
-            pool,
-            sponsor: contract.origin_address.unwrap_or(Address::ZERO),
-            caller_energy_percent: contract.consume_user_resource_percent,
-            origin_energy_limit: contract.origin_energy_limit,
+/// [`Chain::pool_sponsor_share`] for a quote: when the node cannot say, no sponsorship,
+/// so a quote is never lower than the costs it cannot check.
+pub(crate) async fn quoted_sponsor(chain: &Chain, denomination: u64) -> SponsorShare {
+    pool_sponsor_share(chain, denomination)
+        .await
+        .unwrap_or_else(|e| {
+            tracing::debug!(denomination, error = %e, "no sponsorship for the quote");
+            SponsorShare::NONE
         })
-    }
+}
 
-    /// The transactions that change the pool's sponsorship as asked, from `owner`, which must
-    /// be the pool's deployer.
-    pub(crate) async fn sponsor_transactions(
-        &self,
-        owner: Address,
-        denomination: u64,
-        caller_energy_percent: Option<i64>,
-        origin_energy_limit: Option<i64>,
-    ) -> Result<Vec<Transaction>> {
-        if caller_energy_percent.is_none() && origin_energy_limit.is_none() {
-            return Err(Error::usage(
-                "nothing to change: give --caller-energy-percent, --origin-energy-limit or both",
-            ));
-        }
-        if let Some(p) = caller_energy_percent
-            && !(0..=100).contains(&p)
-        {
-            return Err(Error::usage(format!(
-                "--caller-energy-percent {p} is not a percent from 0 to 100"
-            )));
-        }
-        if let Some(limit) = origin_energy_limit
-            && limit <= 0
-        {
-            return Err(Error::usage(format!(
-                "--origin-energy-limit {limit} must be more than 0"
-            )));
-        }
-        let current = self.sponsorship(denomination).await?;
-        if current.sponsor != owner {
-            return Err(Error::Refused(format!(
-                "{owner} did not deploy the {denomination} USDT pool {}: only its deployer {} \
-                 can change who pays its callers' energy",
-                current.pool, current.sponsor
-            )));
-        }
-        let reference = self.head().await?.block.ref_block();
-        let settings = [
-            caller_energy_percent.map(|percent| ContractSetting::CallerEnergyPercent {
-                owner,
-                contract: current.pool,
+async fn sponsor_share_now(chain: &Chain, contract: Address) -> Result<SponsorShare> {
+    let Some(info) = chain.node.get_contract(&contract).await? else {
+        return Ok(SponsorShare::NONE);
+    };
+    let percent = 100 - info.consume_user_resource_percent.clamp(0, 100);
+    match info.origin_address {
+        Some(origin) if percent > 0 => {
+            let available = chain
+                .node
+                .get_account_resource(&origin)
+                .await?
+                .energy_available();
+            Ok(SponsorShare {
+                sponsor: Some(origin),
                 percent,
-            }),
-            origin_energy_limit.map(|limit| ContractSetting::OriginEnergyLimit {
-                owner,
-                contract: current.pool,
-                limit,
-            }),
-        ];
-        Ok(settings
-            .into_iter()
-            .flatten()
-            .map(|setting| {
-                TransactionBuilder::new(Action::Setting(setting), reference)
-                    .expiration(reference.timestamp + EXPIRATION_MS)
-                    .build()
+                per_call: info.origin_energy_limit.max(0),
+                available,
             })
-            .collect())
+        }
+        _ => Ok(SponsorShare::NONE),
     }
+}
+
+/// The pool's current sponsorship.
+pub async fn sponsorship(chain: &Chain, denomination: u64) -> Result<Sponsorship> {
+    let pool = chain.pool_address(denomination)?;
+    let contract = chain.node.get_contract(&pool).await?.ok_or_else(|| {
+        Error::Refused(format!(
+            "the {denomination} USDT pool {pool} has no contract on {}",
+            chain.network
+        ))
+    })?;
+    Ok(Sponsorship {
+        denomination,
+        pool,
+        sponsor: contract.origin_address.unwrap_or(Address::ZERO),
+        caller_energy_percent: contract.consume_user_resource_percent,
+        origin_energy_limit: contract.origin_energy_limit,
+    })
+}
+
+/// The transactions that change the pool's sponsorship as asked, from `owner`, which must
+/// be the pool's deployer.
+pub(crate) async fn sponsor_transactions(
+    chain: &Chain,
+    owner: Address,
+    denomination: u64,
+    caller_energy_percent: Option<i64>,
+    origin_energy_limit: Option<i64>,
+) -> Result<Vec<Transaction>> {
+    if caller_energy_percent.is_none() && origin_energy_limit.is_none() {
+        return Err(Error::usage(
+            "nothing to change: give --caller-energy-percent, --origin-energy-limit or both",
+        ));
+    }
+    if let Some(p) = caller_energy_percent
+        && !(0..=100).contains(&p)
+    {
+        return Err(Error::usage(format!(
+            "--caller-energy-percent {p} is not a percent from 0 to 100"
+        )));
+    }
+    if let Some(limit) = origin_energy_limit
+        && limit <= 0
+    {
+        return Err(Error::usage(format!(
+            "--origin-energy-limit {limit} must be more than 0"
+        )));
+    }
+    let current = sponsorship(chain, denomination).await?;
+    if current.sponsor != owner {
+        return Err(Error::Refused(format!(
+            "{owner} did not deploy the {denomination} USDT pool {}: only its deployer {} \
+             can change who pays its callers' energy",
+            current.pool, current.sponsor
+        )));
+    }
+    let reference = chain.head().await?.block.ref_block();
+    let settings = [
+        caller_energy_percent.map(|percent| ContractSetting::CallerEnergyPercent {
+            owner,
+            contract: current.pool,
+            percent,
+        }),
+        origin_energy_limit.map(|limit| ContractSetting::OriginEnergyLimit {
+            owner,
+            contract: current.pool,
+            limit,
+        }),
+    ];
+    Ok(settings
+        .into_iter()
+        .flatten()
+        .map(|setting| {
+            TransactionBuilder::new(Action::Setting(setting), reference)
+                .expiration(reference.timestamp + EXPIRATION_MS)
+                .build()
+        })
+        .collect())
 }

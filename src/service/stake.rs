@@ -130,86 +130,84 @@ impl AccountResources {
     }
 }
 
-impl Chain {
-    /// What `address` has of its own before it burns TRX.
-    pub async fn resources(&self, address: Address) -> Result<AccountResources> {
-        let (resource, account) = tokio::try_join!(
-            async { Ok::<_, Error>(self.node.get_account_resource(&address).await?) },
-            async { Ok::<_, Error>(self.node.get_account(&address).await?) },
-        )?;
-        Ok(AccountResources::of(
-            &resource,
-            &account.unwrap_or_default(),
-        ))
-    }
+/// What `address` has of its own before it burns TRX.
+pub async fn resources(chain: &Chain, address: Address) -> Result<AccountResources> {
+    let (resource, account) = tokio::try_join!(
+        async { Ok::<_, Error>(chain.node.get_account_resource(&address).await?) },
+        async { Ok::<_, Error>(chain.node.get_account(&address).await?) },
+    )?;
+    Ok(AccountResources::of(
+        &resource,
+        &account.unwrap_or_default(),
+    ))
+}
 
-    /// Checks `request` for `owner` against what it holds and builds the transaction.
-    pub(crate) async fn stake_transaction(
-        &self,
-        owner: Address,
-        request: StakeRequest,
-    ) -> Result<Transaction> {
-        let amount = request.amount();
-        let trx = crate::units::trx_text;
-        if !matches!(request, StakeRequest::Withdraw) && amount <= 0 {
-            return Err(Error::usage(format!(
-                "the amount to {} must be more than 0 TRX",
-                request.verb()
-            )));
-        }
-        if matches!(
-            request,
-            StakeRequest::Stake { .. } | StakeRequest::Delegate { .. }
-        ) && amount < TRX
-        {
-            return Err(Error::usage(format!(
-                "TRON lets you {} at least 1 TRX at a time",
-                request.verb()
-            )));
-        }
-        if request.counterparty() == Some(owner) {
-            return Err(Error::usage(format!(
-                "{owner} cannot lend energy to itself or take it back from itself"
-            )));
-        }
-        let account = self.node.get_account(&owner).await?.ok_or_else(|| {
-            Error::Refused(format!("{owner} does not exist on {} yet", self.network))
-        })?;
-        let staked = account.staked_for_energy();
-        match request {
-            StakeRequest::Stake { amount } if amount > account.balance => {
-                return Err(Error::Refused(format!(
-                    "{owner} holds {} TRX, less than the {} TRX to stake",
-                    trx(account.balance),
-                    trx(amount)
-                )));
-            }
-            StakeRequest::Release { amount } | StakeRequest::Delegate { amount, .. }
-                if amount > staked =>
-            {
-                return Err(Error::Refused(format!(
-                    "{owner} has {} TRX staked for energy (not lent), less than the {} TRX to {}",
-                    trx(staked),
-                    trx(amount),
-                    request.verb()
-                )));
-            }
-            StakeRequest::Undelegate { amount, .. }
-                if amount > account.account_resource.delegated_energy =>
-            {
-                return Err(Error::Refused(format!(
-                    "{owner} has lent {} TRX of energy in all, less than the {} TRX to take back",
-                    trx(account.account_resource.delegated_energy),
-                    trx(amount)
-                )));
-            }
-            _ => {}
-        }
-        let reference = self.head().await?.block.ref_block();
-        Ok(
-            TransactionBuilder::new(Action::Stake(request.action(owner)), reference)
-                .expiration(reference.timestamp + EXPIRATION_MS)
-                .build(),
-        )
+/// Checks `request` for `owner` against what it holds and builds the transaction.
+pub(crate) async fn stake_transaction(
+    chain: &Chain,
+    owner: Address,
+    request: StakeRequest,
+) -> Result<Transaction> {
+    let amount = request.amount();
+    let trx = crate::units::trx_text;
+    if !matches!(request, StakeRequest::Withdraw) && amount <= 0 {
+        return Err(Error::usage(format!(
+            "the amount to {} must be more than 0 TRX",
+            request.verb()
+        )));
     }
+    if matches!(
+        request,
+        StakeRequest::Stake { .. } | StakeRequest::Delegate { .. }
+    ) && amount < TRX
+    {
+        return Err(Error::usage(format!(
+            "TRON lets you {} at least 1 TRX at a time",
+            request.verb()
+        )));
+    }
+    if request.counterparty() == Some(owner) {
+        return Err(Error::usage(format!(
+            "{owner} cannot lend energy to itself or take it back from itself"
+        )));
+    }
+    let account = chain.node.get_account(&owner).await?.ok_or_else(|| {
+        Error::Refused(format!("{owner} does not exist on {} yet", chain.network))
+    })?;
+    let staked = account.staked_for_energy();
+    match request {
+        StakeRequest::Stake { amount } if amount > account.balance => {
+            return Err(Error::Refused(format!(
+                "{owner} holds {} TRX, less than the {} TRX to stake",
+                trx(account.balance),
+                trx(amount)
+            )));
+        }
+        StakeRequest::Release { amount } | StakeRequest::Delegate { amount, .. }
+            if amount > staked =>
+        {
+            return Err(Error::Refused(format!(
+                "{owner} has {} TRX staked for energy (not lent), less than the {} TRX to {}",
+                trx(staked),
+                trx(amount),
+                request.verb()
+            )));
+        }
+        StakeRequest::Undelegate { amount, .. }
+            if amount > account.account_resource.delegated_energy =>
+        {
+            return Err(Error::Refused(format!(
+                "{owner} has lent {} TRX of energy in all, less than the {} TRX to take back",
+                trx(account.account_resource.delegated_energy),
+                trx(amount)
+            )));
+        }
+        _ => {}
+    }
+    let reference = chain.head().await?.block.ref_block();
+    Ok(
+        TransactionBuilder::new(Action::Stake(request.action(owner)), reference)
+            .expiration(reference.timestamp + EXPIRATION_MS)
+            .build(),
+    )
 }

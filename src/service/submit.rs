@@ -68,7 +68,7 @@ const RETRY_CODES: &[&str] = &[
 
 /// Sends signed `tx` to `node` and reads the answer: the one place a transaction leaves this
 /// machine, for the journal (what we sign) and for `tx broadcast` (what a user hands us).
-pub async fn send(node: &NodeClient, tx: &Transaction) -> Broadcast {
+pub async fn broadcast(node: &NodeClient, tx: &Transaction) -> Broadcast {
     Broadcast::classify(node.broadcast_hex(tx).await)
 }
 
@@ -105,33 +105,35 @@ impl Broadcast {
     }
 }
 
-impl Chain {
-    /// Broadcasts a signed transaction ([`send`]). The node's refusal is the chain saying no
-    /// (exit 4).
-    pub async fn send(&self, tx: &Transaction) -> Result<TxId> {
-        send(&self.node, tx).await.sent(tx.txid())
-    }
+/// Broadcasts a signed transaction ([`broadcast`]). The node's refusal is the chain saying no
+/// (exit 4).
+pub async fn send(chain: &Chain, tx: &Transaction) -> Result<TxId> {
+    broadcast(&chain.node, tx).await.sent(tx.txid())
+}
 
-    /// See [`wait_for`].
-    pub(crate) async fn wait_for(&self, txid: &TxId, expiration: i64) -> Result<Outcome> {
-        wait_for(&self.node, txid, expiration).await
-    }
+/// See [`wait_for_receipt`].
+pub(crate) async fn wait_for(chain: &Chain, txid: &TxId, expiration: i64) -> Result<Outcome> {
+    wait_for_receipt(&chain.node, txid, expiration).await
+}
 
-    pub(crate) async fn send_and_confirm(
-        &self,
-        tx: &Transaction,
-        what: &str,
-    ) -> Result<TransactionInfo> {
-        let txid = self.send(tx).await?;
-        self.wait_for(&txid, tx.expiration())
-            .await?
-            .settle(what, &txid)
-    }
+pub(crate) async fn send_and_confirm(
+    chain: &Chain,
+    tx: &Transaction,
+    what: &str,
+) -> Result<TransactionInfo> {
+    let txid = send(chain, tx).await?;
+    wait_for(chain, &txid, tx.expiration())
+        .await?
+        .settle(what, &txid)
 }
 
 /// Waits for a transaction's receipt until it is included, or the head block passes its
 /// expiration (after which it can never be included).
-pub(crate) async fn wait_for(node: &NodeClient, txid: &TxId, expiration: i64) -> Result<Outcome> {
+pub(crate) async fn wait_for_receipt(
+    node: &NodeClient,
+    txid: &TxId,
+    expiration: i64,
+) -> Result<Outcome> {
     loop {
         if let Some(info) = node.get_transaction_info(txid).await? {
             return Ok(Outcome::Included(Box::new(info)));

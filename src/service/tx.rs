@@ -189,5 +189,7 @@ pub async fn broadcast(node: &NodeClient, tx: &Transaction) -> Result<TxId> {
             summary.expiration
         )));
     }
-    crate::service::submit::send(node, tx).await.sent(tx.txid())
+    crate::service::submit::broadcast(node, tx)
+        .await
+        .sent(tx.txid())
 }

@@ -12,6 +12,8 @@ use tron::{Address, PrivateKey, Transaction, TxId};
 use zk::note::Note;
 
 use crate::error::{Error, Result};
+use crate::service::balances;
+use crate::service::builders;
 use crate::service::builders::{
     EXPIRATION_MS, EnergySplit, PreparedCall, SpentCheck, withdraw_calldata,
 };
@@ -20,8 +22,12 @@ use crate::service::desk::Desk;
 use crate::service::format::{six_decimals_text, word_hex};
 use crate::service::guidance::{Guidance, RecipientFunds, RefundBy};
 use crate::service::inputs::USDT_UNIT;
+use crate::service::notes;
 use crate::service::notes::{NoteHashes, Payout, Proved, prove_withdrawal};
+use crate::service::pools;
 use crate::service::progress::{Confirm, Progress, Step};
+use crate::service::submit;
+use crate::service::sync;
 use crate::service::sync::SyncedTree;
 use crate::store::notes::{NoteRecord, NoteState, NoteStore};
 use crate::store::trees::TreeCache;
@@ -54,7 +60,7 @@ pub(crate) fn remember(
     if let Some(record) = &given.record {
         return Ok(record.id);
     }
-    let id = chain.store_note(store, &given.note, origin)?;
+    let id = notes::store_note(chain, store, &given.note, &given.hashes, origin)?;
     given.record = store.get(id)?;
     Ok(id)
 }
@@ -101,7 +107,7 @@ pub async fn prove(
     progress.step(Step::ProvingDone);
     let proved = proved?;
     let leaf = trees.index_of(&synced.pool.to_base58(), &given.hashes.commitment.0)?;
-    let recipient_trx = chain.trx_balance(recipient).await?;
+    let recipient_trx = balances::trx_balance(chain, recipient).await?;
     let guidance = Guidance::new(
         synced.tree.len(),
         proved.leaf_index,
@@ -126,7 +132,7 @@ pub async fn sync(
 ) -> Result<SyncedTree> {
     progress.step(Step::Syncing(denomination));
     let report = |p| progress.step(Step::SyncAt(p));
-    let synced = chain.sync_tree(denomination, trees, &report).await;
+    let synced = sync::sync_tree(chain, denomination, trees, &report).await;
     progress.step(Step::SyncDone);
     synced
 }
@@ -282,12 +288,11 @@ impl SelfWithdrawal {
         };
         let prepared = prove(desk, &self.note, payout, RefundBy::Sender, progress).await?;
         let request = &prepared.proved.request;
-        let refund_sun = chain
-            .check_withdrawal(request, SpentCheck::CheckedLocally)
-            .await?;
-        let call = chain
-            .prepare_call(from, pool, refund_sun, withdraw_calldata(request))
-            .await?;
+        let refund_sun =
+            builders::check_withdrawal(chain, request, SpentCheck::CheckedLocally).await?;
+        let call =
+            builders::prepare_call(chain, from, pool, refund_sun, withdraw_calldata(request))
+                .await?;
         call.check_succeeds("the withdrawal")?;
         let key = match signer {
             Signer::DryRun { .. } => {
@@ -301,7 +306,7 @@ impl SelfWithdrawal {
         }
         let id = remember(chain, store, &mut self.note, "withdraw")?;
         let estimate = call.split;
-        let mut tx = chain.transaction(call, EXPIRATION_MS).await?;
+        let mut tx = builders::transaction(chain, call, EXPIRATION_MS).await?;
         let Some(key) = key else {
             return Ok(SelfWithdrawn::Unsigned(tx));
         };
@@ -311,13 +316,13 @@ impl SelfWithdrawal {
             estimate.describe()
         ))?;
         tx.sign(key)?;
-        let info = chain.send_and_confirm(&tx, "the withdrawal").await?;
+        let info = submit::send_and_confirm(chain, &tx, "the withdrawal").await?;
         store.mark_withdrawn(
             id,
             Some(&info.id.to_hex()),
             Some(&self.recipient.to_base58()),
         )?;
-        chain.pool_changed(denomination);
+        pools::pool_changed(chain, denomination);
         Ok(SelfWithdrawn::Withdrawn(Withdrawn {
             txid: info.id,
             note_id: id,

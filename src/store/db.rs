@@ -19,6 +19,14 @@ pub fn path(data_dir: &Path, network: &str) -> PathBuf {
 /// Opens (creating) the database at `path`, in a private folder, as a private file: it holds
 /// notes, which are money.
 pub fn open(path: &Path, what: &str) -> Result<Connection> {
+    // SQLite's write-ahead log and shared-memory files sit beside the database and hold the
+    // same data, so they get the same 0600.
+    #[cfg(unix)]
+    let files = [
+        path.to_path_buf(),
+        wal_file(path, "-wal"),
+        wal_file(path, "-shm"),
+    ];
     if let Some(dir) = path.parent() {
         crate::store::fs::create_private_dir(dir)?;
     }
@@ -27,11 +35,7 @@ pub fn open(path: &Path, what: &str) -> Result<Connection> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        for file in [
-            path.to_path_buf(),
-            wal_file(path, "-wal"),
-            wal_file(path, "-shm"),
-        ] {
+        for file in files {
             if file.exists() {
                 let _ = std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600));
             }
@@ -40,6 +44,7 @@ pub fn open(path: &Path, what: &str) -> Result<Connection> {
     configure(conn, what)
 }
 
+#[cfg(unix)]
 fn wal_file(path: &Path, suffix: &str) -> PathBuf {
     let mut name = path.as_os_str().to_owned();
     name.push(suffix);

@@ -108,9 +108,13 @@ impl Served {
         let mut node = NodeConfig::new(node.parse().unwrap());
         node.retries = 0;
         node.timeout = Duration::from_secs(5);
-        let chain = Chain::connect("devnet", NodeClient::new(node).unwrap(), cache_ttl)
-            .await
-            .expect("the devnet's deployment");
+        let chain = tronpool::service::open::chain_named(
+            "devnet",
+            NodeClient::new(node).unwrap(),
+            cache_ttl,
+        )
+        .await
+        .expect("the devnet's deployment");
         let mut app = App::new(chain, pricing, config);
         if let Some((relayer, jobs)) = relayer {
             app = app.with_relayer(Relayer::new(devnet::genesis::dev_key(1), relayer, jobs));

@@ -479,7 +479,7 @@ fn relayer_server(chain: &TestChain, floor: &str) -> tronpool::api::ServerHandle
         let node =
             tron::NodeClient::new(tron::NodeConfig::new(chain.url().parse().unwrap())).unwrap();
         let service =
-            tronpool::service::chain::Chain::connect("devnet", node, Duration::from_millis(500))
+            tronpool::service::open::chain_named("devnet", node, Duration::from_millis(500))
                 .await
                 .unwrap();
         let relayer = tronpool::service::relayer::Relayer::new(

@@ -39,7 +39,7 @@ fn server(chain: &TestChain) -> tronpool::api::ServerHandle {
         let node =
             tron::NodeClient::new(tron::NodeConfig::new(chain.url().parse().unwrap())).unwrap();
         let service =
-            tronpool::service::chain::Chain::connect("devnet", node, Duration::from_millis(200))
+            tronpool::service::open::chain_named("devnet", node, Duration::from_millis(200))
                 .await
                 .unwrap();
         let app = tronpool::api::App::new(

@@ -7,7 +7,7 @@ use std::path::Path;
 #[test]
 fn completions_and_man_pages_are_current() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let files = tronpool::cli::generate::render();
+    let files = tronpool::cli::generate::render(tronpool::cli::command());
     if std::env::var_os("UPDATE_GENERATED").is_some() {
         for dir in ["completions", "man"] {
             let _ = std::fs::remove_dir_all(root.join(dir));
@@ -57,7 +57,7 @@ fn generate_command_writes_the_same_files() {
         .arg(&out_dir)
         .assert()
         .success();
-    for (name, bytes) in tronpool::cli::generate::render() {
+    for (name, bytes) in tronpool::cli::generate::render(tronpool::cli::command()) {
         assert_eq!(std::fs::read(out_dir.join(&name)).unwrap(), bytes, "{name}");
     }
 }

@@ -532,7 +532,7 @@ async fn a_pair_of_other_tokens_does_not_price_trx() {
         &alloy_sol_types::SolConstructor::abi_encode(&args),
     );
     let fake = deploy_code(&served, &code).await;
-    let chain = tronpool::service::chain::Chain::connect("devnet", client(&url), Duration::ZERO)
+    let chain = tronpool::service::open::chain_named("devnet", client(&url), Duration::ZERO)
         .await
         .unwrap();
     let error = PriceFeed::new(Some(PriceSource::Pair(fake)), DEFAULT_MAX_AGE)

@@ -38,12 +38,14 @@ use alloy_primitives::{B256, U256};
 use tron::{Address, PrivateKey, TxId};
 
 use crate::error::{Error, Result, StoreError};
+use crate::service::balances;
 use crate::service::cache::Cached;
 use crate::service::chain::Chain;
 use crate::service::format::{six_decimals, word_hex};
 use crate::service::inputs::USDT_UNIT;
 use crate::service::journal::Journal;
 use crate::service::relayer_fees::{Pricing, Resources, Terms};
+use crate::service::sponsor;
 use crate::service::wire::{FeeQuote, RelayerStatus};
 use crate::store::jobs::{Job, JobStore, Reserved};
 
@@ -106,24 +108,22 @@ impl Default for RelayerConfig {
     }
 }
 
-impl RelayerStatus {
-    /// The status of a server that does not relay: its quotes as they would be.
-    pub async fn off(chain: &Chain, pricing: &Pricing) -> Self {
-        let terms = pricing.terms(chain, Resources::default()).await;
-        let (fees, price_error) = quotes(chain, terms, None).await;
-        RelayerStatus {
-            enabled: false,
-            address: None,
-            network: chain.network.clone(),
-            balance_trx: None,
-            energy_available: None,
-            fees,
-            price_error,
-            pending: 0,
-            reserved: None,
-            quote_valid_seconds: 0,
-            version: env!("CARGO_PKG_VERSION").to_owned(),
-        }
+/// The status of a server that does not relay: its quotes as they would be.
+pub async fn status_off(chain: &Chain, pricing: &Pricing) -> RelayerStatus {
+    let terms = pricing.terms(chain, Resources::default()).await;
+    let (fees, price_error) = quotes(chain, terms, None).await;
+    RelayerStatus {
+        enabled: false,
+        address: None,
+        network: chain.network.clone(),
+        balance_trx: None,
+        energy_available: None,
+        fees,
+        price_error,
+        pending: 0,
+        reserved: None,
+        quote_valid_seconds: 0,
+        version: env!("CARGO_PKG_VERSION").to_owned(),
     }
 }
 
@@ -138,7 +138,7 @@ async fn quotes(
             let quotes = chain.denominations().into_iter().map(|d| {
                 let terms = &terms;
                 async move {
-                    let sponsor = chain.quoted_sponsor(d).await;
+                    let sponsor = sponsor::quoted_sponsor(chain, d).await;
                     let sponsor = match address {
                         Some(relayer) => sponsor.for_caller(relayer),
                         None => sponsor,
@@ -287,7 +287,7 @@ impl Relayer {
 
     pub async fn status(&self, chain: &Chain, pricing: &Pricing) -> Result<RelayerStatus> {
         let address = self.address();
-        let (trx, resources) = tokio::try_join!(chain.trx_balance(address), async {
+        let (trx, resources) = tokio::try_join!(balances::trx_balance(chain, address), async {
             Ok(chain.node.get_account_resource(&address).await?)
         })?;
         let reserved = self.jobs.reserved()?;

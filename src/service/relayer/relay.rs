@@ -10,13 +10,16 @@ use tron::Address;
 
 use super::{RELAY_EXPIRATION_MS, Relayer, Standing};
 use crate::error::{Error, Kind, Result};
+use crate::service::builders;
 use crate::service::builders::{WithdrawRequest, withdraw_calldata};
 use crate::service::chain::Chain;
 use crate::service::format::{six_decimals_text, word_hex};
 use crate::service::inputs::USDT_UNIT;
 use crate::service::journal::{Journal, Purpose};
 use crate::service::pool_state::SponsorShare;
+use crate::service::pools;
 use crate::service::relayer_fees::{BandwidthSource, Pricing, Terms};
+use crate::service::sponsor;
 use crate::service::submit::Broadcast;
 use crate::service::wire::{RelayRequest, Relayed};
 use crate::store::jobs::{Job, JobState, Reservation};
@@ -87,8 +90,7 @@ impl Relayer {
         } = self.standing(chain, pricing).await?;
         // The fee asked is the quote's, from the sponsorship as quoted; what the relay will
         // really cost is checked below against the sponsor's stake as it is now.
-        let quoted_sponsor = chain
-            .quoted_sponsor(denomination)
+        let quoted_sponsor = sponsor::quoted_sponsor(chain, denomination)
             .await
             .for_caller(self.address());
         let payout = U256::from(denomination) * U256::from(USDT_UNIT);
@@ -124,28 +126,31 @@ impl Relayer {
             refund,
         };
         // Spent (409), unknown root (422), and the proof for our address and this fee (422).
-        chain
-            .check_withdrawal(&withdrawal, crate::service::builders::SpentCheck::AskNode)
-            .await?;
+        builders::check_withdrawal(
+            chain,
+            &withdrawal,
+            crate::service::builders::SpentCheck::AskNode,
+        )
+        .await?;
         if refund_sun > 0 && !self.config.allow_contract_refund {
             self.refuse_contract_recipient(chain, request.recipient)
                 .await?;
         }
-        let mut call = chain
-            .prepare_call(
-                self.address(),
-                pool,
-                refund_sun,
-                withdraw_calldata(&withdrawal),
-            )
-            .await?;
+        let mut call = builders::prepare_call(
+            chain,
+            self.address(),
+            pool,
+            refund_sun,
+            withdraw_calldata(&withdrawal),
+        )
+        .await?;
         call.check_succeeds("the withdrawal")?;
         let (energy, sponsor) = (call.energy, call.sponsor);
         // The balance as the node has it, less what unfinished jobs may still take from it.
         let owner_trx = call.owner_trx.saturating_sub(reserved.trx_sun.max(0));
         call.fee_limit = terms.fee_limit(&sponsor);
         let fee_limit = call.fee_limit;
-        let mut tx = chain.transaction(call, RELAY_EXPIRATION_MS).await?;
+        let mut tx = builders::transaction(chain, call, RELAY_EXPIRATION_MS).await?;
         tx.sign(&self.key)?;
         // java-tron charges a transaction's protobuf plus 64 bytes of bandwidth.
         let bytes = tx.to_protobuf().len() as i64 + 64;
@@ -228,7 +233,7 @@ impl Relayer {
             let (relayer, chain) = (Arc::clone(self), Arc::clone(chain));
             async move {
                 let state = relayer.first_broadcast(&chain, &job.txid).await;
-                chain.pool_changed(denomination);
+                pools::pool_changed(&chain, denomination);
                 state
             }
         });

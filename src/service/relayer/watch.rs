@@ -8,6 +8,7 @@ use std::time::Instant;
 use super::Relayer;
 use crate::service::chain::Chain;
 use crate::service::journal::{Look, Purpose};
+use crate::service::pools;
 
 impl Relayer {
     /// Follows every unfinished job until the server stops; after a restart this picks up
@@ -71,7 +72,7 @@ impl Relayer {
                             "relayer job executed"
                         );
                         match self.jobs.get(&entry.txid) {
-                            Ok(Some(job)) => chain.pool_changed(job.denomination),
+                            Ok(Some(job)) => pools::pool_changed(chain, job.denomination),
                             Ok(None) => {}
                             Err(e) => {
                                 tracing::warn!(txid = %entry.txid, error = %e, "reading a relayer job")

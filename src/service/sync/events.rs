@@ -11,55 +11,53 @@ use crate::service::chain::Chain;
 use crate::service::wire::{Malformed, word};
 use crate::store::trees::{Leaf, Withdrawal};
 
-impl Chain {
-    /// Every event `name` of `pool` from `since` (ms) on, from the events API, read by `read`.
-    pub(super) async fn events<T>(
-        &self,
-        pool: Address,
-        name: &str,
-        since: Option<i64>,
-        read: impl Fn(&Event) -> std::result::Result<Option<T>, Malformed>,
-        progress: &(dyn Fn(usize) + Sync),
-    ) -> Result<Vec<T>> {
-        let query = EventQuery {
-            event_name: Some(name.into()),
-            limit: Some(200),
-            ascending: true,
-            // Events of the newest cached block again: more may share it.
-            min_block_timestamp: since,
-            ..Default::default()
-        };
-        let mut out = Vec::new();
-        let mut fingerprint: Option<String> = None;
-        for _ in 0..MAX_PAGES {
-            let page = self
-                .node
-                .contract_events(&pool, &query, fingerprint.as_deref())
-                .await?;
-            for event in &page.events {
-                let item = read(event).map_err(|why| {
-                    Error::Refused(format!(
-                        "a {name} event of the pool {pool} from the events API is unreadable: \
-                         {why}"
-                    ))
-                })?;
-                out.extend(item);
-            }
-            progress(out.len());
-            match page.fingerprint {
-                Some(next) if fingerprint.as_ref() != Some(&next) => fingerprint = Some(next),
-                Some(_) => {
-                    return Err(Error::Failed(
-                        "the events API returned the same page twice".into(),
-                    ));
-                }
-                None => return Ok(out),
-            }
+/// Every event `name` of `pool` from `since` (ms) on, from the events API, read by `read`.
+pub(super) async fn events<T>(
+    chain: &Chain,
+    pool: Address,
+    name: &str,
+    since: Option<i64>,
+    read: impl Fn(&Event) -> std::result::Result<Option<T>, Malformed>,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Result<Vec<T>> {
+    let query = EventQuery {
+        event_name: Some(name.into()),
+        limit: Some(200),
+        ascending: true,
+        // Events of the newest cached block again: more may share it.
+        min_block_timestamp: since,
+        ..Default::default()
+    };
+    let mut out = Vec::new();
+    let mut fingerprint: Option<String> = None;
+    for _ in 0..MAX_PAGES {
+        let page = chain
+            .node
+            .contract_events(&pool, &query, fingerprint.as_deref())
+            .await?;
+        for event in &page.events {
+            let item = read(event).map_err(|why| {
+                Error::Refused(format!(
+                    "a {name} event of the pool {pool} from the events API is unreadable: \
+                     {why}"
+                ))
+            })?;
+            out.extend(item);
         }
-        Err(Error::Failed(format!(
-            "the {name} events of the pool {pool} are still paging after {MAX_PAGES} pages"
-        )))
+        progress(out.len());
+        match page.fingerprint {
+            Some(next) if fingerprint.as_ref() != Some(&next) => fingerprint = Some(next),
+            Some(_) => {
+                return Err(Error::Failed(
+                    "the events API returned the same page twice".into(),
+                ));
+            }
+            None => return Ok(out),
+        }
     }
+    Err(Error::Failed(format!(
+        "the {name} events of the pool {pool} are still paging after {MAX_PAGES} pages"
+    )))
 }
 
 /// The leaf a `Deposit(bytes32 indexed commitment, uint32 leafIndex, uint256 timestamp)`

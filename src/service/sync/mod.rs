@@ -29,6 +29,7 @@ use zk::tree::MerkleTree;
 use crate::error::{Error, Result};
 use crate::service::chain::Chain;
 use crate::service::format::word_hex;
+use crate::service::pools;
 use crate::service::server_client::ServerClient;
 use crate::service::wire::{LeafEntry, LeavesPage, WithdrawalEntry, WithdrawalsPage};
 use crate::settings::SyncSource;
@@ -39,27 +40,19 @@ pub use crate::store::trees::TreeCache;
 mod events;
 mod scan;
 mod server;
+mod source;
 
 use crate::store::trees::{CacheHead, Leaf, Update, Withdrawal};
 use events::{deposit_leaf, withdrawal_event};
 use server::fetch_from_server;
+pub(crate) use source::MAX_PAGE;
+pub use source::SyncProgress;
+use source::{Fetched, MAX_PAGES};
 
-/// Enough pages for a full pool (2^20 deposits at 200 a page), with room to spare.
-const MAX_PAGES: usize = 6_000;
-/// The most leaves or withdrawals one page of `GET /api/pools/{denom}/leaves` carries.
-pub(crate) const MAX_PAGE: u32 = 1_000;
 /// Blocks a scan asks for at once.
 const SCAN_CONCURRENCY: usize = 8;
 /// A sync server's answer takes at most this long.
 const SERVER_TIMEOUT: Duration = Duration::from_secs(30);
-
-/// How far a sync has come, for a progress bar.
-#[derive(Debug, Clone, Copy)]
-pub struct SyncProgress {
-    pub have: u64,
-    /// The pool's deposit count when the sync started.
-    pub target: u64,
-}
 
 /// A pool's tree, checked against the chain, and its withdrawals as of the same sync.
 pub struct SyncedTree {
@@ -120,17 +113,6 @@ impl SyncedTree {
     }
 }
 
-/// What one source brought.
-#[derive(Default)]
-struct Fetched {
-    /// Leaves from the cached count on, in order (earlier ones may be included; they are
-    /// skipped).
-    leaves: Vec<Leaf>,
-    withdrawals: Vec<Withdrawal>,
-    /// Where a block scan continues next time.
-    next_block: Option<u64>,
-}
-
 /// Why a source was passed over: the next one is tried.
 struct PassOver(String);
 
@@ -140,318 +122,314 @@ enum Attempt {
     Stale(String),
 }
 
-impl Chain {
-    /// Brings the cached tree and withdrawals of a pool up to date from the first source that
-    /// answers, and checks the tree's root against the chain. A cache the chain does not
-    /// recognise (a devnet started afresh) is dropped and the pool fetched again from the
-    /// start, once. Syncs of one pool take turns.
-    pub async fn sync_tree(
-        &self,
-        denomination: u64,
-        cache: &TreeCache,
-        progress: &(dyn Fn(SyncProgress) + Sync),
-    ) -> Result<SyncedTree> {
-        let gate = self.sync_gate(denomination)?;
-        let mut last = gate.lock().await;
-        let synced = self.sync_unlocked(denomination, cache, progress).await?;
-        *last = Some(Instant::now());
-        Ok(synced)
-    }
+/// Brings the cached tree and withdrawals of a pool up to date from the first source that
+/// answers, and checks the tree's root against the chain. A cache the chain does not
+/// recognise (a devnet started afresh) is dropped and the pool fetched again from the
+/// start, once. Syncs of one pool take turns.
+pub async fn sync_tree(
+    chain: &Chain,
+    denomination: u64,
+    cache: &TreeCache,
+    progress: &(dyn Fn(SyncProgress) + Sync),
+) -> Result<SyncedTree> {
+    let gate = chain.sync_gate(denomination)?;
+    let mut last = gate.lock().await;
+    let synced = sync_unlocked(chain, denomination, cache, progress).await?;
+    *last = Some(Instant::now());
+    Ok(synced)
+}
 
-    /// For a server: syncs the pool unless it was synced within the pool-state TTL.
-    pub(crate) async fn sync_if_stale(&self, denomination: u64, cache: &TreeCache) -> Result<()> {
-        let gate = self.sync_gate(denomination)?;
-        let mut last = gate.lock().await;
-        if last.is_some_and(|t| t.elapsed() < self.sync_ttl()) {
-            return Ok(());
-        }
-        self.sync_unlocked(denomination, cache, &|_| {}).await?;
-        *last = Some(Instant::now());
-        Ok(())
+/// For a server: syncs the pool unless it was synced within the pool-state TTL.
+pub(crate) async fn sync_if_stale(
+    chain: &Chain,
+    denomination: u64,
+    cache: &TreeCache,
+) -> Result<()> {
+    let gate = chain.sync_gate(denomination)?;
+    let mut last = gate.lock().await;
+    if last.is_some_and(|t| t.elapsed() < chain.sync_ttl()) {
+        return Ok(());
     }
+    sync_unlocked(chain, denomination, cache, &|_| {}).await?;
+    *last = Some(Instant::now());
+    Ok(())
+}
 
-    /// A page of the pool's leaves from `from` on, at most [`MAX_PAGE`], for another client
-    /// to sync from; the pool is synced first (at most once per TTL).
-    pub(crate) async fn leaves_page(
-        &self,
-        cache: &TreeCache,
-        denomination: u64,
-        from: u32,
-        limit: u32,
-    ) -> Result<LeavesPage> {
-        let pool = self.pool_address(denomination)?.to_base58();
-        self.sync_if_stale(denomination, cache).await?;
-        let leaves = cache.leaves_from(&pool, from, limit.clamp(1, MAX_PAGE))?;
-        Ok(LeavesPage {
-            denomination,
-            from,
-            total: cache.head(&pool)?.count,
-            leaves: leaves.iter().map(LeafEntry::from_leaf).collect(),
-        })
+/// A page of the pool's leaves from `from` on, at most [`MAX_PAGE`], for another client
+/// to sync from; the pool is synced first (at most once per TTL).
+pub(crate) async fn leaves_page(
+    chain: &Chain,
+    cache: &TreeCache,
+    denomination: u64,
+    from: u32,
+    limit: u32,
+) -> Result<LeavesPage> {
+    let pool = chain.pool_address(denomination)?.to_base58();
+    sync_if_stale(chain, denomination, cache).await?;
+    let leaves = cache.leaves_from(&pool, from, limit.clamp(1, MAX_PAGE))?;
+    Ok(LeavesPage {
+        denomination,
+        from,
+        total: cache.head(&pool)?.count,
+        leaves: leaves.iter().map(LeafEntry::from_leaf).collect(),
+    })
+}
+
+/// A page of the pool's withdrawals from the `from`th on, at most [`MAX_PAGE`].
+pub(crate) async fn withdrawals_page(
+    chain: &Chain,
+    cache: &TreeCache,
+    denomination: u64,
+    from: u32,
+    limit: u32,
+) -> Result<WithdrawalsPage> {
+    let pool = chain.pool_address(denomination)?.to_base58();
+    sync_if_stale(chain, denomination, cache).await?;
+    let withdrawals = cache.withdrawals_from(&pool, from, limit.clamp(1, MAX_PAGE))?;
+    Ok(WithdrawalsPage {
+        denomination,
+        from,
+        total: cache.withdrawals_head(&pool)?.count,
+        withdrawals: withdrawals
+            .iter()
+            .zip(from..)
+            .map(|(w, i)| WithdrawalEntry::from_withdrawal(i, w))
+            .collect(),
+    })
+}
+
+async fn sync_unlocked(
+    chain: &Chain,
+    denomination: u64,
+    cache: &TreeCache,
+    progress: &(dyn Fn(SyncProgress) + Sync),
+) -> Result<SyncedTree> {
+    let pool = chain.pool_address(denomination)?;
+    let key = pool.to_base58();
+    let cached = cache.head(&key)?.count;
+    let why = match sync_once(chain, denomination, cache, progress).await? {
+        Attempt::Done(synced) => return Ok(synced),
+        Attempt::Stale(why) if cached > 0 => why,
+        Attempt::Stale(why) => return Err(Error::Refused(why)),
+    };
+    tracing::warn!(pool = %key, reason = %why, "dropping the tree cache");
+    cache.clear(&key)?;
+    match sync_once(chain, denomination, cache, progress).await? {
+        Attempt::Done(synced) => Ok(synced),
+        Attempt::Stale(why) => Err(Error::Refused(why)),
     }
+}
 
-    /// A page of the pool's withdrawals from the `from`th on, at most [`MAX_PAGE`].
-    pub(crate) async fn withdrawals_page(
-        &self,
-        cache: &TreeCache,
-        denomination: u64,
-        from: u32,
-        limit: u32,
-    ) -> Result<WithdrawalsPage> {
-        let pool = self.pool_address(denomination)?.to_base58();
-        self.sync_if_stale(denomination, cache).await?;
-        let withdrawals = cache.withdrawals_from(&pool, from, limit.clamp(1, MAX_PAGE))?;
-        Ok(WithdrawalsPage {
-            denomination,
-            from,
-            total: cache.withdrawals_head(&pool)?.count,
-            withdrawals: withdrawals
-                .iter()
-                .zip(from..)
-                .map(|(w, i)| WithdrawalEntry::from_withdrawal(i, w))
-                .collect(),
-        })
+async fn sync_once(
+    chain: &Chain,
+    denomination: u64,
+    cache: &TreeCache,
+    progress: &(dyn Fn(SyncProgress) + Sync),
+) -> Result<Attempt> {
+    let pool = chain.pool_address(denomination)?;
+    let key = pool.to_base58();
+    let head = cache.head(&key)?;
+    let target: u32 = chain.view(pool, TronPool::nextIndexCall {}).await?;
+    if head.count > target {
+        return Ok(Attempt::Stale(format!(
+            "the cache holds {} leaves of the {denomination} USDT pool {pool}, but the \
+             pool has {target} deposits",
+            head.count
+        )));
     }
-
-    async fn sync_unlocked(
-        &self,
-        denomination: u64,
-        cache: &TreeCache,
-        progress: &(dyn Fn(SyncProgress) + Sync),
-    ) -> Result<SyncedTree> {
-        let pool = self.pool_address(denomination)?;
-        let key = pool.to_base58();
-        let cached = cache.head(&key)?.count;
-        let why = match self.sync_once(denomination, cache, progress).await? {
-            Attempt::Done(synced) => return Ok(synced),
-            Attempt::Stale(why) if cached > 0 => why,
-            Attempt::Stale(why) => return Err(Error::Refused(why)),
-        };
-        tracing::warn!(pool = %key, reason = %why, "dropping the tree cache");
-        cache.clear(&key)?;
-        match self.sync_once(denomination, cache, progress).await? {
-            Attempt::Done(synced) => Ok(synced),
-            Attempt::Stale(why) => Err(Error::Refused(why)),
-        }
-    }
-
-    async fn sync_once(
-        &self,
-        denomination: u64,
-        cache: &TreeCache,
-        progress: &(dyn Fn(SyncProgress) + Sync),
-    ) -> Result<Attempt> {
-        let pool = self.pool_address(denomination)?;
-        let key = pool.to_base58();
-        let head = cache.head(&key)?;
-        let target: u32 = self.view(pool, TronPool::nextIndexCall {}).await?;
-        if head.count > target {
-            return Ok(Attempt::Stale(format!(
-                "the cache holds {} leaves of the {denomination} USDT pool {pool}, but the \
-                 pool has {target} deposits",
-                head.count
-            )));
-        }
-        progress(SyncProgress {
-            have: head.count.into(),
-            target: target.into(),
-        });
-        let mut passed = Vec::new();
-        for source in self.sync_sources() {
-            let name = self.describe_source(source);
-            let fetched = match self
-                .fetch(source, denomination, cache, head, target, progress)
-                .await
-            {
-                Ok(fetched) => fetched,
-                Err(e) => match passes_over(&e) {
-                    Some(PassOver(why)) => {
-                        tracing::info!(source = %name, reason = %why, "sync source passed over");
-                        passed.push(format!("{name}: {why}"));
-                        continue;
-                    }
-                    None => return Err(e),
-                },
-            };
-            match self
-                .settle(denomination, cache, head, target, fetched, source)
-                .await?
-            {
-                Ok(attempt) => return Ok(attempt),
-                Err(PassOver(why)) => {
+    progress(SyncProgress {
+        have: head.count.into(),
+        target: target.into(),
+    });
+    let mut passed = Vec::new();
+    for source in chain.sync_sources() {
+        let name = describe_source(chain, source);
+        let fetched = match fetch(chain, source, denomination, cache, head, target, progress).await
+        {
+            Ok(fetched) => fetched,
+            Err(e) => match passes_over(&e) {
+                Some(PassOver(why)) => {
                     tracing::info!(source = %name, reason = %why, "sync source passed over");
                     passed.push(format!("{name}: {why}"));
+                    continue;
                 }
-            }
-        }
-        Err(Error::Unavailable(format!(
-            "no source could sync the {denomination} USDT pool: {}",
-            passed.join("; ")
-        )))
-    }
-
-    /// Checks what a source brought and, when it rebuilds a root the pool knows, saves it.
-    async fn settle(
-        &self,
-        denomination: u64,
-        cache: &TreeCache,
-        head: CacheHead,
-        target: u32,
-        fetched: Fetched,
-        source: &SyncSource,
-    ) -> Result<std::result::Result<Attempt, PassOver>> {
-        let name = &self.describe_source(source);
-        let pool = self.pool_address(denomination)?;
-        let key = pool.to_base58();
-        let mut new_leaves: Vec<Leaf> = Vec::new();
-        for leaf in fetched.leaves {
-            let next = head.count + new_leaves.len() as u32;
-            if leaf.index < next {
-                continue;
-            }
-            if leaf.index > next {
-                return Err(Error::Refused(format!(
-                    "{name} skipped deposits of the {denomination} USDT pool {pool}: leaf {} \
-                     arrived when {next} was next",
-                    leaf.index
-                )));
-            }
-            new_leaves.push(leaf);
-        }
-        let total = head.count as u64 + new_leaves.len() as u64;
-        if total < u64::from(target) {
-            return Ok(Err(PassOver(format!(
-                "it knows {total} deposits of the pool; the pool has {target} (behind)"
-            ))));
-        }
-        let mut tree = cache.load(&key)?;
-        if !new_leaves.is_empty() {
-            let fresh = new_leaves
-                .iter()
-                .map(|l| zk::field::from_be_bytes(&l.commitment, "a deposit's commitment"))
-                .collect::<std::result::Result<Vec<_>, _>>()
-                .map_err(|e| {
-                    Error::Refused(format!("{name}, the {denomination} USDT pool: {e}"))
-                })?;
-            let extend = tokio::task::spawn_blocking(move || tree.extend(&fresh).map(|_| tree));
-            tree = extend
-                .await
-                .map_err(|e| Error::task("building the tree", e))?
-                .map_err(|e| Error::caused(format!("the {denomination} USDT pool"), e))?;
-        }
-        let root = B256::from(zk::field::to_be_bytes(&tree.root()));
-        if !tree.is_empty() && !self.is_known_root(denomination, root).await? {
-            return Ok(Ok(Attempt::Stale(format!(
-                "the tree rebuilt from the deposits of the {denomination} USDT pool {pool} \
-                 (from {name}) has root {}, which the pool does not know; refusing to prove \
-                 against it{}",
-                word_hex(&root),
-                if new_leaves.is_empty() {
-                    ""
-                } else {
-                    ": the source sent leaves that are not the pool's"
-                }
-            ))));
-        }
-        cache.save(
-            &key,
-            &Update {
-                leaves: &new_leaves,
-                tree: (!new_leaves.is_empty()).then_some(&tree),
-                withdrawals: &fetched.withdrawals,
-                next_block: fetched.next_block,
+                None => return Err(e),
             },
-        )?;
-        Ok(Ok(Attempt::Done(SyncedTree {
-            denomination,
-            pool,
-            tree,
-            root,
-            fetched: new_leaves.len(),
-            withdrawals: cache.withdrawals_head(&key)?.count,
-            source: source.to_string(),
-        })))
-    }
-
-    /// A source as messages name it.
-    fn describe_source(&self, source: &SyncSource) -> String {
-        match source {
-            SyncSource::Server(url) => format!("the tronpool server at {url}"),
-            SyncSource::EventsApi => format!(
-                "the events API at {}",
-                self.node
-                    .config()
-                    .events_url
-                    .as_ref()
-                    .unwrap_or(self.node.url())
-            ),
-            SyncSource::BlockScan => format!("the block scan of {}", self.node.url()),
+        };
+        match settle(chain, denomination, cache, head, target, fetched, source).await? {
+            Ok(attempt) => return Ok(attempt),
+            Err(PassOver(why)) => {
+                tracing::info!(source = %name, reason = %why, "sync source passed over");
+                passed.push(format!("{name}: {why}"));
+            }
         }
     }
+    Err(Error::Unavailable(format!(
+        "no source could sync the {denomination} USDT pool: {}",
+        passed.join("; ")
+    )))
+}
 
-    async fn fetch(
-        &self,
-        source: &SyncSource,
-        denomination: u64,
-        cache: &TreeCache,
-        head: CacheHead,
-        target: u32,
-        progress: &(dyn Fn(SyncProgress) + Sync),
-    ) -> Result<Fetched> {
-        let pool = self.pool_address(denomination)?;
-        let key = pool.to_base58();
-        let withdrawals = cache.withdrawals_head(&key)?;
-        match source {
-            SyncSource::Server(url) => {
-                let server =
-                    ServerClient::new(url.clone(), "sync server", SERVER_TIMEOUT, self.proxy())?;
-                fetch_from_server(
-                    &server,
-                    denomination,
-                    head,
-                    withdrawals.count,
-                    target,
-                    progress,
-                )
-                .await
+/// Checks what a source brought and, when it rebuilds a root the pool knows, saves it.
+async fn settle(
+    chain: &Chain,
+    denomination: u64,
+    cache: &TreeCache,
+    head: CacheHead,
+    target: u32,
+    fetched: Fetched,
+    source: &SyncSource,
+) -> Result<std::result::Result<Attempt, PassOver>> {
+    let name = &describe_source(chain, source);
+    let pool = chain.pool_address(denomination)?;
+    let key = pool.to_base58();
+    let mut new_leaves: Vec<Leaf> = Vec::new();
+    for leaf in fetched.leaves {
+        let next = head.count + new_leaves.len() as u32;
+        if leaf.index < next {
+            continue;
+        }
+        if leaf.index > next {
+            return Err(Error::Refused(format!(
+                "{name} skipped deposits of the {denomination} USDT pool {pool}: leaf {} \
+                 arrived when {next} was next",
+                leaf.index
+            )));
+        }
+        new_leaves.push(leaf);
+    }
+    let total = head.count as u64 + new_leaves.len() as u64;
+    if total < u64::from(target) {
+        return Ok(Err(PassOver(format!(
+            "it knows {total} deposits of the pool; the pool has {target} (behind)"
+        ))));
+    }
+    let mut tree = cache.load(&key)?;
+    if !new_leaves.is_empty() {
+        let fresh = new_leaves
+            .iter()
+            .map(|l| zk::field::from_be_bytes(&l.commitment, "a deposit's commitment"))
+            .collect::<std::result::Result<Vec<_>, _>>()
+            .map_err(|e| Error::Refused(format!("{name}, the {denomination} USDT pool: {e}")))?;
+        let extend = tokio::task::spawn_blocking(move || tree.extend(&fresh).map(|_| tree));
+        tree = extend
+            .await
+            .map_err(|e| Error::task("building the tree", e))?
+            .map_err(|e| Error::caused(format!("the {denomination} USDT pool"), e))?;
+    }
+    let root = B256::from(zk::field::to_be_bytes(&tree.root()));
+    if !tree.is_empty() && !pools::is_known_root(chain, denomination, root).await? {
+        return Ok(Ok(Attempt::Stale(format!(
+            "the tree rebuilt from the deposits of the {denomination} USDT pool {pool} \
+             (from {name}) has root {}, which the pool does not know; refusing to prove \
+             against it{}",
+            word_hex(&root),
+            if new_leaves.is_empty() {
+                ""
+            } else {
+                ": the source sent leaves that are not the pool's"
             }
-            SyncSource::EventsApi => {
-                let leaves = self
-                    .events(
-                        pool,
-                        "Deposit",
-                        head.last_timestamp,
-                        |event| deposit_leaf(event).map(Some),
-                        &|n| {
-                            progress(SyncProgress {
-                                have: u64::from(head.count) + n as u64,
-                                target: target.into(),
-                            })
-                        },
-                    )
-                    .await?;
-                let withdrawals = self
-                    .events(
-                        pool,
-                        "Withdrawal",
-                        withdrawals.last_timestamp,
-                        |event| withdrawal_event(event).map(Some),
-                        &|_| {},
-                    )
-                    .await?;
-                Ok(Fetched {
-                    leaves,
-                    withdrawals,
-                    next_block: None,
-                })
-            }
-            SyncSource::BlockScan => {
-                let from = cache
-                    .scan_cursor(&key)?
-                    .unwrap_or(self.deployment.block)
-                    .max(1);
-                self.scan(pool, from, head, target, progress).await
-            }
+        ))));
+    }
+    cache.save(
+        &key,
+        &Update {
+            leaves: &new_leaves,
+            tree: (!new_leaves.is_empty()).then_some(&tree),
+            withdrawals: &fetched.withdrawals,
+            next_block: fetched.next_block,
+        },
+    )?;
+    Ok(Ok(Attempt::Done(SyncedTree {
+        denomination,
+        pool,
+        tree,
+        root,
+        fetched: new_leaves.len(),
+        withdrawals: cache.withdrawals_head(&key)?.count,
+        source: source.to_string(),
+    })))
+}
+
+/// A source as messages name it.
+fn describe_source(chain: &Chain, source: &SyncSource) -> String {
+    match source {
+        SyncSource::Server(url) => format!("the tronpool server at {url}"),
+        SyncSource::EventsApi => format!(
+            "the events API at {}",
+            chain
+                .node
+                .config()
+                .events_url
+                .as_ref()
+                .unwrap_or(chain.node.url())
+        ),
+        SyncSource::BlockScan => format!("the block scan of {}", chain.node.url()),
+    }
+}
+
+async fn fetch(
+    chain: &Chain,
+    source: &SyncSource,
+    denomination: u64,
+    cache: &TreeCache,
+    head: CacheHead,
+    target: u32,
+    progress: &(dyn Fn(SyncProgress) + Sync),
+) -> Result<Fetched> {
+    let pool = chain.pool_address(denomination)?;
+    let key = pool.to_base58();
+    let withdrawals = cache.withdrawals_head(&key)?;
+    match source {
+        SyncSource::Server(url) => {
+            let server =
+                ServerClient::new(url.clone(), "sync server", SERVER_TIMEOUT, chain.proxy())?;
+            fetch_from_server(
+                &server,
+                denomination,
+                head,
+                withdrawals.count,
+                target,
+                progress,
+            )
+            .await
+        }
+        SyncSource::EventsApi => {
+            let leaves = events::events(
+                chain,
+                pool,
+                "Deposit",
+                head.last_timestamp,
+                |event| deposit_leaf(event).map(Some),
+                &|n| {
+                    progress(SyncProgress {
+                        have: u64::from(head.count) + n as u64,
+                        target: target.into(),
+                    })
+                },
+            )
+            .await?;
+            let withdrawals = events::events(
+                chain,
+                pool,
+                "Withdrawal",
+                withdrawals.last_timestamp,
+                |event| withdrawal_event(event).map(Some),
+                &|_| {},
+            )
+            .await?;
+            Ok(Fetched {
+                leaves,
+                withdrawals,
+                next_block: None,
+            })
+        }
+        SyncSource::BlockScan => {
+            let from = cache
+                .scan_cursor(&key)?
+                .unwrap_or(chain.deployment.block)
+                .max(1);
+            scan::scan(chain, pool, from, head, target, progress).await
         }
     }
 }

@@ -16,51 +16,49 @@ use crate::service::chain::Chain;
 use crate::service::wire::Malformed;
 use crate::store::trees::{CacheHead, Leaf, Withdrawal};
 
-impl Chain {
-    /// Reads every block from `from` to the head for the pool's events. The head is read
-    /// after the deposit count, so every counted deposit is in a block the scan reads.
-    pub(super) async fn scan(
-        &self,
-        pool: Address,
-        from: u64,
-        head: CacheHead,
-        target: u32,
-        progress: &(dyn Fn(SyncProgress) + Sync),
-    ) -> Result<Fetched> {
-        let last = self.node.get_now_block().await?.number().max(0) as u64;
-        let mut fetched = Fetched {
-            next_block: Some(last + 1),
-            ..Fetched::default()
-        };
-        let node = &self.node;
-        let mut blocks = futures_util::stream::iter(from..=last)
-            .map(|n| async move { (n, node.get_transaction_infos_by_block(n as i64).await) })
-            .buffered(SCAN_CONCURRENCY);
-        while let Some((number, infos)) = blocks.next().await {
-            for info in infos? {
-                let events = pool_events(&info, pool).map_err(|why| {
-                    Error::Refused(format!(
-                        "block {number} of {} holds an unreadable event of the pool {pool}: \
-                         {why}",
-                        self.node.url()
-                    ))
-                })?;
-                for event in events {
-                    match event {
-                        PoolEvent::Deposit(leaf) => fetched.leaves.push(leaf),
-                        PoolEvent::Withdrawal(w) => fetched.withdrawals.push(w),
-                    }
+/// Reads every block from `from` to the head for the pool's events. The head is read
+/// after the deposit count, so every counted deposit is in a block the scan reads.
+pub(super) async fn scan(
+    chain: &Chain,
+    pool: Address,
+    from: u64,
+    head: CacheHead,
+    target: u32,
+    progress: &(dyn Fn(SyncProgress) + Sync),
+) -> Result<Fetched> {
+    let last = chain.node.get_now_block().await?.number().max(0) as u64;
+    let mut fetched = Fetched {
+        next_block: Some(last + 1),
+        ..Fetched::default()
+    };
+    let node = &chain.node;
+    let mut blocks = futures_util::stream::iter(from..=last)
+        .map(|n| async move { (n, node.get_transaction_infos_by_block(n as i64).await) })
+        .buffered(SCAN_CONCURRENCY);
+    while let Some((number, infos)) = blocks.next().await {
+        for info in infos? {
+            let events = pool_events(&info, pool).map_err(|why| {
+                Error::Refused(format!(
+                    "block {number} of {} holds an unreadable event of the pool {pool}: \
+                     {why}",
+                    chain.node.url()
+                ))
+            })?;
+            for event in events {
+                match event {
+                    PoolEvent::Deposit(leaf) => fetched.leaves.push(leaf),
+                    PoolEvent::Withdrawal(w) => fetched.withdrawals.push(w),
                 }
             }
-            if number % 100 == 0 || number == last {
-                progress(SyncProgress {
-                    have: u64::from(head.count) + fetched.leaves.len() as u64,
-                    target: target.into(),
-                });
-            }
         }
-        Ok(fetched)
+        if number % 100 == 0 || number == last {
+            progress(SyncProgress {
+                have: u64::from(head.count) + fetched.leaves.len() as u64,
+                target: target.into(),
+            });
+        }
     }
+    Ok(fetched)
 }
 
 /// A pool event read from a transaction's logs.

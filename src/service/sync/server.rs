@@ -1,7 +1,7 @@
 //! Another tronpool server as a sync source: `GET /api/pools/{denom}/leaves` and
 //! `…/withdrawals`, paged from where the cache ends.
 
-use super::{Fetched, MAX_PAGE, MAX_PAGES, SyncProgress};
+use super::source::{Fetched, MAX_PAGE, MAX_PAGES, SyncProgress};
 use crate::error::{Error, Result};
 use crate::service::server_client::ServerClient;
 use crate::service::wire::{LeavesPage, WithdrawalsPage};
