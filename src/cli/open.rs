@@ -97,6 +97,22 @@ impl<'a> Session<'a> {
         })
     }
 
+    /// A session for a command given a NOTE argument `note`, and the note: read, and refused
+    /// when bad, before the key (opened when `key`).
+    pub async fn with_note(ctx: &'a Context, note: &str, key: bool) -> Result<(Self, GivenNote)> {
+        let needs = Needs {
+            note: Some(note),
+            key,
+            ..Needs::default()
+        };
+        let mut session = Session::open(ctx, needs).await?;
+        let given = session
+            .note
+            .take()
+            .expect("the note is read when asked for");
+        Ok((session, given))
+    }
+
     pub(crate) fn desk(&self) -> Desk<'_> {
         Desk {
             chain: &self.chain,

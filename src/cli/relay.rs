@@ -28,7 +28,7 @@ use crate::store::jobs::JobStore;
 
 use super::context::Context;
 use super::input::{Prompt, refund_sun};
-use super::open::{Needs, Session, connect, pricing};
+use super::open::{Session, connect, pricing};
 use super::progress::Steps;
 
 #[derive(Debug, Subcommand)]
@@ -116,15 +116,7 @@ fn in_process(chain: Arc<Chain>) -> Result<RelayTarget> {
 
 impl RelayWithdrawArgs {
     pub async fn run(self, ctx: &Context) -> Result<()> {
-        let needs = Needs {
-            note: Some(&self.note),
-            ..Needs::default()
-        };
-        let mut session = Session::open(ctx, needs).await?;
-        let given = session
-            .note
-            .take()
-            .expect("the note is read when asked for");
+        let (session, given) = Session::with_note(ctx, &self.note, false).await?;
         let refund = refund_sun(self.refund.as_deref())?;
         let settings = session.settings;
         let relayer = match remote(settings, self.relayer.clone())? {

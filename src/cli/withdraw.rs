@@ -10,7 +10,7 @@ use crate::service::withdraw::{SelfWithdrawal, SelfWithdrawn, Signer};
 
 use super::context::Context;
 use super::input::{Prompt, refund_sun};
-use super::open::{Needs, Session};
+use super::open::Session;
 use super::progress::Steps;
 use super::signing::print_unsigned;
 
@@ -38,16 +38,8 @@ pub struct WithdrawArgs {
 
 impl WithdrawArgs {
     pub async fn run(self, ctx: &Context) -> Result<()> {
-        let needs = Needs {
-            note: Some(&self.note),
-            key: !self.unsigned || self.from.is_none(),
-            ..Needs::default()
-        };
-        let mut session = Session::open(ctx, needs).await?;
-        let given = session
-            .note
-            .take()
-            .expect("the note is read when asked for");
+        let key = !self.unsigned || self.from.is_none();
+        let (session, given) = Session::with_note(ctx, &self.note, key).await?;
         let key = session.key.as_ref().filter(|_| !self.unsigned);
         let from = match (self.from, &session.key) {
             (Some(from), _) if self.unsigned => from,
