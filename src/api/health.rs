@@ -16,19 +16,28 @@ use super::app::App;
 use crate::envelope;
 use crate::error::Kind;
 use crate::service::health;
-use crate::service::health::Readiness;
+use crate::service::health::{HealthReport, Readiness};
 
+/// Server and node health, with the readiness checks.
+///
+/// Never rate limited.
+#[utoipa::path(get, path = "/api/health", responses(
+        (status = 200, description = "Success", body = HealthReport),
+        (status = 503, description = "The node is unreachable: {ok: false, error, data: Health}"),
+))]
 pub async fn health(State(app): State<Arc<App>>) -> Response {
     let (health, readiness) = tokio::join!(health::health(&app.chain), readiness(&app));
-    let mut data = json!(health);
-    data["ready"] = json!(readiness.ready);
-    data["checks"] = json!(readiness.checks);
-    if health.is_ok() {
+    let healthy = health.is_ok();
+    let why = health.node.error.clone().unwrap_or_default();
+    let data = json!(HealthReport {
+        health,
+        readiness: (*readiness).clone(),
+    });
+    if healthy {
         return Json(envelope::ok(&data)).into_response();
     }
     // A load balancer reads the status; a person reads why. The report rides along with the
     // error so both are in one answer.
-    let why = health.node.error.clone().unwrap_or_default();
     let mut body = envelope::error(
         &format!("the node is unreachable: {why}"),
         Kind::Unavailable,
@@ -37,12 +46,39 @@ pub async fn health(State(app): State<Arc<App>>) -> Response {
     (StatusCode::SERVICE_UNAVAILABLE, Json(body)).into_response()
 }
 
-/// `GET /livez`: the process is alive and serving.
+/// `GET /livez`'s data.
+#[derive(utoipa::ToSchema)]
+#[allow(dead_code)] // Written as JSON below; this says its shape.
+pub(crate) struct Alive {
+    #[schema(schema_with = alive)]
+    status: String,
+}
+
+fn alive() -> utoipa::openapi::schema::ObjectBuilder {
+    utoipa::openapi::schema::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::String)
+        .enum_values(Some(["alive"]))
+}
+
+/// Liveness: the process answers (always 200).
+///
+/// Never rate limited.
+#[utoipa::path(get, path = "/livez", responses(
+        (status = 200, description = "Success", body = Alive),
+))]
 pub async fn livez() -> Json<serde_json::Value> {
     Json(envelope::ok(&json!({ "status": "alive" })))
 }
 
-/// `GET /readyz`: 200 when every check passed, 503 naming the ones that did not.
+/// Readiness: the node reachable with a fresh head block, the database writable, the
+/// relayer's watcher alive and its balance above its minimum.
+///
+/// Never rate limited; computed at most once a second. 503 lists every check as data, the
+/// failed ones in error.
+#[utoipa::path(get, path = "/readyz", responses(
+        (status = 200, description = "Success", body = Readiness),
+        (status = 503, description = "Not ready: {ok: false, error, data: Readiness}"),
+))]
 pub async fn readyz(State(app): State<Arc<App>>) -> Response {
     let readiness = readiness(&app).await;
     if readiness.ready {

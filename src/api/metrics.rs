@@ -134,6 +134,13 @@ pub fn rate_limited(budget: &'static str) {
     metrics::counter!("tronpool_rate_limited_total", "budget" => budget).increment(1);
 }
 
+/// Counters in Prometheus' text format: requests by route and status, their latency
+/// (histogram), rate-limit rejections by budget, the relayer's jobs by state.
+///
+/// Never rate limited.
+#[utoipa::path(get, path = "/metrics", responses(
+        (status = 200, description = "Prometheus text format 0.0.4", body = String, content_type = "text/plain"),
+))]
 pub async fn render(State(app): State<Arc<App>>) -> Response {
     let readiness = super::health::readiness(&app).await;
     metrics::gauge!("tronpool_ready").set(if readiness.ready { 1.0 } else { 0.0 });

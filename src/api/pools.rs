@@ -16,22 +16,41 @@ use super::errors::{ApiResult, Body, Segments};
 use crate::envelope;
 use crate::service::inputs;
 use crate::service::pools;
+use crate::service::pools::{Pool, PoolRoot, SpentStatus, Withdrawable};
 use crate::service::sync;
 use crate::service::sync::MAX_PAGE;
+use crate::service::wire::schema;
+use crate::service::wire::{LeavesPage, WithdrawalsPage};
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[schema(as = CheckSpentRequest)]
 pub(crate) struct CheckSpent {
+    #[schema(schema_with = schema::word)]
     nullifier_hash: String,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[schema(as = CanWithdrawRequest)]
 pub(crate) struct CanWithdraw {
+    #[schema(schema_with = schema::word)]
     nullifier_hash: String,
+    #[schema(schema_with = schema::word)]
     root: String,
 }
 
+/// `GET /api/pools`' data.
+#[derive(utoipa::ToSchema)]
+#[allow(dead_code)] // The listing is written from its cached bytes; this says their shape.
+pub(crate) struct Pools {
+    pools: Vec<Pool>,
+}
+
+/// Every pool.
+#[utoipa::path(get, path = "/api/pools", responses(
+        (status = 200, description = "Success", body = Pools),
+))]
 pub async fn list(State(app): State<Arc<App>>) -> ApiResult<Response> {
     let terms = app.fee_terms().await;
     let reads = app
@@ -51,6 +70,12 @@ pub async fn list(State(app): State<Arc<App>>) -> ApiResult<Response> {
     Ok(json_bytes(body))
 }
 
+/// One pool.
+#[utoipa::path(get, path = "/api/pools/{denom}", params(("denom" = String, Path, description = "A pool's denomination in whole USDT: 100, 500, 1000, 3000, 5000 or 10000")), responses(
+        (status = 200, description = "Success", body = Pool),
+        (status = 400, description = "Malformed input"),
+        (status = 404, description = "Unknown pool"),
+))]
 pub async fn show(
     State(app): State<Arc<App>>,
     Segments(denom): Segments<String>,
@@ -77,6 +102,12 @@ fn json_bytes(body: Bytes) -> Response {
         .into_response()
 }
 
+/// A pool's current root.
+#[utoipa::path(get, path = "/api/pools/{denom}/root", params(("denom" = String, Path, description = "A pool's denomination in whole USDT: 100, 500, 1000, 3000, 5000 or 10000")), responses(
+        (status = 200, description = "Success", body = PoolRoot),
+        (status = 400, description = "Malformed input"),
+        (status = 404, description = "Unknown pool"),
+))]
 pub async fn root(
     State(app): State<Arc<App>>,
     Segments(denom): Segments<String>,
@@ -87,6 +118,13 @@ pub async fn root(
     )))
 }
 
+/// Whether a nullifier hash is spent.
+#[utoipa::path(post, path = "/api/pools/{denom}/check-spent", params(("denom" = String, Path, description = "A pool's denomination in whole USDT: 100, 500, 1000, 3000, 5000 or 10000")),
+    request_body = CheckSpent, responses(
+        (status = 200, description = "Success", body = SpentStatus),
+        (status = 400, description = "Malformed input"),
+        (status = 404, description = "Unknown pool"),
+))]
 pub(crate) async fn check_spent(
     State(app): State<Arc<App>>,
     Segments(denom): Segments<String>,
@@ -98,6 +136,13 @@ pub(crate) async fn check_spent(
     Ok(Json(envelope::ok(&status)))
 }
 
+/// Whether a withdrawal could go through.
+#[utoipa::path(post, path = "/api/pools/{denom}/can-withdraw", params(("denom" = String, Path, description = "A pool's denomination in whole USDT: 100, 500, 1000, 3000, 5000 or 10000")),
+    request_body = CanWithdraw, responses(
+        (status = 200, description = "Success", body = Withdrawable),
+        (status = 400, description = "Malformed input"),
+        (status = 404, description = "Unknown pool"),
+))]
 pub(crate) async fn can_withdraw(
     State(app): State<Arc<App>>,
     Segments(denom): Segments<String>,
@@ -110,8 +155,19 @@ pub(crate) async fn can_withdraw(
     Ok(Json(envelope::ok(&status)))
 }
 
-/// `GET /api/pools/{denom}/leaves?from=N&limit=M`: the pool's deposits in leaf order, for a
-/// client to rebuild the tree from (it checks the root with its own node).
+/// The pool's deposits in leaf order, a page at a time.
+///
+/// For a client to rebuild the pool's tree without an events API. A client uses the leaves
+/// only if they rebuild a root the pool knows (it checks the root with its own node). The
+/// server syncs the pool first, at most once per cache TTL.
+#[utoipa::path(get, path = "/api/pools/{denom}/leaves", params(("denom" = String, Path, description = "A pool's denomination in whole USDT: 100, 500, 1000, 3000, 5000 or 10000"),
+        ("from" = Option<u32>, Query, description = "The first leaf index (default 0)"),
+        ("limit" = Option<u32>, Query, description = "At most this many leaves (default and cap 1000)")),
+    responses(
+        (status = 200, description = "Success", body = LeavesPage),
+        (status = 400, description = "Malformed input"),
+        (status = 404, description = "Unknown pool"),
+))]
 pub async fn leaves(
     State(app): State<Arc<App>>,
     Segments(denom): Segments<String>,
@@ -123,8 +179,18 @@ pub async fn leaves(
     Ok(Json(envelope::ok(&page)))
 }
 
-/// `GET /api/pools/{denom}/withdrawals?from=N&limit=M`: the pool's withdrawals, for a client
-/// to tell its notes' spentness without asking a node.
+/// The pool's withdrawals, a page at a time.
+///
+/// Their nullifier hashes, for a client to tell whether its notes are spent without asking
+/// a node about them; in the order this server saw them.
+#[utoipa::path(get, path = "/api/pools/{denom}/withdrawals", params(("denom" = String, Path, description = "A pool's denomination in whole USDT: 100, 500, 1000, 3000, 5000 or 10000"),
+        ("from" = Option<u32>, Query, description = "The first withdrawal (default 0)"),
+        ("limit" = Option<u32>, Query, description = "At most this many (default and cap 1000)")),
+    responses(
+        (status = 200, description = "Success", body = WithdrawalsPage),
+        (status = 400, description = "Malformed input"),
+        (status = 404, description = "Unknown pool"),
+))]
 pub async fn withdrawals(
     State(app): State<Arc<App>>,
     Segments(denom): Segments<String>,

@@ -15,12 +15,17 @@ use super::layers::Deadline;
 use crate::envelope;
 use crate::error::{Error, Result};
 use crate::service::inputs;
+use crate::service::relayer::Job;
 use crate::service::relayer::Relayer;
-use crate::service::wire::{RelayBody, RelayRequest};
+use crate::service::wire::{RelayBody, RelayRequest, Relayed, RelayerStatus};
 
 /// Time kept back from a request's deadline to answer with the txid.
 const ANSWER_MARGIN: Duration = Duration::from_millis(500);
 
+/// The relayer's address, balance, energy and fees.
+#[utoipa::path(get, path = "/api/relayer/status", responses(
+        (status = 200, description = "Success", body = RelayerStatus),
+))]
 pub async fn status(State(app): State<Arc<App>>) -> ApiResult<Json<Value>> {
     let status = match &app.relayer {
         Some(relayer) => relayer.status(&app.chain, &app.pricing).await?,
@@ -29,8 +34,26 @@ pub async fn status(State(app): State<Arc<App>>) -> ApiResult<Json<Value>> {
     Ok(Json(envelope::ok(&status)))
 }
 
-/// 200 once the node has the transaction; 202 with the txid when its broadcast is still
-/// under way as the request's time runs out (follow it at `/api/relayer/jobs/{txid}`).
+/// Have the relayer submit a withdrawal and pay its energy.
+///
+/// The proof must be made with relayer = this relayer's address and a fee of at least its
+/// quote plus the refund's price (status: relayerFeeRaw + refund TRX × refundPriceRaw).
+/// Checked in order: not in flight or relayed (409), refund within the limit (422), a price
+/// (503), fee (422), not spent (409), root known (422), proof valid off-chain (422), no
+/// refund to a contract where the operator refuses them (422), simulation, its energy
+/// within the ceiling and its cost covered (422), the relayer can pay its fee limit (503).
+/// Answers 200 once the node has the transaction, 202 with the txid when the broadcast is
+/// still under way as the request's time runs out (follow it at
+/// `/api/relayer/jobs/{txid}`). Limited to 5 requests a minute per client.
+#[utoipa::path(post, path = "/api/relayer/withdraw", request_body = RelayBody, responses(
+        (status = 200, description = "Success", body = Relayed),
+        (status = 202, description = "Accepted: the broadcast is still under way", body = Relayed),
+        (status = 400, description = "Malformed input"),
+        (status = 404, description = "Unknown pool"),
+        (status = 409, description = "Nullifier spent or already being relayed"),
+        (status = 422, description = "Unknown root, invalid proof, fee too low, a refund to a contract, over the energy ceiling, or it would revert"),
+        (status = 503, description = "Relaying is off, no usable price, the relayer's node is unreachable, or the relayer cannot pay"),
+))]
 pub async fn withdraw(
     State(app): State<Arc<App>>,
     deadline: Option<Extension<Deadline>>,
@@ -74,7 +97,14 @@ pub async fn withdraw(
     Ok((status, Json(envelope::ok(&relayed))))
 }
 
-/// `GET /api/relayer/jobs/{txid}`.
+/// A relayed withdrawal by its txid.
+#[utoipa::path(get, path = "/api/relayer/jobs/{txid}",
+    params(("txid" = String, Path, pattern = "^(0x)?[0-9a-fA-F]{64}$")), responses(
+        (status = 200, description = "Success", body = Job),
+        (status = 400, description = "Malformed txid"),
+        (status = 404, description = "No such job"),
+        (status = 503, description = "Relaying is off"),
+))]
 pub async fn job(
     State(app): State<Arc<App>>,
     Segments(txid): Segments<String>,
@@ -84,7 +114,14 @@ pub async fn job(
     Ok(Json(envelope::ok(&job)))
 }
 
-/// `GET /api/relayer/jobs/nullifier/{nullifierHash}`.
+/// The newest relayed withdrawal of a note (a live one first).
+#[utoipa::path(get, path = "/api/relayer/jobs/nullifier/{nullifierHash}",
+    params(("nullifierHash" = String, Path, pattern = "^0x[0-9a-fA-F]{64}$")), responses(
+        (status = 200, description = "Success", body = Job),
+        (status = 400, description = "Malformed nullifier hash"),
+        (status = 404, description = "No such job"),
+        (status = 503, description = "Relaying is off"),
+))]
 pub(crate) async fn job_for_note(
     State(app): State<Arc<App>>,
     Segments(nullifier_hash): Segments<String>,

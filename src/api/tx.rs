@@ -12,42 +12,90 @@ use super::app::App;
 use super::errors::{ApiResult, Body};
 use crate::envelope;
 use crate::service::builders;
+use crate::service::builders::Unsigned;
 use crate::service::builders::WithdrawRequest;
 use crate::service::inputs;
+use crate::service::wire::schema;
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[schema(as = ApproveRequest)]
 pub struct Approve {
+    #[schema(schema_with = schema::address)]
     from: String,
+    #[schema(schema_with = schema::denomination)]
     denomination: Value,
-    /// USDT (`100`, `"12.5"`); one deposit's worth when absent.
+    /// USDT to allow (`100`, `"12.5"`); when absent, one deposit's worth and one base unit,
+    /// which stays behind so the allowance never falls back to zero and the next approval
+    /// costs a third of the first.
+    #[schema(schema_with = approve_amount)]
     amount: Option<Value>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[schema(as = DepositRequest)]
 pub struct Deposit {
+    #[schema(schema_with = schema::address)]
     from: String,
+    #[schema(schema_with = schema::denomination)]
     denomination: Value,
+    #[schema(schema_with = schema::word)]
     commitment: String,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[schema(as = WithdrawRequest)]
 pub struct Withdraw {
+    #[schema(schema_with = schema::address)]
     from: String,
+    #[schema(schema_with = schema::denomination)]
     denomination: Value,
+    #[schema(schema_with = schema::proof)]
     proof: String,
+    #[schema(schema_with = schema::word)]
     root: String,
+    #[schema(schema_with = schema::word)]
     nullifier_hash: String,
+    #[schema(schema_with = schema::address)]
     recipient: String,
+    #[schema(schema_with = schema::address)]
     relayer: Option<String>,
-    /// USDT base units.
+    /// USDT base units paid to the relayer (default 0).
+    #[schema(schema_with = withdraw_fee)]
     fee: Option<Value>,
-    /// Sun.
+    /// Sun sent from `from` to the recipient (default 0).
+    #[schema(schema_with = withdraw_refund)]
     refund: Option<Value>,
 }
 
+fn approve_amount() -> utoipa::openapi::Schema {
+    schema::usdt(
+        "USDT to allow (like 100 or \"12.5\"); when absent, one deposit's worth and one base \
+         unit, which stays behind so the allowance never falls back to zero and the next \
+         approval costs a third of the first",
+    )
+}
+
+fn withdraw_fee() -> utoipa::openapi::Schema {
+    schema::units("USDT base units paid to the relayer (default 0)")
+}
+
+fn withdraw_refund() -> utoipa::openapi::Schema {
+    schema::units("Sun sent from `from` to the recipient (default 0)")
+}
+
+/// Unsigned USDT approval for a pool.
+#[utoipa::path(post, path = "/api/tx/approve", request_body = Approve, responses(
+        (status = 200, description = "Success", body = Unsigned),
+        (status = 400, description = "Malformed input"),
+        (status = 404, description = "Unknown pool"),
+        (status = 409, description = "Nullifier already spent"),
+        (status = 413, description = "Body too large"),
+        (status = 415, description = "Not JSON"),
+        (status = 422, description = "The chain or the proof says no; the reason is in `error`"),
+))]
 pub async fn approve(
     State(app): State<Arc<App>>,
     Body(body): Body<Approve>,
@@ -63,6 +111,19 @@ pub async fn approve(
     Ok(Json(envelope::ok(&unsigned)))
 }
 
+/// Unsigned deposit of a commitment.
+///
+/// Checks balance, allowance, that the commitment is new, and simulates the call; a deposit
+/// that would fail is answered 422.
+#[utoipa::path(post, path = "/api/tx/deposit", request_body = Deposit, responses(
+        (status = 200, description = "Success", body = Unsigned),
+        (status = 400, description = "Malformed input"),
+        (status = 404, description = "Unknown pool"),
+        (status = 409, description = "Nullifier already spent"),
+        (status = 413, description = "Body too large"),
+        (status = 415, description = "Not JSON"),
+        (status = 422, description = "The chain or the proof says no; the reason is in `error`"),
+))]
 pub async fn deposit(
     State(app): State<Arc<App>>,
     Body(body): Body<Deposit>,
@@ -74,6 +135,19 @@ pub async fn deposit(
     Ok(Json(envelope::ok(&unsigned)))
 }
 
+/// Unsigned withdrawal.
+///
+/// Checks the nullifier is unspent, the root known, verifies the proof off-chain and
+/// simulates the call before answering.
+#[utoipa::path(post, path = "/api/tx/withdraw", request_body = Withdraw, responses(
+        (status = 200, description = "Success", body = Unsigned),
+        (status = 400, description = "Malformed input"),
+        (status = 404, description = "Unknown pool"),
+        (status = 409, description = "Nullifier already spent"),
+        (status = 413, description = "Body too large"),
+        (status = 415, description = "Not JSON"),
+        (status = 422, description = "The chain or the proof says no; the reason is in `error`"),
+))]
 pub async fn withdraw(
     State(app): State<Arc<App>>,
     Body(body): Body<Withdraw>,

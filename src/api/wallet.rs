@@ -10,8 +10,15 @@ use super::app::App;
 use super::errors::{ApiResult, Segments};
 use crate::envelope;
 use crate::service::balances;
+use crate::service::balances::{Allowance, Balance};
 use crate::service::inputs;
 
+/// USDT and TRX held by an address.
+#[utoipa::path(get, path = "/api/balance/{address}",
+    params(("address" = String, Path, description = "A TRON address")), responses(
+        (status = 200, description = "Success", body = Balance),
+        (status = 400, description = "Bad address"),
+))]
 pub async fn balance(
     State(app): State<Arc<App>>,
     Segments(address): Segments<String>,
@@ -22,6 +29,13 @@ pub async fn balance(
     )))
 }
 
+/// USDT an address allows a pool to take.
+#[utoipa::path(get, path = "/api/allowance/{address}/{denom}",
+    params(("address" = String, Path, description = "A TRON address"), ("denom" = String, Path, description = "A pool's denomination in whole USDT: 100, 500, 1000, 3000, 5000 or 10000")), responses(
+        (status = 200, description = "Success", body = Allowance),
+        (status = 400, description = "Malformed input"),
+        (status = 404, description = "Unknown pool"),
+))]
 pub async fn allowance(
     State(app): State<Arc<App>>,
     Segments((address, denom)): Segments<(String, String)>,

@@ -12,28 +12,34 @@ use crate::service::format::six_decimals;
 use crate::service::stake::AccountResources;
 
 /// `GET /api/balance/:address`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Balance {
+    #[schema(schema_with = crate::service::wire::schema::address)]
     pub address: Address,
     /// USDT.
     pub balance: f64,
+    #[schema(schema_with = crate::service::wire::schema::raw)]
     pub balance_raw: String,
     pub trx: f64,
     /// Sun.
+    #[schema(schema_with = crate::service::wire::schema::raw)]
     pub trx_raw: String,
     /// Energy and bandwidth: what the account has before it burns TRX.
     pub resources: AccountResources,
 }
 
 /// `GET /api/allowance/:address/:denom`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Allowance {
+    #[schema(schema_with = crate::service::wire::schema::address)]
     pub address: Address,
     pub denomination: u64,
+    #[schema(schema_with = crate::service::wire::schema::address)]
     pub pool: Address,
     pub allowance: f64,
+    #[schema(schema_with = crate::service::wire::schema::raw)]
     pub allowance_raw: String,
     /// Enough for one deposit.
     pub sufficient: bool,

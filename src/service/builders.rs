@@ -37,7 +37,7 @@ const FEE_LIMIT_MARGIN_PERCENT: i64 = 30;
 /// energy and at most `origin_energy_limit`, for the share its callers do not pay; then the
 /// caller's own staked energy; the rest burned at the energy price. What the sponsor's and the
 /// caller's stake cover is what they have now: a call landing after others may find less.
-#[derive(Debug, Clone, Copy, Default, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, Serialize, PartialEq, Eq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct EnergySplit {
     /// The energy the simulation used.
@@ -100,12 +100,15 @@ pub struct Built {
 }
 
 /// An unsigned transaction as the API returns it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct Unsigned {
-    /// java-tron's JSON (`txID`, `raw_data`, `raw_data_hex`, `visible`).
+    /// An unsigned TRON transaction in java-tron's JSON (`txID`, `raw_data`, `raw_data_hex`,
+    /// `visible`); sign it as it is (TronWeb `trx.sign`, TronLink, `tronpool tx sign`).
+    #[schema(schema_with = crate::service::wire::schema::transaction)]
     pub transaction: serde_json::Value,
     /// How its energy would be paid if it ran now.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub estimate: Option<EnergySplit>,
 }
 

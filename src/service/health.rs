@@ -15,15 +15,35 @@ use crate::units::format_trx;
 pub(crate) const MAX_HEAD_AGE: Duration = Duration::from_secs(60);
 
 /// One readiness check: its name, whether it passed, and why not (or what it saw).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct Check {
+    #[schema(schema_with = check_name)]
     pub name: &'static str,
     pub ok: bool,
     pub detail: String,
 }
 
+/// The readiness checks there are, as [`readiness`] names them.
+const CHECK_NAMES: [&str; 4] = ["node", "database", "relayer_watcher", "relayer_balance"];
+
+fn check_name() -> utoipa::openapi::schema::ObjectBuilder {
+    utoipa::openapi::schema::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::String)
+        .enum_values(Some(CHECK_NAMES))
+}
+
+fn health_status() -> utoipa::openapi::schema::ObjectBuilder {
+    utoipa::openapi::schema::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::String)
+        .enum_values(Some(["ok", "unavailable"]))
+        .description(Some(
+            "`ok`, or `unavailable` when the node cannot be reached",
+        ))
+}
+
 impl Check {
     fn new(name: &'static str, ok: bool, detail: impl Into<String>) -> Self {
+        debug_assert!(CHECK_NAMES.contains(&name), "{name} is not in CHECK_NAMES");
         Check {
             name,
             ok,
@@ -33,24 +53,26 @@ impl Check {
 }
 
 /// `GET /readyz`: ready when every check passed.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct Readiness {
     pub ready: bool,
     pub checks: Vec<Check>,
 }
 
 /// `GET /api/health`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Health {
     /// `ok`, or `unavailable` when the node cannot be reached.
+    #[schema(schema_with = health_status)]
     pub status: &'static str,
+    #[schema(value_type = String)]
     pub version: &'static str,
     pub network: String,
     pub node: NodeHealth,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct NodeHealth {
     pub reachable: bool,
@@ -58,7 +80,17 @@ pub struct NodeHealth {
     pub latency_ms: Option<u64>,
     /// Why the node is not reachable.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub error: Option<String>,
+}
+
+/// `GET /api/health`'s data: the node's health and the readiness checks, in one object.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct HealthReport {
+    #[serde(flatten)]
+    pub health: Health,
+    #[serde(flatten)]
+    pub readiness: Readiness,
 }
 
 impl Health {

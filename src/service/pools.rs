@@ -15,19 +15,26 @@ use crate::service::relayer_fees::Terms;
 use crate::service::sponsor;
 
 /// A pool as the API and `tronpool pools` show it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Pool {
     /// In whole USDT.
     pub denomination: u64,
+    /// In base units.
+    #[schema(schema_with = crate::service::wire::schema::raw)]
     pub denomination_raw: String,
+    #[schema(schema_with = crate::service::wire::schema::address)]
     pub address: Address,
+    /// USDT the pool holds.
     pub pool_balance: f64,
+    #[schema(schema_with = crate::service::wire::schema::raw)]
     pub pool_balance_raw: String,
+    #[schema(schema_with = crate::service::wire::schema::word)]
     pub current_root: String,
     /// A relay's fee from this pool at today's prices (see `GET /api/relayer/status`);
     /// `null` without a TRX/USDT price.
     pub relayer_fee: Option<f64>,
+    #[schema(schema_with = crate::service::wire::schema::raw_or_null)]
     pub relayer_fee_raw: Option<String>,
     pub deposit_count: u32,
 }
@@ -51,30 +58,34 @@ impl PoolRead {
 }
 
 /// `GET /api/pools/:denom/root`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PoolRoot {
     pub denomination: u64,
+    #[schema(schema_with = crate::service::wire::schema::word)]
     pub root: String,
     pub deposit_count: u32,
 }
 
 /// `POST /api/pools/:denom/check-spent`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct SpentStatus {
+    #[schema(schema_with = crate::service::wire::schema::word)]
     pub nullifier_hash: String,
     pub spent: bool,
 }
 
 /// `POST /api/pools/:denom/can-withdraw`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct Withdrawable {
     pub can_withdraw: bool,
     pub spent: bool,
     pub known_root: bool,
+    /// Why not, when it cannot.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub reason: Option<String>,
 }
 

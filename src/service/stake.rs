@@ -97,7 +97,7 @@ impl StakeRequest {
 }
 
 /// An account's energy and bandwidth (part of `GET /api/balance/:address`).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AccountResources {
     /// Energy from stake (own and lent to it) not used yet today.
@@ -108,10 +108,13 @@ pub struct AccountResources {
     pub bandwidth_available: i64,
     pub bandwidth_limit: i64,
     /// TRX staked for energy and not lent, in sun.
+    #[schema(schema_with = crate::service::wire::schema::raw)]
     pub staked_for_energy_raw: String,
     /// TRX of its energy stake lent to others, in sun.
+    #[schema(schema_with = crate::service::wire::schema::raw)]
     pub lent_raw: String,
     /// TRX others lent it for energy, in sun.
+    #[schema(schema_with = crate::service::wire::schema::raw)]
     pub borrowed_raw: String,
 }
 

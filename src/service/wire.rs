@@ -30,20 +30,28 @@ pub struct RelayRequest {
 /// The body of `POST /api/relayer/withdraw`, as the client writes it and the server reads it.
 /// Amounts and the denomination are JSON numbers or decimal strings; the server checks every
 /// field (`api::relayer`) before it becomes a [`RelayRequest`].
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[schema(as = RelayRequest)]
 pub struct RelayBody {
     /// `"100"` (a number is accepted too).
+    #[schema(schema_with = schema::denomination)]
     pub denomination: serde_json::Value,
+    #[schema(schema_with = schema::proof)]
     pub proof: String,
+    #[schema(schema_with = schema::word)]
     pub root: String,
+    #[schema(schema_with = schema::word)]
     pub nullifier_hash: String,
+    #[schema(schema_with = schema::address)]
     pub recipient: String,
     /// USDT base units; the fee the relayer asks for the refund when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(schema_with = schema::relay_fee)]
     pub fee: Option<serde_json::Value>,
-    /// Sun; zero when absent.
+    /// Sun forwarded to the recipient; zero when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(schema_with = schema::relay_refund)]
     pub refund: Option<serde_json::Value>,
 }
 
@@ -63,10 +71,12 @@ impl From<&RelayRequest> for RelayBody {
 
 /// `GET /api/relayer/status`: what the relayer is and what it charges. The server writes it
 /// and the client reads it with this one type.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct RelayerStatus {
     pub enabled: bool,
+    /// The relayer's address (base58); `null` when relaying is off.
+    #[schema(value_type = Option<String>)]
     pub address: Option<Address>,
     pub network: String,
     pub balance_trx: Option<f64>,
@@ -75,11 +85,13 @@ pub struct RelayerStatus {
     pub fees: Vec<FeeQuote>,
     /// Why there is no quote: the price source is missing, dead or stale.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub price_error: Option<String>,
     pub pending: usize,
     /// What the relayer's unfinished jobs may still draw: `fees` are net of it (absent from
     /// a server that does not relay, or predates reservations).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub reserved: Option<Reserved>,
     /// How long, in seconds, a quote in `fees` is honoured ([`QUOTE_HOLD`]); 0 from a server
     /// that predates it.
@@ -105,9 +117,12 @@ impl RelayerStatus {
 
 /// `POST /api/relayer/withdraw`: the transaction we signed, and how far it got before we
 /// answered (`broadcast`, or `signed` while its broadcast is still under way).
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Relayed {
+    /// 64 hex digits.
+    #[schema(value_type = String, pattern = "^[0-9a-f]{64}$")]
     pub txid: TxId,
+    #[schema(schema_with = schema::relayed_state)]
     pub state: JobState,
 }
 
@@ -119,11 +134,11 @@ impl Relayed {
 }
 
 /// One leaf on the wire (`GET /api/pools/{denom}/leaves`).
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub(crate) struct LeafEntry {
     pub index: u32,
-    /// `0x` + 64 hex digits.
+    #[schema(schema_with = schema::word)]
     pub commitment: String,
     /// ms.
     pub block_timestamp: i64,
@@ -131,26 +146,29 @@ pub(crate) struct LeafEntry {
 }
 
 /// One withdrawal on the wire (`GET /api/pools/{denom}/withdrawals`).
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub(crate) struct WithdrawalEntry {
     /// Its place among the pool's withdrawals as the server cached them: pass the next one
     /// as `from`.
     pub index: u32,
+    #[schema(schema_with = schema::word)]
     pub nullifier_hash: String,
     pub txid: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub block: Option<i64>,
     pub block_timestamp: i64,
     pub recipient: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub relayer: Option<String>,
     /// USDT base units.
     pub fee: String,
 }
 
 /// A page of a pool's leaves.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct LeavesPage {
     pub denomination: u64,
@@ -161,7 +179,7 @@ pub(crate) struct LeavesPage {
 }
 
 /// A page of a pool's withdrawals.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct WithdrawalsPage {
     pub denomination: u64,
@@ -264,13 +282,14 @@ impl Malformed {
 }
 
 /// One pool's fee and how it was reached (`GET /api/relayer/status`, `fees[]`).
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct FeeQuote {
     pub denomination: u64,
     /// The fee without a refund, in USDT.
     pub relayer_fee: f64,
     /// The same in base units.
+    #[schema(schema_with = schema::raw)]
     pub relayer_fee_raw: String,
     /// Energy the fee is for: a normal relay.
     pub expected_energy: i64,
@@ -306,6 +325,7 @@ pub struct FeeQuote {
     /// What each TRX of refund adds to the fee, in USDT.
     pub refund_price: f64,
     /// The same in base units.
+    #[schema(schema_with = schema::raw)]
     pub refund_price_raw: String,
     pub margin_percent: u32,
 }
@@ -322,5 +342,127 @@ impl FeeQuote {
         let per_trx = parse(&self.refund_price_raw, "refund price")?;
         let refund = U256::from(refund_sun.max(0));
         Ok(fee + (refund * per_trx).div_ceil(U256::from(1_000_000u32)))
+    }
+}
+
+/// How the wire types' fields that the OpenAPI document cannot read off their Rust type look
+/// on the wire (`#[schema(schema_with = …)]`): one definition each, for every type that
+/// carries one.
+pub(crate) mod schema {
+    use utoipa::openapi::schema::{
+        KnownFormat, ObjectBuilder, OneOfBuilder, SchemaFormat, SchemaType, Type,
+    };
+    use utoipa::openapi::{RefOr, Schema};
+
+    fn string(description: &str) -> ObjectBuilder {
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .description(Some(description))
+    }
+
+    /// A field element or hash: `0x` and 64 hex digits.
+    pub(crate) fn word() -> ObjectBuilder {
+        string("0x + 64 hex digits, below the BN254 field modulus")
+            .pattern(Some("^0x[0-9a-fA-F]{64}$"))
+    }
+
+    /// An amount in base units, as a decimal string.
+    pub(crate) fn raw() -> ObjectBuilder {
+        string("In base units, as a decimal string").pattern(Some("^[0-9]+$"))
+    }
+
+    /// [`raw`], or `null` where there is none.
+    pub(crate) fn raw_or_null() -> ObjectBuilder {
+        raw().schema_type(
+            [Type::String, Type::Null]
+                .into_iter()
+                .collect::<SchemaType>(),
+        )
+    }
+
+    /// Where a relayed withdrawal stands when the relayer answers: signed, or taken by the
+    /// node.
+    pub(crate) fn relayed_state() -> ObjectBuilder {
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .enum_values(Some(["signed", "broadcast"]))
+    }
+
+    /// A TRON address in base58.
+    pub(crate) fn address() -> ObjectBuilder {
+        string("A TRON address, base58 (T…)")
+    }
+
+    /// A Groth16 proof as the pool's `withdraw` takes it: eight words.
+    pub(crate) fn proof() -> ObjectBuilder {
+        string("The proof's eight words, 0x + 512 hex digits").pattern(Some("^0x[0-9a-fA-F]{512}$"))
+    }
+
+    /// An amount in base units, a whole number or the same as a decimal string, described
+    /// as `description` (a field's doc comment does not reach a `schema_with` schema).
+    pub(crate) fn units(description: &str) -> Schema {
+        one_of(
+            description,
+            [
+                ObjectBuilder::new()
+                    .schema_type(Type::Integer)
+                    .minimum(Some(0)),
+                ObjectBuilder::new()
+                    .schema_type(Type::String)
+                    .pattern(Some("^[0-9]+$")),
+            ],
+        )
+    }
+
+    /// A pool's size in whole USDT: `100` or `"100"`.
+    pub(crate) fn denomination() -> Schema {
+        one_of(
+            "A pool's size in whole USDT: 100 or \"100\"",
+            [
+                ObjectBuilder::new()
+                    .schema_type(Type::Integer)
+                    .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int64))),
+                ObjectBuilder::new().schema_type(Type::String),
+            ],
+        )
+    }
+
+    /// USDT, like `100` or `"12.5"`, described as `description`.
+    pub(crate) fn usdt(description: &str) -> Schema {
+        one_of(
+            description,
+            [
+                ObjectBuilder::new().schema_type(Type::Number),
+                ObjectBuilder::new().schema_type(Type::String),
+            ],
+        )
+    }
+
+    /// [`RelayBody::fee`].
+    pub(crate) fn relay_fee() -> Schema {
+        units("USDT base units; the fee the relayer asks for the refund when absent")
+    }
+
+    /// [`RelayBody::refund`].
+    pub(crate) fn relay_refund() -> Schema {
+        units("Sun forwarded to the recipient; zero when absent")
+    }
+
+    /// An unsigned transaction in java-tron's JSON.
+    pub(crate) fn transaction() -> ObjectBuilder {
+        ObjectBuilder::new()
+            .schema_type(Type::Object)
+            .required("txID")
+            .required("raw_data")
+            .required("raw_data_hex")
+            .required("visible")
+    }
+
+    fn one_of<const N: usize>(description: &str, choices: [ObjectBuilder; N]) -> Schema {
+        let mut one_of = OneOfBuilder::new().description(Some(description));
+        for choice in choices {
+            one_of = one_of.item(RefOr::T(Schema::Object(choice.build())));
+        }
+        Schema::OneOf(one_of.build())
     }
 }

@@ -33,7 +33,7 @@ use crate::store::journal::{NewEntry, Submissions};
 pub use crate::store::journal::State as JobState;
 
 /// One relayed withdrawal.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Job {
     pub txid: String,
@@ -41,12 +41,15 @@ pub struct Job {
     pub pool: String,
     pub denomination: u64,
     /// `0x` + 64 hex.
+    #[schema(pattern = "^0x[0-9a-fA-F]{64}$")]
     pub nullifier_hash: String,
     pub recipient: String,
     /// USDT base units.
+    #[schema(pattern = "^[0-9]+$")]
     pub fee: String,
     /// Sun sent along to the recipient.
     #[serde(default)]
+    #[schema(pattern = "^[0-9]+$")]
     pub refund: String,
     pub state: JobState,
     /// ms since the epoch.
@@ -88,7 +91,7 @@ pub struct Reservation {
 }
 
 /// The totals of the reservations of unfinished jobs.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Reserved {
     /// Jobs that hold a reservation (`signed` or `broadcast`).

@@ -30,8 +30,9 @@ use crate::error::{Error, Result, StoreError};
 use crate::store::db::Shared;
 
 /// Where an entry stands. Relayer jobs show it as their `state` (`GET /api/relayer/jobs/…`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
+#[schema(as = JobState)]
 pub enum State {
     /// Signed and recorded; maybe not broadcast yet.
     Signed,

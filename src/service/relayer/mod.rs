@@ -47,7 +47,9 @@ use crate::service::journal::Journal;
 use crate::service::relayer_fees::{Pricing, Resources, Terms};
 use crate::service::sponsor;
 use crate::service::wire::{FeeQuote, RelayerStatus};
-use crate::store::jobs::{Job, JobStore, Reserved};
+/// A relayed withdrawal as the relayer records and reports it.
+pub use crate::store::jobs::Job;
+use crate::store::jobs::{JobStore, Reserved};
 
 mod relay;
 mod watch;
