@@ -172,3 +172,40 @@ pub fn panicked(payload: Box<dyn std::any::Any + Send + 'static>) -> Response {
     )
     .into_response()
 }
+
+/// The failures of an endpoint that names a pool, for the OpenAPI document (their bodies are
+/// the `Error` envelope, added by `api::openapi`).
+#[derive(utoipa::IntoResponses)]
+#[allow(dead_code)] // Only the document reads these.
+pub(crate) enum PoolFailures {
+    /// Malformed input
+    #[response(status = 400)]
+    Malformed,
+    /// Unknown pool
+    #[response(status = 404)]
+    UnknownPool,
+}
+
+/// The failures of the transaction builders (`/api/tx/*`).
+#[derive(utoipa::IntoResponses)]
+#[allow(dead_code)] // Only the document reads these.
+pub(crate) enum BuilderFailures {
+    /// Malformed input
+    #[response(status = 400)]
+    Malformed,
+    /// Unknown pool
+    #[response(status = 404)]
+    UnknownPool,
+    /// Nullifier already spent
+    #[response(status = 409)]
+    Spent,
+    /// Body too large
+    #[response(status = 413)]
+    TooLarge,
+    /// Not JSON
+    #[response(status = 415)]
+    NotJson,
+    /// The chain or the proof says no; the reason is in `error`
+    #[response(status = 422)]
+    Refused,
+}

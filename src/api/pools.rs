@@ -12,6 +12,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::app::App;
+use super::errors::PoolFailures;
 use super::errors::{ApiResult, Body, Segments};
 use crate::envelope;
 use crate::service::inputs;
@@ -73,8 +74,7 @@ pub async fn list(State(app): State<Arc<App>>) -> ApiResult<Response> {
 /// One pool.
 #[utoipa::path(get, path = "/api/pools/{denom}", params(("denom" = String, Path, description = "A pool's denomination in whole USDT: 100, 500, 1000, 3000, 5000 or 10000")), responses(
         (status = 200, description = "Success", body = Pool),
-        (status = 400, description = "Malformed input"),
-        (status = 404, description = "Unknown pool"),
+        PoolFailures,
 ))]
 pub async fn show(
     State(app): State<Arc<App>>,
@@ -105,8 +105,7 @@ fn json_bytes(body: Bytes) -> Response {
 /// A pool's current root.
 #[utoipa::path(get, path = "/api/pools/{denom}/root", params(("denom" = String, Path, description = "A pool's denomination in whole USDT: 100, 500, 1000, 3000, 5000 or 10000")), responses(
         (status = 200, description = "Success", body = PoolRoot),
-        (status = 400, description = "Malformed input"),
-        (status = 404, description = "Unknown pool"),
+        PoolFailures,
 ))]
 pub async fn root(
     State(app): State<Arc<App>>,
@@ -122,8 +121,7 @@ pub async fn root(
 #[utoipa::path(post, path = "/api/pools/{denom}/check-spent", params(("denom" = String, Path, description = "A pool's denomination in whole USDT: 100, 500, 1000, 3000, 5000 or 10000")),
     request_body = CheckSpent, responses(
         (status = 200, description = "Success", body = SpentStatus),
-        (status = 400, description = "Malformed input"),
-        (status = 404, description = "Unknown pool"),
+        PoolFailures,
 ))]
 pub(crate) async fn check_spent(
     State(app): State<Arc<App>>,
@@ -140,8 +138,7 @@ pub(crate) async fn check_spent(
 #[utoipa::path(post, path = "/api/pools/{denom}/can-withdraw", params(("denom" = String, Path, description = "A pool's denomination in whole USDT: 100, 500, 1000, 3000, 5000 or 10000")),
     request_body = CanWithdraw, responses(
         (status = 200, description = "Success", body = Withdrawable),
-        (status = 400, description = "Malformed input"),
-        (status = 404, description = "Unknown pool"),
+        PoolFailures,
 ))]
 pub(crate) async fn can_withdraw(
     State(app): State<Arc<App>>,
@@ -165,8 +162,7 @@ pub(crate) async fn can_withdraw(
         ("limit" = Option<u32>, Query, description = "At most this many leaves (default and cap 1000)")),
     responses(
         (status = 200, description = "Success", body = LeavesPage),
-        (status = 400, description = "Malformed input"),
-        (status = 404, description = "Unknown pool"),
+        PoolFailures,
 ))]
 pub async fn leaves(
     State(app): State<Arc<App>>,
@@ -188,8 +184,7 @@ pub async fn leaves(
         ("limit" = Option<u32>, Query, description = "At most this many (default and cap 1000)")),
     responses(
         (status = 200, description = "Success", body = WithdrawalsPage),
-        (status = 400, description = "Malformed input"),
-        (status = 404, description = "Unknown pool"),
+        PoolFailures,
 ))]
 pub async fn withdrawals(
     State(app): State<Arc<App>>,

@@ -9,6 +9,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::app::App;
+use super::errors::BuilderFailures;
 use super::errors::{ApiResult, Body};
 use crate::envelope;
 use crate::service::builders;
@@ -89,12 +90,7 @@ fn withdraw_refund() -> utoipa::openapi::Schema {
 /// Unsigned USDT approval for a pool.
 #[utoipa::path(post, path = "/api/tx/approve", request_body = Approve, responses(
         (status = 200, description = "Success", body = Unsigned),
-        (status = 400, description = "Malformed input"),
-        (status = 404, description = "Unknown pool"),
-        (status = 409, description = "Nullifier already spent"),
-        (status = 413, description = "Body too large"),
-        (status = 415, description = "Not JSON"),
-        (status = 422, description = "The chain or the proof says no; the reason is in `error`"),
+        BuilderFailures,
 ))]
 pub async fn approve(
     State(app): State<Arc<App>>,
@@ -117,12 +113,7 @@ pub async fn approve(
 /// that would fail is answered 422.
 #[utoipa::path(post, path = "/api/tx/deposit", request_body = Deposit, responses(
         (status = 200, description = "Success", body = Unsigned),
-        (status = 400, description = "Malformed input"),
-        (status = 404, description = "Unknown pool"),
-        (status = 409, description = "Nullifier already spent"),
-        (status = 413, description = "Body too large"),
-        (status = 415, description = "Not JSON"),
-        (status = 422, description = "The chain or the proof says no; the reason is in `error`"),
+        BuilderFailures,
 ))]
 pub async fn deposit(
     State(app): State<Arc<App>>,
@@ -141,12 +132,7 @@ pub async fn deposit(
 /// simulates the call before answering.
 #[utoipa::path(post, path = "/api/tx/withdraw", request_body = Withdraw, responses(
         (status = 200, description = "Success", body = Unsigned),
-        (status = 400, description = "Malformed input"),
-        (status = 404, description = "Unknown pool"),
-        (status = 409, description = "Nullifier already spent"),
-        (status = 413, description = "Body too large"),
-        (status = 415, description = "Not JSON"),
-        (status = 422, description = "The chain or the proof says no; the reason is in `error`"),
+        BuilderFailures,
 ))]
 pub async fn withdraw(
     State(app): State<Arc<App>>,

@@ -7,6 +7,7 @@ use axum::extract::State;
 use serde_json::Value;
 
 use super::app::App;
+use super::errors::PoolFailures;
 use super::errors::{ApiResult, Segments};
 use crate::envelope;
 use crate::service::balances;
@@ -33,8 +34,7 @@ pub async fn balance(
 #[utoipa::path(get, path = "/api/allowance/{address}/{denom}",
     params(("address" = String, Path, description = "A TRON address"), ("denom" = String, Path, description = "A pool's denomination in whole USDT: 100, 500, 1000, 3000, 5000 or 10000")), responses(
         (status = 200, description = "Success", body = Allowance),
-        (status = 400, description = "Malformed input"),
-        (status = 404, description = "Unknown pool"),
+        PoolFailures,
 ))]
 pub async fn allowance(
     State(app): State<Arc<App>>,
