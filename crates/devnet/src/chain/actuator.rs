@@ -220,14 +220,8 @@ fn trigger(
     ledger.debit(&owner, net_fee + cx.memo_fee);
     let kind = TxKind::Call(call.contract.into());
     let outcome = ledger.run(owner, kind, call.data, call.call_value, energy_limit, None)?;
-    ledger.charge(
-        &owner,
-        &budget,
-        info,
-        outcome,
-        (net_usage, net_fee),
-        cx.memo_fee,
-    );
+    let net = (net_usage, net_fee);
+    ledger.charge(&owner, &budget, info, outcome, net, cx.memo_fee);
     Ok(())
 }
 
@@ -296,13 +290,7 @@ fn create(
         outcome.output.clear();
     }
     info.contract_address = Some(address);
-    ledger.charge(
-        &owner,
-        &budget,
-        info,
-        outcome,
-        (net_usage, net_fee),
-        cx.memo_fee,
-    );
+    let net = (net_usage, net_fee);
+    ledger.charge(&owner, &budget, info, outcome, net, cx.memo_fee);
     Ok(())
 }
