@@ -209,3 +209,23 @@ pub(crate) enum BuilderFailures {
     #[response(status = 422)]
     Refused,
 }
+
+/// The pool a path names, for the OpenAPI document.
+#[derive(utoipa::IntoParams)]
+#[into_params(parameter_in = Path)]
+#[allow(dead_code)] // Only the document reads it; handlers take the segment as text.
+pub(crate) struct PoolPath {
+    /// A pool's denomination in whole USDT: 100, 500, 1000, 3000, 5000 or 10000
+    denom: String,
+}
+
+/// A page of a pool's leaves or withdrawals, for the OpenAPI document.
+#[derive(utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)] // Only the document reads it; handlers parse the query themselves.
+pub(crate) struct PageQuery {
+    /// The first one, by its index (default 0)
+    from: Option<u32>,
+    /// At most this many (default and cap 1000)
+    limit: Option<u32>,
+}

@@ -12,8 +12,8 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::app::App;
-use super::errors::PoolFailures;
 use super::errors::{ApiResult, Body, Segments};
+use super::errors::{PageQuery, PoolFailures, PoolPath};
 use crate::envelope;
 use crate::service::inputs;
 use crate::service::pools;
@@ -72,7 +72,7 @@ pub async fn list(State(app): State<Arc<App>>) -> ApiResult<Response> {
 }
 
 /// One pool.
-#[utoipa::path(get, path = "/api/pools/{denom}", params(("denom" = String, Path, description = "A pool's denomination in whole USDT: 100, 500, 1000, 3000, 5000 or 10000")), responses(
+#[utoipa::path(get, path = "/api/pools/{denom}", params(PoolPath), responses(
         (status = 200, description = "Success", body = Pool),
         PoolFailures,
 ))]
@@ -103,7 +103,7 @@ fn json_bytes(body: Bytes) -> Response {
 }
 
 /// A pool's current root.
-#[utoipa::path(get, path = "/api/pools/{denom}/root", params(("denom" = String, Path, description = "A pool's denomination in whole USDT: 100, 500, 1000, 3000, 5000 or 10000")), responses(
+#[utoipa::path(get, path = "/api/pools/{denom}/root", params(PoolPath), responses(
         (status = 200, description = "Success", body = PoolRoot),
         PoolFailures,
 ))]
@@ -118,7 +118,7 @@ pub async fn root(
 }
 
 /// Whether a nullifier hash is spent.
-#[utoipa::path(post, path = "/api/pools/{denom}/check-spent", params(("denom" = String, Path, description = "A pool's denomination in whole USDT: 100, 500, 1000, 3000, 5000 or 10000")),
+#[utoipa::path(post, path = "/api/pools/{denom}/check-spent", params(PoolPath),
     request_body = CheckSpent, responses(
         (status = 200, description = "Success", body = SpentStatus),
         PoolFailures,
@@ -135,7 +135,7 @@ pub(crate) async fn check_spent(
 }
 
 /// Whether a withdrawal could go through.
-#[utoipa::path(post, path = "/api/pools/{denom}/can-withdraw", params(("denom" = String, Path, description = "A pool's denomination in whole USDT: 100, 500, 1000, 3000, 5000 or 10000")),
+#[utoipa::path(post, path = "/api/pools/{denom}/can-withdraw", params(PoolPath),
     request_body = CanWithdraw, responses(
         (status = 200, description = "Success", body = Withdrawable),
         PoolFailures,
@@ -157,9 +157,7 @@ pub(crate) async fn can_withdraw(
 /// For a client to rebuild the pool's tree without an events API. A client uses the leaves
 /// only if they rebuild a root the pool knows (it checks the root with its own node). The
 /// server syncs the pool first, at most once per cache TTL.
-#[utoipa::path(get, path = "/api/pools/{denom}/leaves", params(("denom" = String, Path, description = "A pool's denomination in whole USDT: 100, 500, 1000, 3000, 5000 or 10000"),
-        ("from" = Option<u32>, Query, description = "The first leaf index (default 0)"),
-        ("limit" = Option<u32>, Query, description = "At most this many leaves (default and cap 1000)")),
+#[utoipa::path(get, path = "/api/pools/{denom}/leaves", params(PoolPath, PageQuery),
     responses(
         (status = 200, description = "Success", body = LeavesPage),
         PoolFailures,
@@ -169,8 +167,7 @@ pub async fn leaves(
     Segments(denom): Segments<String>,
     RawQuery(query): RawQuery,
 ) -> ApiResult<Json<Value>> {
-    let denomination = app.denomination(&denom)?;
-    let (from, limit) = inputs::page_query(query.as_deref(), MAX_PAGE)?;
+    let (denomination, from, limit) = page_of(&app, &denom, query.as_deref())?;
     let page = sync::leaves_page(&app.chain, &app.trees, denomination, from, limit).await?;
     Ok(Json(envelope::ok(&page)))
 }
@@ -179,9 +176,7 @@ pub async fn leaves(
 ///
 /// Their nullifier hashes, for a client to tell whether its notes are spent without asking
 /// a node about them; in the order this server saw them.
-#[utoipa::path(get, path = "/api/pools/{denom}/withdrawals", params(("denom" = String, Path, description = "A pool's denomination in whole USDT: 100, 500, 1000, 3000, 5000 or 10000"),
-        ("from" = Option<u32>, Query, description = "The first withdrawal (default 0)"),
-        ("limit" = Option<u32>, Query, description = "At most this many (default and cap 1000)")),
+#[utoipa::path(get, path = "/api/pools/{denom}/withdrawals", params(PoolPath, PageQuery),
     responses(
         (status = 200, description = "Success", body = WithdrawalsPage),
         PoolFailures,
@@ -191,8 +186,14 @@ pub async fn withdrawals(
     Segments(denom): Segments<String>,
     RawQuery(query): RawQuery,
 ) -> ApiResult<Json<Value>> {
-    let denomination = app.denomination(&denom)?;
-    let (from, limit) = inputs::page_query(query.as_deref(), MAX_PAGE)?;
+    let (denomination, from, limit) = page_of(&app, &denom, query.as_deref())?;
     let page = sync::withdrawals_page(&app.chain, &app.trees, denomination, from, limit).await?;
     Ok(Json(envelope::ok(&page)))
+}
+
+/// The pool and the page (`?from=N&limit=M`, at most [`MAX_PAGE`]) a paged request asks for.
+fn page_of(app: &App, denom: &str, query: Option<&str>) -> crate::Result<(u64, u32, u32)> {
+    let denomination = app.denomination(denom)?;
+    let (from, limit) = inputs::page_query(query, MAX_PAGE)?;
+    Ok((denomination, from, limit))
 }

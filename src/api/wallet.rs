@@ -7,8 +7,8 @@ use axum::extract::State;
 use serde_json::Value;
 
 use super::app::App;
-use super::errors::PoolFailures;
 use super::errors::{ApiResult, Segments};
+use super::errors::{PoolFailures, PoolPath};
 use crate::envelope;
 use crate::service::balances;
 use crate::service::balances::{Allowance, Balance};
@@ -32,7 +32,7 @@ pub async fn balance(
 
 /// USDT an address allows a pool to take.
 #[utoipa::path(get, path = "/api/allowance/{address}/{denom}",
-    params(("address" = String, Path, description = "A TRON address"), ("denom" = String, Path, description = "A pool's denomination in whole USDT: 100, 500, 1000, 3000, 5000 or 10000")), responses(
+    params(("address" = String, Path, description = "A TRON address"), PoolPath), responses(
         (status = 200, description = "Success", body = Allowance),
         PoolFailures,
 ))]
