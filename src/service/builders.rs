@@ -158,7 +158,7 @@ pub(crate) fn approval_for(chain: &Chain, denomination: u64, count: u64) -> Resu
     Ok(chain.denomination(denomination)?.times(count) + ALLOWANCE_KEPT)
 }
 
-/// `approve(pool, amount)`; `amount` defaults to one deposit's ([`Chain::approval_for`]).
+/// `approve(pool, amount)`; `amount` defaults to one deposit's ([`approval_for`]).
 pub(crate) async fn build_approve(
     chain: &Chain,
     from: Address,
@@ -504,7 +504,7 @@ mod tests {
     }
 }
 
-/// Who answers "is the nullifier spent?" for [`Chain::check_withdrawal`].
+/// Who answers "is the nullifier spent?" for [`check_withdrawal`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum SpentCheck {
     /// The node, through the pool's `isSpent`: for a server (the relayer, the API's

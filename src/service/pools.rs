@@ -39,7 +39,7 @@ pub struct Pool {
     pub deposit_count: u32,
 }
 
-/// A pool as read for its listing ([`Chain::pool_read`]).
+/// A pool as read for its listing ([`pool_read`]).
 #[derive(Debug, Clone)]
 pub(crate) struct PoolRead {
     pub denomination: u64,
@@ -232,7 +232,7 @@ pub(crate) async fn can_withdraw(
     Ok(Withdrawable::new(spent, known_root))
 }
 
-/// [`Chain::can_withdraw`] for a nullifier already known unspent from the synced
+/// [`can_withdraw`] for a nullifier already known unspent from the synced
 /// withdrawals: only the root is asked of the node.
 pub(crate) async fn root_withdrawable(
     chain: &Chain,

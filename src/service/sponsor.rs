@@ -38,7 +38,7 @@ pub(crate) async fn sponsor_share(
 
 /// What the `denomination` pool's sponsor pays of a call by anyone but itself, kept for
 /// a block like the pool's state: for quotes, which many clients ask for. What a
-/// transaction is checked against is read fresh ([`Chain::sponsor_share`]).
+/// transaction is checked against is read fresh ([`sponsor_share`]).
 pub(crate) async fn pool_sponsor_share(chain: &Chain, denomination: u64) -> Result<SponsorShare> {
     let pool = chain.pool_address(denomination)?;
     let share = chain
@@ -48,7 +48,7 @@ pub(crate) async fn pool_sponsor_share(chain: &Chain, denomination: u64) -> Resu
     Ok(*share)
 }
 
-/// [`Chain::pool_sponsor_share`] for a quote: when the node cannot say, no sponsorship,
+/// [`pool_sponsor_share`] for a quote: when the node cannot say, no sponsorship,
 /// so a quote is never lower than the costs it cannot check.
 pub(crate) async fn quoted_sponsor(chain: &Chain, denomination: u64) -> SponsorShare {
     pool_sponsor_share(chain, denomination)

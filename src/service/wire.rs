@@ -29,7 +29,7 @@ pub struct RelayRequest {
 
 /// The body of `POST /api/relayer/withdraw`, as the client writes it and the server reads it.
 /// Amounts and the denomination are JSON numbers or decimal strings; the server checks every
-/// field (`api::relayer`) before it becomes a [`RelayRequest`].
+/// field (`api::relayer`) before it becomes a `RelayRequest`.
 #[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 #[schema(as = RelayRequest)]
@@ -93,7 +93,7 @@ pub struct RelayerStatus {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false)]
     pub reserved: Option<Reserved>,
-    /// How long, in seconds, a quote in `fees` is honoured ([`QUOTE_HOLD`]); 0 from a server
+    /// How long, in seconds, a quote in `fees` is honoured (`relayer::QUOTE_HOLD`); 0 from a server
     /// that predates it.
     #[serde(default)]
     pub quote_valid_seconds: u64,

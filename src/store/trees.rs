@@ -335,7 +335,7 @@ impl TreeCache {
     }
 
     /// The cached withdrawal that spent `nullifier_hash`, if any. What the cache knows only:
-    /// `Chain::spent_locally` syncs first.
+    /// `SyncedTree::is_spent` asks it right after a sync.
     pub fn spent(&self, pool: &str, nullifier_hash: &[u8; 32]) -> Result<Option<Withdrawal>> {
         self.db.with(|db| {
             db.query_row(
