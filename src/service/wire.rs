@@ -93,8 +93,8 @@ pub struct RelayerStatus {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false)]
     pub reserved: Option<Reserved>,
-    /// How long, in seconds, a quote in `fees` is honoured (`relayer::QUOTE_HOLD`); 0 from a server
-    /// that predates it.
+    /// How long, in seconds, a quote in `fees` is honoured (`relayer::QUOTE_HOLD`); 0 from a
+    /// server that predates it.
     #[serde(default)]
     pub quote_valid_seconds: u64,
     pub version: String,
