@@ -220,6 +220,17 @@ async fn sync_unlocked(
     }
 }
 
+/// What one pass of a sync knows before it asks a source: the chain, the pool, what its
+/// cache holds, and how many deposits the pool has.
+#[derive(Clone, Copy)]
+struct Pass<'a> {
+    chain: &'a Chain,
+    denomination: u64,
+    cache: &'a TreeCache,
+    head: CacheHead,
+    target: u32,
+}
+
 async fn sync_once(
     chain: &Chain,
     denomination: u64,
@@ -241,11 +252,17 @@ async fn sync_once(
         have: head.count.into(),
         target: target.into(),
     });
+    let pass = Pass {
+        chain,
+        denomination,
+        cache,
+        head,
+        target,
+    };
     let mut passed = Vec::new();
     for source in chain.sync_sources() {
         let name = describe_source(chain, source);
-        let fetched = match fetch(chain, source, denomination, cache, head, target, progress).await
-        {
+        let fetched = match fetch(pass, source, progress).await {
             Ok(fetched) => fetched,
             Err(e) => match passes_over(&e) {
                 Some(PassOver(why)) => {
@@ -256,7 +273,7 @@ async fn sync_once(
                 None => return Err(e),
             },
         };
-        match settle(chain, denomination, cache, head, target, fetched, source).await? {
+        match settle(pass, fetched, source).await? {
             Ok(attempt) => return Ok(attempt),
             Err(PassOver(why)) => {
                 tracing::info!(source = %name, reason = %why, "sync source passed over");
@@ -272,14 +289,17 @@ async fn sync_once(
 
 /// Checks what a source brought and, when it rebuilds a root the pool knows, saves it.
 async fn settle(
-    chain: &Chain,
-    denomination: u64,
-    cache: &TreeCache,
-    head: CacheHead,
-    target: u32,
+    pass: Pass<'_>,
     fetched: Fetched,
     source: &SyncSource,
 ) -> Result<std::result::Result<Attempt, PassOver>> {
+    let Pass {
+        chain,
+        denomination,
+        cache,
+        head,
+        target,
+    } = pass;
     let name = &describe_source(chain, source);
     let pool = chain.pool_address(denomination)?;
     let key = pool.to_base58();
@@ -369,14 +389,17 @@ fn describe_source(chain: &Chain, source: &SyncSource) -> String {
 }
 
 async fn fetch(
-    chain: &Chain,
+    pass: Pass<'_>,
     source: &SyncSource,
-    denomination: u64,
-    cache: &TreeCache,
-    head: CacheHead,
-    target: u32,
     progress: &(dyn Fn(SyncProgress) + Sync),
 ) -> Result<Fetched> {
+    let Pass {
+        chain,
+        denomination,
+        cache,
+        head,
+        target,
+    } = pass;
     let pool = chain.pool_address(denomination)?;
     let key = pool.to_base58();
     let withdrawals = cache.withdrawals_head(&key)?;
