@@ -318,7 +318,8 @@ async fn import(ctx: &Context, args: ImportArgs) -> Result<()> {
     let mut checks = Vec::new();
     for note in &parsed {
         let hashes = notes::NoteHashes::of(note);
-        let record = match notes::store_note(&chain, &store, note, &hashes, "import") {
+        let pool = chain.pool_address(note.meta().denomination())?;
+        let record = match notes::store_note(&store, pool, (note, &hashes), "import") {
             Ok(id) => store.get(id)?,
             Err(Error::Conflict(why)) => {
                 ctx.out.note(why);

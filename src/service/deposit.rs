@@ -332,21 +332,22 @@ pub(crate) fn new_note(
 ) -> Result<(i64, Note)> {
     let Desk { chain, store, .. } = desk;
     let meta = note_meta(chain, denomination)?;
+    let pool = chain.pool_address(denomination)?;
     let Some(seed) = seed else {
         let note = Note::generate(meta);
-        let id = notes::store_note(chain, store, &note, &NoteHashes::of(&note), origin)?;
+        let id = notes::store_note(store, pool, (&note, &NoteHashes::of(&note)), origin)?;
         return Ok((id, note));
     };
-    let pool = chain.pool_address(denomination)?.to_base58();
+    let key = pool.to_base58();
     let seed_id = seed.id();
-    let mut index = store.next_index(&seed_id, &pool)?;
+    let mut index = store.next_index(&seed_id, &key)?;
     // An index already stored (recovered, or taken by another process) is skipped.
     for _ in 0..1000 {
-        let note = seed.note(meta.clone(), &pool, index);
+        let note = seed.note(meta.clone(), &key, index);
         let hashes = NoteHashes::of(&note);
         let stored = notes::store_note_from(
-            chain,
             store,
+            pool,
             (&note, &hashes),
             origin,
             Some((&seed_id, index)),

@@ -180,39 +180,69 @@ async fn undecided_deposit(chain: &Chain, record: &NoteRecord) -> Result<Option<
         .then(|| format!("deposit {txid} expired before it was included in a block")))
 }
 
-/// Stores `note` for its pool on this chain and returns its id; it is on disk when this
-/// returns. A note stored before is a conflict. `hashes` are the note's ([`NoteHashes::of`]),
-/// computed once by whoever read or made it.
+/// Stores `note` for `pool` and returns its id; it is on disk when this returns. A note
+/// stored before is a conflict. `hashes` are the note's ([`NoteHashes::of`]), computed once
+/// by whoever read or made it.
 pub(crate) fn store_note(
-    chain: &Chain,
     store: &NoteStore,
-    note: &Note,
-    hashes: &NoteHashes,
+    pool: Address,
+    note: (&Note, &NoteHashes),
     origin: &str,
 ) -> Result<i64> {
-    store_note_from(chain, store, (note, hashes), origin, None)
+    store_note_from(store, pool, note, origin, None)
 }
 
 /// [`store_note`] for a note derived from a mnemonic: `seed` is its id and the note's index,
 /// and the pool's next index moves past it in the same write.
 pub(crate) fn store_note_from(
-    chain: &Chain,
     store: &NoteStore,
+    pool: Address,
     (note, hashes): (&Note, &NoteHashes),
     origin: &str,
     seed: Option<(&str, u32)>,
 ) -> Result<i64> {
-    let denomination = note.meta().denomination();
-    let pool = chain.pool_address(denomination)?;
     store.insert(&NewNote {
         text: &note.to_text(),
-        denomination,
+        denomination: note.meta().denomination(),
         pool: &pool.to_base58(),
         commitment: &word_hex(&hashes.commitment),
         nullifier_hash: &word_hex(&hashes.nullifier_hash),
         origin,
         seed,
     })
+}
+
+/// A note as a command was given it: the note, its hashes, and its record when it is stored.
+pub struct GivenNote {
+    pub note: Note,
+    pub hashes: NoteHashes,
+    pub record: Option<NoteRecord>,
+}
+
+impl GivenNote {
+    pub fn new(note: Note, record: Option<NoteRecord>) -> Self {
+        GivenNote {
+            hashes: NoteHashes::of(&note),
+            note,
+            record,
+        }
+    }
+
+    /// Stores the note for `pool` when it is not stored yet (it was given as text), so its
+    /// history is kept; answers its id.
+    pub(crate) fn remember(
+        &mut self,
+        store: &NoteStore,
+        pool: Address,
+        origin: &str,
+    ) -> Result<i64> {
+        if let Some(record) = &self.record {
+            return Ok(record.id);
+        }
+        let id = store_note(store, pool, (&self.note, &self.hashes), origin)?;
+        self.record = store.get(id)?;
+        Ok(id)
+    }
 }
 
 /// Records how a deposit we sent ended.

@@ -92,8 +92,8 @@ pub async fn recover(
                 Some(record) => (record, false),
                 None => {
                     let id = notes::store_note_from(
-                        chain,
                         store,
+                        pool,
                         (&note, &hashes),
                         "recover",
                         Some((&seed_id, index)),

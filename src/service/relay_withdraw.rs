@@ -30,7 +30,7 @@ use crate::service::submit;
 use crate::service::submit::Outcome;
 use crate::service::wire::FeeQuote;
 use crate::service::wire::{RelayRequest, RelayerStatus};
-use crate::service::withdraw::{DryRun, GivenNote, Withdrawn, prove, remember};
+use crate::service::withdraw::{DryRun, GivenNote, Withdrawn, prove};
 use crate::store::jobs::JobState;
 
 /// The default cap on a relayer's fee, as a share of the pool's denomination.
@@ -260,7 +260,7 @@ impl RelayWithdrawal {
             call.check_succeeds("the withdrawal")?;
             return Ok(RelayWithdrawn::DryRun(DryRun::new(prepared, &call)));
         }
-        let id = remember(chain, store, &mut self.note, "withdraw")?;
+        let id = self.note.remember(store, prepared.pool, "withdraw")?;
         confirm.confirm(&format!(
             "Withdraw {denomination} USDT with note {id} to {} through {} (fee {} USDT)?",
             self.recipient,

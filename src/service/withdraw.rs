@@ -9,7 +9,6 @@
 use alloy_primitives::U256;
 use serde::Serialize;
 use tron::{Address, PrivateKey, Transaction, TxId};
-use zk::note::Note;
 
 use crate::error::{Error, Result};
 use crate::service::balances;
@@ -22,51 +21,20 @@ use crate::service::desk::Desk;
 use crate::service::format::{six_decimals_text, word_hex};
 use crate::service::guidance::{Guidance, RecipientFunds, RefundBy};
 use crate::service::inputs::USDT_UNIT;
-use crate::service::notes;
-use crate::service::notes::{NoteHashes, Payout, Proved, prove_withdrawal};
+pub use crate::service::notes::GivenNote;
+use crate::service::notes::{Payout, Proved, prove_withdrawal};
 use crate::service::pools;
 use crate::service::progress::{Confirm, Progress, Step};
 use crate::service::submit;
 use crate::service::sync;
 use crate::service::sync::SyncedTree;
-use crate::store::notes::{NoteRecord, NoteState, NoteStore};
+use crate::store::notes::NoteState;
 use crate::store::trees::TreeCache;
-
-/// A note as a command was given it: the note, its hashes, and its record when it is stored.
-pub struct GivenNote {
-    pub note: Note,
-    pub hashes: NoteHashes,
-    pub record: Option<NoteRecord>,
-}
-
-impl GivenNote {
-    pub fn new(note: Note, record: Option<NoteRecord>) -> Self {
-        GivenNote {
-            hashes: NoteHashes::of(&note),
-            note,
-            record,
-        }
-    }
-}
-
-/// Stores a note that is not stored yet (given as text), so its history is kept; answers its
-/// id.
-pub(crate) fn remember(
-    chain: &Chain,
-    store: &NoteStore,
-    given: &mut GivenNote,
-    origin: &str,
-) -> Result<i64> {
-    if let Some(record) = &given.record {
-        return Ok(record.id);
-    }
-    let id = notes::store_note(chain, store, &given.note, &given.hashes, origin)?;
-    given.record = store.get(id)?;
-    Ok(id)
-}
 
 /// A proof for a payout, from a freshly synced tree, and the guidance that goes with it.
 pub struct Prepared {
+    /// The pool the note is in.
+    pub pool: Address,
     pub proved: Proved,
     pub guidance: Guidance,
 }
@@ -120,7 +88,11 @@ pub async fn prove(
         },
     );
     progress.step(Step::Guidance(&guidance));
-    Ok(Prepared { proved, guidance })
+    Ok(Prepared {
+        pool: synced.pool,
+        proved,
+        guidance,
+    })
 }
 
 /// Syncs a pool's tree, reporting how far it came.
@@ -304,7 +276,7 @@ impl SelfWithdrawal {
         if let Some(shortfall) = call.shortfall("the withdrawal") {
             return Err(Error::Refused(shortfall));
         }
-        let id = remember(chain, store, &mut self.note, "withdraw")?;
+        let id = self.note.remember(store, prepared.pool, "withdraw")?;
         let estimate = call.split;
         let mut tx = builders::transaction(chain, call, EXPIRATION_MS).await?;
         let Some(key) = key else {
