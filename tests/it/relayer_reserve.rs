@@ -3,7 +3,7 @@
 //! ones before them reserved, so each either pays for itself (its fee covers what it burned,
 //! at the quoted TRX price) or is refused with the envelope and costs nothing; and a relayer
 //! restarted with an unfinished job counts that job's reservation before it approves
-//! anything new.
+//! anything new, and the pool listing prices a recorded relay's reservation at once.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicUsize;
@@ -359,4 +359,67 @@ async fn a_restarted_relayer_counts_its_unfinished_jobs_before_it_approves_anyth
         "{error}"
     );
     assert_eq!(trx(&served, relayer), before);
+}
+
+/// The pool listing's fee is read from terms cached for the chain's cache period, but a
+/// recorded relay is felt at once: with a period far longer than the test, the listing shows
+/// the stake's cheap fee before a relay and the full fee right after it, while the relay's
+/// reservation holds the stake.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_pool_listing_prices_a_recorded_relay_at_once_not_after_its_cache_period() {
+    // Every broadcast is turned away as busy: the relay stays signed, its reservation held.
+    let devnet = devnet::spawn(devnet_config()).await.expect("a devnet");
+    let node = proxy(
+        devnet.url(),
+        Broadcasts::Busy(usize::MAX),
+        Arc::new(AtomicUsize::new(0)),
+    )
+    .await;
+    let pricing = devnet_pricing(&devnet);
+    let served = Served::around_with_jobs(
+        devnet,
+        &node,
+        api_config(),
+        Duration::from_secs(3600),
+        Some((relayer_config(), JobStore::in_memory().unwrap())),
+        pricing,
+    )
+    .await;
+    let relayer = devnet::genesis::dev_key(1).address();
+    lend_one_relay_of_energy(&served, relayer).await;
+    let (notes, tree) = deposit(&served, 2, 1).await;
+    let listed = |pool: &Value| -> u64 {
+        pool["relayerFeeRaw"]
+            .as_str()
+            .expect("a fee")
+            .parse()
+            .unwrap()
+    };
+    let before = listed(&served.ok("/api/pools/100", None).await);
+    // The stake covers the energy: the fee is the bandwidth's, 0.8 TRX at 0.28, +20%.
+    assert_eq!(before, 268_800);
+    let body = request(
+        &notes[0],
+        &tree,
+        0,
+        PrivateKey::generate().address(),
+        relayer,
+        before,
+        0,
+    );
+    let (status, value) = served.post("/api/relayer/withdraw", body).await;
+    assert_eq!(status, 202, "signed, its broadcast turned away: {value}");
+    let after = listed(&served.ok("/api/pools/100", None).await);
+    assert!(
+        after > 10 * before,
+        "the listing still shows {after} with the stake reserved (it was {before})"
+    );
+    let all = served.ok("/api/pools", None).await;
+    let hundred = all["pools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["denomination"] == 100)
+        .expect("the 100 USDT pool");
+    assert_eq!(listed(hundred), after, "both listings price alike");
 }
