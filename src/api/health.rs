@@ -1,18 +1,20 @@
 //! The probes, never rate limited: `/livez` (the process answers: always 200), `/readyz`
-//! (every readiness check passed: 200, else 503, both listing the checks) and the spec's
+//! (every readiness check passed: 200, else 503, both listing the checks), the spec's
 //! `/api/health` (200 while the node answers, 503 with the same report when it does not; it
-//! lists the same checks). Readiness is computed at most once a second however often it is
+//! lists the same checks) and `/metrics` (the counters `api::metrics` keeps, with readiness
+//! as a gauge). Readiness is computed at most once a second however often it is
 //! asked, so probes cannot load the node or the database.
 
 use std::sync::Arc;
 
 use axum::Json;
 use axum::extract::State;
-use axum::http::StatusCode;
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
 use super::app::App;
+use super::metrics;
 use crate::envelope;
 use crate::error::Kind;
 use crate::service::health;
@@ -27,15 +29,14 @@ use crate::service::health::{HealthReport, Readiness};
 ))]
 pub async fn health(State(app): State<Arc<App>>) -> Response {
     let (health, readiness) = tokio::join!(health::health(&app.chain), readiness(&app));
-    let healthy = health.is_ok();
-    let why = health.node.error.clone().unwrap_or_default();
+    let why = (!health.is_ok()).then(|| health.node.error.clone().unwrap_or_default());
     let data = json!(HealthReport {
         health,
-        readiness: (*readiness).clone(),
+        readiness: &readiness,
     });
-    if healthy {
+    let Some(why) = why else {
         return Json(envelope::ok(&data)).into_response();
-    }
+    };
     // A load balancer reads the status; a person reads why. The report rides along with the
     // error so both are in one answer.
     let mut body = envelope::error(
@@ -98,7 +99,32 @@ pub async fn readyz(State(app): State<Arc<App>>) -> Response {
     (StatusCode::SERVICE_UNAVAILABLE, Json(body)).into_response()
 }
 
-pub(super) async fn readiness(app: &App) -> Arc<Readiness> {
+/// Counters in Prometheus' text format: requests by route and status, their latency
+/// (histogram), rate-limit rejections by budget, the relayer's jobs by state.
+///
+/// Never rate limited.
+#[utoipa::path(get, path = "/metrics", tag = "metrics", operation_id = "render", responses(
+        (status = 200, description = "Prometheus text format 0.0.4", body = String, content_type = "text/plain"),
+))]
+pub async fn metrics(State(app): State<Arc<App>>) -> Response {
+    metrics::set_ready(readiness(&app).await.ready);
+    if let Some(relayer) = &app.relayer {
+        match relayer.jobs().count_by_state() {
+            Ok(counts) => metrics::set_relayer_jobs(counts),
+            Err(e) => tracing::warn!(error = %e, "metrics: counting the relayer's jobs"),
+        }
+    }
+    (
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("text/plain; version=0.0.4"),
+        )],
+        metrics::exposition(),
+    )
+        .into_response()
+}
+
+async fn readiness(app: &App) -> Arc<Readiness> {
     let computed = app
         .readiness
         .get(|| async { Ok(health::readiness(&app.chain, app.relayer.as_deref()).await) })

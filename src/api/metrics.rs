@@ -1,5 +1,6 @@
-//! `GET /metrics`: the server's counters in Prometheus' text format, from the `metrics`
-//! facade and its Prometheus exporter (no listener of its own: this endpoint renders it).
+//! The server's counters in Prometheus' text format, from the `metrics` facade and its
+//! Prometheus exporter (no listener of its own: `GET /metrics`, in `api::health`, renders
+//! them with [`exposition`]).
 //!
 //! - `tronpool_http_requests_total{route, status}` and
 //!   `tronpool_http_request_duration_seconds{route}` (a histogram), by the route's pattern
@@ -27,16 +28,13 @@
 //! patterns, status codes, budget names, java-tron's paths), and histogram samples are folded
 //! into their buckets every [`UPKEEP_EVERY`] by a thread of our own, not only when scraped.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use axum::extract::{MatchedPath, Request, State};
-use axum::http::{HeaderValue, header};
+use axum::extract::{MatchedPath, Request};
 use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
-
-use super::app::App;
 
 const DURATION: &str = "tronpool_http_request_duration_seconds";
 const NODE_DURATION: &str = "tronpool_node_call_duration_seconds";
@@ -134,37 +132,23 @@ pub fn rate_limited(budget: &'static str) {
     metrics::counter!("tronpool_rate_limited_total", "budget" => budget).increment(1);
 }
 
-/// Counters in Prometheus' text format: requests by route and status, their latency
-/// (histogram), rate-limit rejections by budget, the relayer's jobs by state.
-///
-/// Never rate limited.
-#[utoipa::path(get, path = "/metrics", responses(
-        (status = 200, description = "Prometheus text format 0.0.4", body = String, content_type = "text/plain"),
-))]
-pub async fn render(State(app): State<Arc<App>>) -> Response {
-    let readiness = super::health::readiness(&app).await;
-    metrics::gauge!("tronpool_ready").set(if readiness.ready { 1.0 } else { 0.0 });
-    if let Some(relayer) = &app.relayer {
-        match relayer.jobs().count_by_state() {
-            Ok(counts) => {
-                for (state, count) in counts {
-                    metrics::gauge!("tronpool_relayer_jobs", "state" => state).set(count as f64);
-                }
-            }
-            Err(e) => tracing::warn!(error = %e, "metrics: counting the relayer's jobs"),
-        }
+/// Whether `serve` is ready, as `/readyz` last said.
+pub(crate) fn set_ready(ready: bool) {
+    metrics::gauge!("tronpool_ready").set(if ready { 1.0 } else { 0.0 });
+}
+
+/// The relayer's jobs, by state.
+pub(crate) fn set_relayer_jobs(counts: impl IntoIterator<Item = (String, u64)>) {
+    for (state, count) in counts {
+        metrics::gauge!("tronpool_relayer_jobs", "state" => state).set(count as f64);
     }
+}
+
+/// Every metric in Prometheus' text format, the process's own read now.
+pub(crate) fn exposition() -> String {
     process_collector().collect();
-    let text = handle().map_or_else(String::new, |h| {
+    handle().map_or_else(String::new, |h| {
         h.run_upkeep();
         h.render()
-    });
-    (
-        [(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static("text/plain; version=0.0.4"),
-        )],
-        text,
-    )
-        .into_response()
+    })
 }

@@ -148,7 +148,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/health", get(health::health))
         .route("/livez", get(health::livez))
         .route("/readyz", get(health::readyz))
-        .route("/metrics", get(metrics::render));
+        .route("/metrics", get(health::metrics));
     let routes = general
         .merge(relayer_status)
         .merge(relayer_withdraw)

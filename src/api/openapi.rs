@@ -28,7 +28,7 @@ use crate::error::Kind;
     super::tx::withdraw,
     super::health::health,
     super::health::livez,
-    super::metrics::render,
+    super::health::metrics,
     super::health::readyz,
     super::relayer::status,
     super::relayer::withdraw,

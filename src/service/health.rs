@@ -86,11 +86,11 @@ pub struct NodeHealth {
 
 /// `GET /api/health`'s data: the node's health and the readiness checks, in one object.
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
-pub struct HealthReport {
+pub struct HealthReport<'a> {
     #[serde(flatten)]
     pub health: Health,
     #[serde(flatten)]
-    pub readiness: Readiness,
+    pub readiness: &'a Readiness,
 }
 
 impl Health {
