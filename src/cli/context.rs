@@ -57,14 +57,6 @@ impl Context {
         Ok(self.settings.get_or_init(|| resolved))
     }
 
-    /// What a session is opened from: the settings, and the vault of the data folder they
-    /// name (its passphrase is asked for only when a secret is read or written).
-    pub(crate) fn settings_and_vault(
-        &self,
-    ) -> Result<(&Settings, std::sync::Arc<crate::store::vault::Vault>)> {
-        Ok((self.settings()?, self.vault()?))
-    }
-
     /// The data folder's vault (encryption of the secrets), asking for its passphrase at most
     /// once a run and only when a secret is read or written.
     pub fn vault(&self) -> Result<std::sync::Arc<crate::store::vault::Vault>> {

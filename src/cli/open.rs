@@ -57,7 +57,8 @@ pub struct Needs<'n> {
 
 impl<'a> Session<'a> {
     pub async fn open(ctx: &'a Context, needs: Needs<'_>) -> Result<Self> {
-        let (settings, vault) = ctx.settings_and_vault()?;
+        let settings = ctx.settings()?;
+        let vault = ctx.vault()?;
         let chain = open::connect(settings).await?;
         if let Some(denomination) = needs.pool {
             chain.pool_address(denomination)?;
