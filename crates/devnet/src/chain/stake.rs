@@ -31,7 +31,10 @@
 use tron::{Address, Resource, Stake};
 
 use super::rejection::Rejection;
-use super::stake_state::*;
+use super::stake_state::{
+    BLOCK_MS, DEFAULT_LOCK_PERIOD, EnergyBill, EnergyBudget, Loan, MAX_DELEGATE_LOCK_PERIOD,
+    MAX_PENDING_RELEASES, Release, StakeState, TOTAL_ENERGY_LIMIT, TRX, UNFREEZE_DELAY_DAYS,
+};
 use super::{Ledger, decayed};
 
 fn validate(detail: impl std::fmt::Display) -> Rejection {
