@@ -12,10 +12,12 @@ use std::time::Duration;
 use alloy_primitives::U256;
 use devnet::{DevnetConfig, DevnetHandle};
 use serde_json::Value;
-use tron::PrivateKey;
+use tron::{Address, PrivateKey};
 use tronpool::api::ApiConfig;
 use tronpool::service::relayer::RelayerConfig;
 use tronpool::store::jobs::JobStore;
+use zk::note::Note;
+use zk::tree::MerkleTree;
 
 use crate::api::{Served, devnet_pricing};
 use crate::relayer::{
@@ -274,50 +276,72 @@ async fn margins_under_concurrency() {
     }
 }
 
-/// A relayer over `jobs` for `devnet`, reached at `node`.
-async fn relayer_over(devnet: DevnetHandle, node: &str, jobs: JobStore) -> Served {
+/// A relayer over `jobs` for `devnet`, reached at `node`, caching the chain for `cache_ttl`.
+async fn relayer_over(
+    devnet: DevnetHandle,
+    node: &str,
+    jobs: JobStore,
+    cache_ttl: Duration,
+) -> Served {
     let pricing = devnet_pricing(&devnet);
     Served::around_with_jobs(
         devnet,
         node,
         api_config(),
-        Duration::ZERO,
+        cache_ttl,
         Some((relayer_config(), jobs)),
         pricing,
     )
     .await
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_restarted_relayer_counts_its_unfinished_jobs_before_it_approves_anything() {
-    // Its node turns every broadcast away as busy: the relay stays signed, not in a block.
-    let devnet = devnet::spawn(devnet_config()).await.expect("a devnet");
-    let node = proxy(
+/// A node in front of `devnet` that turns every broadcast away as busy: a relay stays
+/// signed, never in a block, and its reservation held.
+async fn busy_node(devnet: &DevnetHandle) -> String {
+    proxy(
         devnet.url(),
         Broadcasts::Busy(usize::MAX),
         Arc::new(AtomicUsize::new(0)),
     )
-    .await;
+    .await
+}
+
+/// Relays `note` (the `index`th leaf of `tree`) for `fee` through a relayer whose node is
+/// [`busy_node`]: answered 202, signed.
+async fn relay_left_signed(
+    served: &Served,
+    (note, tree, index): (&Note, &MerkleTree, u32),
+    relayer: Address,
+    fee: u64,
+) {
+    let body = request(
+        note,
+        tree,
+        index,
+        PrivateKey::generate().address(),
+        relayer,
+        fee,
+        0,
+    );
+    let (status, value) = served.post("/api/relayer/withdraw", body).await;
+    assert_eq!(status, 202, "signed, its broadcast turned away: {value}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restarted_relayer_counts_its_unfinished_jobs_before_it_approves_anything() {
+    // Its node turns every broadcast away as busy: the relay stays signed, not in a block.
+    let devnet = devnet::spawn(devnet_config()).await.expect("a devnet");
+    let node = busy_node(&devnet).await;
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("devnet/tronpool.sqlite3");
-    let served = relayer_over(devnet, &node, JobStore::open(&db).unwrap()).await;
+    let served = relayer_over(devnet, &node, JobStore::open(&db).unwrap(), Duration::ZERO).await;
     let relayer = devnet::genesis::dev_key(1).address();
     lend_one_relay_of_energy(&served, relayer).await;
     let (notes, tree) = deposit(&served, 2, 3).await;
     let (cheap, _) = quote(&served).await;
     // The stake covers the energy: the quote is the bandwidth's, 0.8 TRX at 0.28, +20%.
     assert_eq!(cheap, 268_800);
-    let first = request(
-        &notes[0],
-        &tree,
-        0,
-        PrivateKey::generate().address(),
-        relayer,
-        cheap,
-        0,
-    );
-    let (status, value) = served.post("/api/relayer/withdraw", first).await;
-    assert_eq!(status, 202, "signed, its broadcast turned away: {value}");
+    relay_left_signed(&served, (&notes[0], &tree, 0), relayer, cheap).await;
     let status = served.ok("/api/relayer/status", None).await;
     assert_eq!(status["reserved"]["jobs"], 1, "{status}");
     let (full, _) = quote(&served).await;
@@ -326,7 +350,8 @@ async fn a_restarted_relayer_counts_its_unfinished_jobs_before_it_approves_anyth
     // The relayer stops and starts again over the same database, its job still unfinished.
     let Served { devnet, server, .. } = served;
     server.shutdown().await.unwrap();
-    let served = relayer_over(devnet.unwrap(), &node, JobStore::open(&db).unwrap()).await;
+    let jobs = JobStore::open(&db).unwrap();
+    let served = relayer_over(devnet.unwrap(), &node, jobs, Duration::ZERO).await;
     let status = served.ok("/api/relayer/status", None).await;
     assert_eq!(status["pending"], 1, "{status}");
     assert_eq!(status["reserved"]["jobs"], 1, "{status}");
@@ -369,22 +394,9 @@ async fn a_restarted_relayer_counts_its_unfinished_jobs_before_it_approves_anyth
 async fn the_pool_listing_prices_a_recorded_relay_at_once_not_after_its_cache_period() {
     // Every broadcast is turned away as busy: the relay stays signed, its reservation held.
     let devnet = devnet::spawn(devnet_config()).await.expect("a devnet");
-    let node = proxy(
-        devnet.url(),
-        Broadcasts::Busy(usize::MAX),
-        Arc::new(AtomicUsize::new(0)),
-    )
-    .await;
-    let pricing = devnet_pricing(&devnet);
-    let served = Served::around_with_jobs(
-        devnet,
-        &node,
-        api_config(),
-        Duration::from_secs(3600),
-        Some((relayer_config(), JobStore::in_memory().unwrap())),
-        pricing,
-    )
-    .await;
+    let node = busy_node(&devnet).await;
+    let jobs = JobStore::in_memory().unwrap();
+    let served = relayer_over(devnet, &node, jobs, Duration::from_secs(3600)).await;
     let relayer = devnet::genesis::dev_key(1).address();
     lend_one_relay_of_energy(&served, relayer).await;
     let (notes, tree) = deposit(&served, 2, 1).await;
@@ -398,17 +410,7 @@ async fn the_pool_listing_prices_a_recorded_relay_at_once_not_after_its_cache_pe
     let before = listed(&served.ok("/api/pools/100", None).await);
     // The stake covers the energy: the fee is the bandwidth's, 0.8 TRX at 0.28, +20%.
     assert_eq!(before, 268_800);
-    let body = request(
-        &notes[0],
-        &tree,
-        0,
-        PrivateKey::generate().address(),
-        relayer,
-        before,
-        0,
-    );
-    let (status, value) = served.post("/api/relayer/withdraw", body).await;
-    assert_eq!(status, 202, "signed, its broadcast turned away: {value}");
+    relay_left_signed(&served, (&notes[0], &tree, 0), relayer, before).await;
     let after = listed(&served.ok("/api/pools/100", None).await);
     assert!(
         after > 10 * before,
