@@ -12,13 +12,22 @@ use crate::service::pools;
 
 impl Relayer {
     /// Follows every unfinished job until the server stops; after a restart this picks up
-    /// where the last process left off.
-    pub(crate) async fn watch(self: Arc<Self>, chain: Arc<Chain>) {
-        loop {
-            *self.watched.lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
-            self.check_jobs(&chain).await;
-            tokio::time::sleep(self.config.poll).await;
+    /// where the last process left off. The watcher counts as alive from the moment it is
+    /// started, not from its first pass: a spawned task may wait for a worker, and readiness
+    /// asked right after `serve` announces itself must not read that wait as a dead watcher.
+    pub(crate) fn watch(self: Arc<Self>, chain: Arc<Chain>) -> impl Future<Output = ()> {
+        self.mark_watched();
+        async move {
+            loop {
+                self.mark_watched();
+                self.check_jobs(&chain).await;
+                tokio::time::sleep(self.config.poll).await;
+            }
         }
+    }
+
+    fn mark_watched(&self) {
+        *self.watched.lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
     }
 
     /// Collects the pools' fees once they reach the threshold, every `collect_every`, until
