@@ -6,10 +6,10 @@ use clap::Args;
 use tron::{Address, PrivateKey};
 
 use crate::error::Result;
-use crate::service::deposit::{DepositRun, DepositSigner, Deposited, Deposits};
+use crate::service::deposit::{DepositSigner, Deposits};
+use crate::service::progress::Progress;
 
 use super::context::Context;
-use super::input::Prompt;
 use super::open::{Needs, Session};
 use super::progress::Steps;
 
@@ -54,18 +54,14 @@ impl DepositArgs {
                     .expect("the key is opened when --from is not given"),
             },
         };
-        let prompt = Prompt {
-            ctx,
-            command: "deposit",
-        };
-        let mut run = deposits
-            .run(session.desk(), signer, &Steps::new(ctx), &prompt)
-            .await?;
-        warn_secret(ctx, &run.notes);
+        let (progress, steps) = Progress::channel();
+        let work = deposits.run(session.desk(), signer, &progress);
+        let view = Steps::new(ctx, "deposit");
+        let mut run = view.show(steps, work).await?;
         if let Some(error) = run.stopped.take() {
             // What went in before the failure: the notes still go to stdout.
             if !run.notes.is_empty() && !ctx.out.json {
-                ctx.out.stdout(&note_lines(&run.notes))?;
+                ctx.out.stdout(&run.note_lines())?;
             }
             return Err(error);
         }
@@ -75,31 +71,6 @@ impl DepositArgs {
                  then `tronpool notes check` records the deposits",
             );
         }
-        ctx.out.result(&run, || describe(&run))
+        ctx.out.result(&run, || run.describe())
     }
-}
-
-fn describe(run: &DepositRun) -> String {
-    let mut text = note_lines(&run.notes);
-    for transaction in run.notes.iter().filter_map(|d| d.transaction.as_ref()) {
-        text.push_str(&serde_json::to_string(transaction).expect("JSON values serialize"));
-        text.push('\n');
-    }
-    text
-}
-
-fn warn_secret(ctx: &Context, notes: &[Deposited]) {
-    if notes.is_empty() {
-        return;
-    }
-    let ids: Vec<String> = notes.iter().map(|n| n.id.to_string()).collect();
-    ctx.out.warn(format!(
-        "each note is the only way to withdraw its deposit: keep it secret and safe. A copy is \
-         stored as note {} (`tronpool notes show ID`); back it up with `tronpool notes export`.",
-        ids.join(", ")
-    ));
-}
-
-fn note_lines(notes: &[Deposited]) -> String {
-    notes.iter().map(|n| format!("{}\n", n.note)).collect()
 }

@@ -56,18 +56,6 @@ pub(crate) fn confirm(ctx: &Context, command: &str, question: &str) -> Result<()
     }
 }
 
-/// [`confirm`] for a service workflow: asks its question for `command`.
-pub(crate) struct Prompt<'a> {
-    pub ctx: &'a Context,
-    pub command: &'a str,
-}
-
-impl crate::service::progress::Confirm for Prompt<'_> {
-    fn confirm(&self, question: &str) -> Result<()> {
-        confirm(self.ctx, self.command, question)
-    }
-}
-
 /// `--refund TRX` in sun.
 pub(crate) fn refund_sun(text: Option<&str>) -> Result<alloy_primitives::U256> {
     match text {

@@ -178,9 +178,9 @@ pub(crate) fn given_note(ctx: &Context, store: &NoteStore, arg: &str) -> Result<
     let text = if arg == "-" {
         zeroize::Zeroizing::new(read_text(None, "the note")?)
     } else if let Ok(id) = arg.parse::<i64>() {
+        let record = store.get(id)?;
         let text = store.text(id)?;
-        let note = parse_note(&text)?;
-        return Ok(GivenNote::new(note, store.get(id)?));
+        return Ok(GivenNote::new(parse_note(&text)?, record));
     } else {
         if arg.trim_start().starts_with("tronpool-") {
             ctx.out.warn(

@@ -2,10 +2,10 @@
 //! [`Steps`], which renders a service workflow's steps.
 
 use std::io::IsTerminal;
-use std::sync::Mutex;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
+use tokio::sync::mpsc::UnboundedReceiver;
 
 use crate::error::Result;
 use crate::service::chain::Chain;
@@ -15,6 +15,7 @@ use crate::service::sync::SyncedTree;
 use crate::store::trees::TreeCache;
 
 use super::context::Context;
+use super::input::confirm;
 use super::output::Output;
 
 /// A progress bar on stderr, only when a person is watching.
@@ -63,52 +64,80 @@ pub async fn sync(
     trees: &TreeCache,
     denomination: u64,
 ) -> Result<SyncedTree> {
-    crate::service::withdraw::sync(chain, trees, denomination, &Steps::new(ctx)).await
+    let (progress, steps) = Progress::channel();
+    let work = crate::service::withdraw::sync(chain, trees, denomination, &progress);
+    Steps::new(ctx, "sync").show(steps, work).await
 }
 
 /// A workflow's steps on stderr: a bar while syncing, a spinner while proving, lines for its
-/// notes, and the guidance before a withdrawal (its warnings even with `--json` or `--yes`).
-pub(crate) struct Steps {
-    out: Output,
+/// notes, the guidance before a withdrawal (its warnings even with `--json` or `--yes`), and
+/// its questions asked at the terminal ([`confirm`]) for `command`.
+pub(crate) struct Steps<'a> {
+    ctx: &'a Context,
+    command: &'a str,
     /// The bar or spinner showing now.
-    showing: Mutex<Option<ProgressBar>>,
+    showing: Option<ProgressBar>,
 }
 
-impl Steps {
-    pub fn new(ctx: &Context) -> Self {
+impl<'a> Steps<'a> {
+    pub fn new(ctx: &'a Context, command: &'a str) -> Self {
         Steps {
-            out: ctx.out,
-            showing: Mutex::new(None),
+            ctx,
+            command,
+            showing: None,
         }
     }
 
-    fn show(&self, shown: Option<ProgressBar>) {
-        let mut showing = self.showing.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(old) = std::mem::replace(&mut *showing, shown) {
+    /// Runs `work` to its end while rendering the steps it reports on `steps`; every step
+    /// reported before it ended is shown before this returns.
+    pub async fn show<T>(
+        mut self,
+        mut steps: UnboundedReceiver<Step>,
+        work: impl Future<Output = T>,
+    ) -> T {
+        let mut work = std::pin::pin!(work);
+        let done = loop {
+            tokio::select! {
+                biased;
+                Some(step) = steps.recv() => self.render(step),
+                done = &mut work => break done,
+            }
+        };
+        while let Ok(step) = steps.try_recv() {
+            self.render(step);
+        }
+        self.replace(None);
+        done
+    }
+
+    fn replace(&mut self, shown: Option<ProgressBar>) {
+        if let Some(old) = std::mem::replace(&mut self.showing, shown) {
             old.finish_and_clear();
         }
     }
-}
 
-impl Progress for Steps {
-    fn step(&self, step: Step<'_>) {
+    fn render(&mut self, step: Step) {
+        let out = &self.ctx.out;
         match step {
-            Step::Syncing(denomination) => self.show(Some(bar_on(
-                &self.out,
+            Step::Syncing(denomination) => self.replace(Some(bar_on(
+                out,
                 &format!("syncing the {denomination} USDT pool"),
             ))),
             Step::SyncAt(p) => {
-                let showing = self.showing.lock().unwrap_or_else(|e| e.into_inner());
-                if let Some(bar) = &*showing {
+                if let Some(bar) = &self.showing {
                     bar.set_length(p.target);
                     bar.set_position(p.have);
                 }
             }
-            Step::Proving => self.show(Some(spinner_on(&self.out, "proving the withdrawal"))),
-            Step::SyncDone | Step::ProvingDone => self.show(None),
-            Step::Guidance(guidance) => guide(&self.out, guidance),
-            Step::Note(text) => self.out.note(text),
-            Step::Warning(text) => self.out.warn(text),
+            Step::Proving => self.replace(Some(spinner_on(out, "proving the withdrawal"))),
+            Step::SyncDone | Step::ProvingDone => self.replace(None),
+            Step::Guidance(guidance) => guide(out, &guidance),
+            Step::Note(text) => out.note(text),
+            Step::Warning(text) => out.warn(text),
+            Step::Ask(question) => {
+                let answer = confirm(self.ctx, self.command, &question.text);
+                question.answer(answer);
+            }
         }
     }
 }

@@ -19,6 +19,7 @@ use crate::error::{Error, Result};
 use crate::service::chain::Chain;
 use crate::service::format::six_decimals_text;
 use crate::service::inputs::{USDT_DECIMALS, parse_units};
+use crate::service::progress::Progress;
 use crate::service::relay_withdraw::{RelayTarget, RelayWithdrawal, RelayWithdrawn};
 use crate::service::relayer::{Relayer, RelayerConfig};
 use crate::service::relayer_client::RelayerClient;
@@ -27,7 +28,7 @@ use crate::settings::Settings;
 use crate::store::jobs::JobStore;
 
 use super::context::Context;
-use super::input::{Prompt, refund_sun};
+use super::input::refund_sun;
 use super::open::{Session, connect, pricing};
 use super::progress::Steps;
 
@@ -143,19 +144,10 @@ impl RelayWithdrawArgs {
             max_fee,
             dry_run: self.dry_run,
         };
-        let prompt = Prompt {
-            ctx,
-            command: "relay withdraw",
-        };
-        let done = withdrawal
-            .run(
-                session.desk(),
-                &relayer,
-                &pricing,
-                &Steps::new(ctx),
-                &prompt,
-            )
-            .await?;
+        let (progress, steps) = Progress::channel();
+        let work = withdrawal.run(session.desk(), &relayer, &pricing, &progress);
+        let view = Steps::new(ctx, "relay withdraw");
+        let done = view.show(steps, work).await?;
         match done {
             RelayWithdrawn::DryRun(out) => ctx.out.result(&out, || out.describe()),
             RelayWithdrawn::Withdrawn(out) => ctx.out.result(&out, || out.describe()),

@@ -6,10 +6,11 @@ use clap::Args;
 use tron::Address;
 
 use crate::error::Result;
+use crate::service::progress::Progress;
 use crate::service::withdraw::{SelfWithdrawal, SelfWithdrawn, Signer};
 
 use super::context::Context;
-use super::input::{Prompt, refund_sun};
+use super::input::refund_sun;
 use super::open::Session;
 use super::progress::Steps;
 use super::signing::print_unsigned;
@@ -62,13 +63,10 @@ impl WithdrawArgs {
             recipient: self.to,
             refund,
         };
-        let prompt = Prompt {
-            ctx,
-            command: "withdraw",
-        };
-        let done = withdrawal
-            .run(session.desk(), signer, &Steps::new(ctx), &prompt)
-            .await?;
+        let (progress, steps) = Progress::channel();
+        let work = withdrawal.run(session.desk(), signer, &progress);
+        let view = Steps::new(ctx, "withdraw");
+        let done = view.show(steps, work).await?;
         match done {
             SelfWithdrawn::DryRun(out) => ctx.out.result(&out, || out.describe()),
             SelfWithdrawn::Unsigned(tx) => print_unsigned(ctx, &tx),

@@ -23,7 +23,7 @@ use crate::service::notes;
 use crate::service::notes::NoteHashes;
 use crate::service::notes::commitment_of;
 use crate::service::pools;
-use crate::service::progress::{Confirm, Progress, Step};
+use crate::service::progress::Progress;
 use crate::service::seed::Seed;
 use crate::service::submit;
 use crate::service::submit::Broadcast;
@@ -111,36 +111,45 @@ impl Deposits {
     /// anything is stored when the sender lacks the USDT; the approval (when the allowance is
     /// short) and the deposits each confirmed first; every note on disk before its deposit
     /// is signed. A failure after the first note is stored ends the run with the notes made
-    /// so far in [`DepositRun::stopped`], not as an error that would hide them.
+    /// so far in [`DepositRun::stopped`], not as an error that would hide them. Ends with a
+    /// warning to keep the notes it stored secret.
     pub async fn run(
         self,
         desk: Desk<'_>,
         signer: DepositSigner<'_>,
-        progress: &dyn Progress,
-        confirm: &dyn Confirm,
+        progress: &Progress,
     ) -> Result<DepositRun> {
         let pool = desk.chain.pool_address(self.denomination)?;
         for done in resume(desk).await? {
             match done.result {
-                Ok(leaf) => progress.step(Step::Note(&format!(
+                Ok(leaf) => progress.note(format!(
                     "note {}'s deposit from an earlier run went in as leaf {leaf}: {}",
                     done.note, done.txid
-                ))),
-                Err(e) => progress.step(Step::Warning(&format!(
+                )),
+                Err(e) => progress.warn(format!(
                     "note {}'s deposit from an earlier run ({}) did not go in: {e}",
                     done.note, done.txid
-                ))),
+                )),
             }
         }
         if self.seed.is_some() {
-            progress.step(Step::Note(
-                "notes are derived from the stored mnemonic (`notes recover` finds them)",
+            progress
+                .note("notes are derived from the stored mnemonic (`notes recover` finds them)");
+        }
+        let run = match signer {
+            DepositSigner::Unsigned { from } => self.prepare(desk, from, pool).await?,
+            DepositSigner::Key(key) => self.send(desk, key, pool, progress).await?,
+        };
+        if !run.notes.is_empty() {
+            let ids: Vec<String> = run.notes.iter().map(|n| n.id.to_string()).collect();
+            progress.warn(format!(
+                "each note is the only way to withdraw its deposit: keep it secret and safe. A \
+                 copy is stored as note {} (`tronpool notes show ID`); back it up with \
+                 `tronpool notes export`.",
+                ids.join(", ")
             ));
         }
-        match signer {
-            DepositSigner::Unsigned { from } => self.prepare(desk, from, pool).await,
-            DepositSigner::Key(key) => self.send(desk, key, pool, progress, confirm).await,
-        }
+        Ok(run)
     }
 
     /// Stores the notes and builds their deposits for `from` to sign elsewhere.
@@ -187,29 +196,30 @@ impl Deposits {
         desk: Desk<'_>,
         key: &PrivateKey,
         pool: Address,
-        progress: &dyn Progress,
-        confirm: &dyn Confirm,
+        progress: &Progress,
     ) -> Result<DepositRun> {
         let chain = desk.chain;
         let from = key.address();
         let funding = funding(chain, from, self.denomination, self.count).await?;
         let mut approve_txid = None;
         if let Some(built) = funding.approval {
-            confirm.confirm(&format!(
-                "The pool may take {} USDT from {from}; approve exactly {} USDT first? ({})",
-                six_decimals_text(funding.allowance),
-                six_decimals_text(funding.needed),
-                built.estimate.describe()
-            ))?;
+            progress
+                .confirm(format!(
+                    "The pool may take {} USDT from {from}; approve exactly {} USDT first? ({})",
+                    six_decimals_text(funding.allowance),
+                    six_decimals_text(funding.needed),
+                    built.estimate.describe()
+                ))
+                .await?;
             let mut tx = built.transaction;
             tx.sign(key)?;
             let txid = submit::send_and_confirm(chain, &tx, "the approval")
                 .await?
                 .id;
-            progress.step(Step::Note(&format!(
+            progress.note(format!(
                 "approved {} USDT: {txid}",
                 six_decimals_text(funding.needed)
-            )));
+            ));
             approve_txid = Some(txid);
         }
         // What one deposit would cost now, priced on a throwaway commitment (never stored or
@@ -219,13 +229,15 @@ impl Deposits {
             builders::deposit_transaction(chain, from, self.denomination, commitment_of(&sample))
                 .await?
                 .estimate;
-        confirm.confirm(&format!(
-            "Deposit {} × {} USDT from {from} into {pool} on {}? (each: {})",
-            self.count,
-            self.denomination,
-            chain.network,
-            estimate.describe()
-        ))?;
+        progress
+            .confirm(format!(
+                "Deposit {} × {} USDT from {from} into {pool} on {}? (each: {})",
+                self.count,
+                self.denomination,
+                chain.network,
+                estimate.describe()
+            ))
+            .await?;
         let mut run = DepositRun {
             approve_txid,
             notes: Vec::new(),
@@ -237,15 +249,15 @@ impl Deposits {
                 Ok(made) => made,
                 Err(e) => return Ok(run.stopped_by(e)),
             };
-            progress.step(Step::Note(&format!("note {id} stored")));
+            progress.note(format!("note {id} stored"));
             let (txid, leaf) = match deposit_one(desk, key, id, &note).await {
                 Ok(done) => done,
                 Err(e) => return Ok(run.stopped_by(e)),
             };
-            progress.step(Step::Note(&format!(
+            progress.note(format!(
                 "deposited {} USDT as leaf {leaf}: {txid}",
                 self.denomination
-            )));
+            ));
             run.notes.push(Deposited {
                 leaf_index: Some(leaf),
                 ..Deposited::new(id, &note, pool, txid)
@@ -256,6 +268,21 @@ impl Deposits {
 }
 
 impl DepositRun {
+    /// The run for a person: a note per line, then each unsigned transaction as JSON.
+    pub fn describe(&self) -> String {
+        let mut text = self.note_lines();
+        for transaction in self.notes.iter().filter_map(|d| d.transaction.as_ref()) {
+            text.push_str(&serde_json::to_string(transaction).expect("JSON values serialize"));
+            text.push('\n');
+        }
+        text
+    }
+
+    /// The notes made, one per line.
+    pub fn note_lines(&self) -> String {
+        self.notes.iter().map(|n| format!("{}\n", n.note)).collect()
+    }
+
     fn stopped_by(mut self, error: Error) -> Self {
         self.stopped = Some(error);
         self

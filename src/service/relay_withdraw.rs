@@ -22,7 +22,7 @@ use crate::service::guidance::RefundBy;
 use crate::service::notes::Payout;
 use crate::service::pool_state::SponsorShare;
 use crate::service::pools;
-use crate::service::progress::{Confirm, Progress, Step};
+use crate::service::progress::Progress;
 use crate::service::relayer::Relayer;
 use crate::service::relayer_client::RelayerClient;
 use crate::service::relayer_fees::{Pricing, RELAY_BYTES, Resources};
@@ -210,8 +210,7 @@ impl RelayWithdrawal {
         desk: Desk<'_>,
         relayer: &RelayTarget,
         pricing: &Pricing,
-        progress: &dyn Progress,
-        confirm: &dyn Confirm,
+        progress: &Progress,
     ) -> Result<RelayWithdrawn> {
         let Desk { chain, store, .. } = desk;
         let denomination = self.note.note.meta().denomination();
@@ -230,12 +229,12 @@ impl RelayWithdrawal {
                 six_decimals_text(cap)
             )));
         }
-        progress.step(Step::Note(&format!(
+        progress.note(format!(
             "relaying through {} for a fee of {} USDT (at most {} accepted)",
             relayer.describe(),
             six_decimals_text(fee),
             six_decimals_text(cap)
-        )));
+        ));
         let payout = Payout {
             from: address,
             recipient: self.recipient,
@@ -261,12 +260,14 @@ impl RelayWithdrawal {
             return Ok(RelayWithdrawn::DryRun(DryRun::new(prepared, &call)));
         }
         let id = self.note.remember(store, prepared.pool, "withdraw")?;
-        confirm.confirm(&format!(
-            "Withdraw {denomination} USDT with note {id} to {} through {} (fee {} USDT)?",
-            self.recipient,
-            relayer.describe(),
-            six_decimals_text(fee)
-        ))?;
+        progress
+            .confirm(format!(
+                "Withdraw {denomination} USDT with note {id} to {} through {} (fee {} USDT)?",
+                self.recipient,
+                relayer.describe(),
+                six_decimals_text(fee)
+            ))
+            .await?;
         let request = RelayRequest {
             denomination,
             proof: proved.request.proof,
@@ -283,9 +284,7 @@ impl RelayWithdrawal {
             }
         };
         let txid = relayed.txid;
-        progress.step(Step::Note(&format!(
-            "the relayer sent {txid}; waiting for it"
-        )));
+        progress.note(format!("the relayer sent {txid}; waiting for it"));
         let deadline = tron::transaction::now_ms() + FOLLOW_MS;
         let outcome = relayer.follow(chain, &txid, deadline).await?;
         // Our deadline, not the transaction's expiry (the relayer chose that): say so.

@@ -3,8 +3,8 @@
 //! command was given it, the sync, the local spent check and the proof, and the guidance
 //! about what the withdrawal reveals, reported before the confirmation.
 //!
-//! The caller asks and renders: progress and the guidance go to a [`Progress`], the question
-//! before anything is signed to a [`Confirm`].
+//! The caller asks and renders: progress, the guidance and the question before anything is
+//! signed go down a [`Progress`] channel, whose other end the caller renders and answers.
 
 use alloy_primitives::U256;
 use serde::Serialize;
@@ -24,7 +24,7 @@ use crate::service::inputs::USDT_UNIT;
 pub use crate::service::notes::GivenNote;
 use crate::service::notes::{Payout, Proved, prove_withdrawal};
 use crate::service::pools;
-use crate::service::progress::{Confirm, Progress, Step};
+use crate::service::progress::{Progress, Step};
 use crate::service::submit;
 use crate::service::sync;
 use crate::service::sync::SyncedTree;
@@ -47,7 +47,7 @@ pub async fn prove(
     given: &GivenNote,
     payout: Payout,
     refund_by: RefundBy,
-    progress: &dyn Progress,
+    progress: &Progress,
 ) -> Result<Prepared> {
     let Desk {
         chain,
@@ -87,7 +87,7 @@ pub async fn prove(
             by: refund_by,
         },
     );
-    progress.step(Step::Guidance(&guidance));
+    progress.step(Step::Guidance(guidance.clone()));
     Ok(Prepared {
         pool: synced.pool,
         proved,
@@ -100,7 +100,7 @@ pub async fn sync(
     chain: &Chain,
     trees: &TreeCache,
     denomination: u64,
-    progress: &dyn Progress,
+    progress: &Progress,
 ) -> Result<SyncedTree> {
     progress.step(Step::Syncing(denomination));
     let report = |p| progress.step(Step::SyncAt(p));
@@ -244,8 +244,7 @@ impl SelfWithdrawal {
         mut self,
         desk: Desk<'_>,
         signer: Signer<'_>,
-        progress: &dyn Progress,
-        confirm: &dyn Confirm,
+        progress: &Progress,
     ) -> Result<SelfWithdrawn> {
         let Desk { chain, store, .. } = desk;
         let denomination = self.note.note.meta().denomination();
@@ -282,11 +281,13 @@ impl SelfWithdrawal {
         let Some(key) = key else {
             return Ok(SelfWithdrawn::Unsigned(tx));
         };
-        confirm.confirm(&format!(
-            "Withdraw {denomination} USDT to {} with note {id}, paid by {from}? ({})",
-            self.recipient,
-            estimate.describe()
-        ))?;
+        progress
+            .confirm(format!(
+                "Withdraw {denomination} USDT to {} with note {id}, paid by {from}? ({})",
+                self.recipient,
+                estimate.describe()
+            ))
+            .await?;
         tx.sign(key)?;
         let info = submit::send_and_confirm(chain, &tx, "the withdrawal").await?;
         store.mark_withdrawn(

@@ -155,8 +155,16 @@ pub(crate) async fn sync_if_stale(
     Ok(())
 }
 
+/// The pool of `denomination` (its base58 address, the cache's key), synced first at most
+/// once per TTL: what a page served to another client is read from.
+async fn synced_pool(chain: &Chain, cache: &TreeCache, denomination: u64) -> Result<String> {
+    let pool = chain.pool_address(denomination)?.to_base58();
+    sync_if_stale(chain, denomination, cache).await?;
+    Ok(pool)
+}
+
 /// A page of the pool's leaves from `from` on, at most [`MAX_PAGE`], for another client
-/// to sync from; the pool is synced first (at most once per TTL).
+/// to sync from ([`synced_pool`]).
 pub(crate) async fn leaves_page(
     chain: &Chain,
     cache: &TreeCache,
@@ -164,8 +172,7 @@ pub(crate) async fn leaves_page(
     from: u32,
     limit: u32,
 ) -> Result<LeavesPage> {
-    let pool = chain.pool_address(denomination)?.to_base58();
-    sync_if_stale(chain, denomination, cache).await?;
+    let pool = synced_pool(chain, cache, denomination).await?;
     let leaves = cache.leaves_from(&pool, from, limit.clamp(1, MAX_PAGE))?;
     Ok(LeavesPage {
         denomination,
@@ -183,8 +190,7 @@ pub(crate) async fn withdrawals_page(
     from: u32,
     limit: u32,
 ) -> Result<WithdrawalsPage> {
-    let pool = chain.pool_address(denomination)?.to_base58();
-    sync_if_stale(chain, denomination, cache).await?;
+    let pool = synced_pool(chain, cache, denomination).await?;
     let withdrawals = cache.withdrawals_from(&pool, from, limit.clamp(1, MAX_PAGE))?;
     Ok(WithdrawalsPage {
         denomination,
