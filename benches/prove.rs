@@ -14,7 +14,7 @@ use ark_std::UniformRand;
 use criterion::{Criterion, criterion_group, criterion_main};
 use rand_core::{RngCore, SeedableRng};
 use zk::Fr;
-use zk::circuit::{DEPTH, PublicInputs};
+use zk::circuit::{DEPTH, PublicInputs, WithdrawCircuit};
 use zk::keys::Keys;
 use zk::proof::{EncodedProof, Witness, prove, root_of, verify};
 
@@ -96,6 +96,77 @@ fn groth16_ceremony(c: &mut Criterion) {
         b.iter(|| prove(&keys, &public, &witness, &mut rng).expect("valid witness"))
     });
     group.finish();
+    against_snarkjs(&path, &keys, &public, &witness);
+}
+
+/// Ours against snarkjs's `groth16.prove` in one sitting: the same zkey, the same witness
+/// (ours as a `.wtns` file), alternating runs of 9 proofs, medians. snarkjs is handed the
+/// witness, so its figure leaves out the witness calculation `fullProve` would add; ours
+/// includes computing the assignment, the native checks and the self-check verify.
+/// Prints `{"bench":"prove_vs_snarkjs","ours_ms","snarkjs_ms","ratio","target_ratio","met"}`.
+fn against_snarkjs(zkey: &std::path::Path, keys: &Keys, public: &PublicInputs, witness: &Witness) {
+    if !test_support::interop::installed() {
+        eprintln!(
+            "prove_vs_snarkjs skipped: snarkjs is not installed (bash tests/interop/install.sh)"
+        );
+        return;
+    }
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let wtns = dir.path().join("withdraw.wtns");
+    let circuit = WithdrawCircuit {
+        public: *public,
+        nullifier: witness.nullifier,
+        secret: witness.secret,
+        siblings: witness.siblings,
+        index: witness.index,
+    };
+    std::fs::write(
+        &wtns,
+        zk::r1cs::withdraw_wtns(circuit).expect("the witness"),
+    )
+    .unwrap();
+    let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(4);
+    let median = |mut runs: Vec<f64>| {
+        runs.sort_by(f64::total_cmp);
+        runs[runs.len() / 2]
+    };
+    let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+    for _ in 0..3 {
+        prove(keys, public, witness, &mut rng).expect("valid witness");
+        let runs = (0..9)
+            .map(|_| {
+                let start = std::time::Instant::now();
+                prove(keys, public, witness, &mut rng).expect("valid witness");
+                start.elapsed().as_secs_f64() * 1e3
+            })
+            .collect();
+        ours.push(median(runs));
+        let out = test_support::interop::node("snarkjs_prove.js")
+            .args([zkey.as_os_str(), wtns.as_os_str(), "9".as_ref()])
+            .output()
+            .expect("node runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            test_support::interop::text(&out)
+        );
+        let line: serde_json::Value =
+            serde_json::from_slice(&out.stdout).expect("snarkjs_prove.js prints one JSON line");
+        theirs.push(line["median_ms"].as_f64().expect("a median"));
+    }
+    let (ours, theirs) = (median(ours), median(theirs));
+    let ratio = theirs / ours;
+    println!(
+        "{}",
+        serde_json::json!({
+            "bench": "prove_vs_snarkjs",
+            "ours_ms": ours,
+            "snarkjs_ms": theirs,
+            "ratio": ratio,
+            "target_ratio": 8.0,
+            "met": ratio >= 8.0,
+        })
+    );
 }
 
 criterion_group!(benches, groth16, groth16_ceremony);

@@ -9,9 +9,11 @@ use alloy_primitives::U256;
 use ark_bn254::{Bn254, Fq, Fq2, G1Affine, G2Affine};
 use ark_ec::AffineRepr;
 use ark_ff::{BigInt, PrimeField};
-use ark_groth16::r1cs_to_qap::LibsnarkReduction;
+use ark_groth16::r1cs_to_qap::{LibsnarkReduction, R1CSToQAP};
 use ark_groth16::{Groth16, Proof};
+use ark_relations::gr1cs::SynthesisError;
 use ark_snark::SNARK;
+use ark_std::UniformRand;
 use rand_core::{CryptoRng, RngCore};
 
 use crate::Fr;
@@ -21,6 +23,7 @@ use crate::keys::{Keys, Setup, g1_words, g2_words};
 use crate::note::Note;
 use crate::poseidon;
 use crate::qap::SnarkjsReduction;
+use crate::r1cs;
 use crate::tree::MerklePath;
 
 /// The private half of a withdrawal.
@@ -135,16 +138,39 @@ pub fn prove<R: RngCore + CryptoRng>(
         siblings: witness.siblings,
         index: witness.index,
     };
+    // The constraint system is the same for every proof: its matrices are made once
+    // (`r1cs::withdraw_matrices`), and a proof only computes the assignment.
+    let z = r1cs::full_assignment(circuit).map_err(|e| ProofError::Prover(e.to_string()))?;
     // The reduction must be the one the keys were made for (see `Setup`).
     let proof = match keys.setup() {
-        Setup::Arkworks => Groth16::<Bn254, LibsnarkReduction>::prove(&keys.proving, circuit, rng),
-        Setup::Snarkjs => Groth16::<Bn254, SnarkjsReduction>::prove(&keys.proving, circuit, rng),
+        Setup::Arkworks => prove_assignment::<LibsnarkReduction, _>(keys, &z, rng),
+        Setup::Snarkjs => prove_assignment::<SnarkjsReduction, _>(keys, &z, rng),
     }
     .map_err(|e| ProofError::Prover(e.to_string()))?;
     if !verify(keys, public, &proof) {
         return Err(ProofError::SelfCheckFailed);
     }
     Ok(proof)
+}
+
+/// Groth16 over the withdraw circuit's matrices for the full assignment `z`, with the
+/// reduction `Q` (randomized with two fresh scalars, as `Groth16::prove` does).
+fn prove_assignment<Q: R1CSToQAP, R: RngCore + CryptoRng>(
+    keys: &Keys,
+    z: &[Fr],
+    rng: &mut R,
+) -> Result<Proof<Bn254>, SynthesisError> {
+    let system = r1cs::withdraw();
+    let (r, s) = (Fr::rand(rng), Fr::rand(rng));
+    Groth16::<Bn254, Q>::create_proof_with_reduction_and_matrices(
+        &keys.proving,
+        r,
+        s,
+        &r1cs::withdraw_matrices()[..],
+        system.num_instance,
+        system.num_constraints(),
+        z,
+    )
 }
 
 /// Checks a proof against the public inputs.

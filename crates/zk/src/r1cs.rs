@@ -22,6 +22,9 @@ use crate::circuit::WithdrawCircuit;
 /// One row of a matrix: `(wire, coefficient)`, wires ascending, no zero coefficient.
 pub type Row = Vec<(usize, Fr)>;
 
+/// A matrix as ark-groth16 takes it: a row per constraint of `(coefficient, wire)`.
+pub type Matrix = Vec<Vec<(Fr, usize)>>;
+
 /// An R1CS `A·z ∘ B·z = C·z` over the full assignment `z`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct R1cs {
@@ -108,17 +111,35 @@ pub fn withdraw() -> &'static R1cs {
     R1CS.get_or_init(|| synthesize().expect("the blank withdraw circuit synthesizes"))
 }
 
-/// The full assignment `[1, public inputs, witness]` of a concrete circuit, from the same
-/// synthesis the prover runs, so its indices are the file's wires.
+/// The withdraw circuit's matrices `[A, B, C]` in ark-groth16's form (`(coefficient, wire)`
+/// rows), made once per process from [`withdraw`], for a prover that is handed the
+/// constraint system instead of building it again for every proof.
+pub fn withdraw_matrices() -> &'static [Matrix; 3] {
+    static MATRICES: OnceLock<[Matrix; 3]> = OnceLock::new();
+    MATRICES.get_or_init(|| {
+        let r1cs = withdraw();
+        let matrix = |rows: &[Row]| {
+            rows.iter()
+                .map(|row| row.iter().map(|&(wire, coeff)| (coeff, wire)).collect())
+                .collect()
+        };
+        [matrix(&r1cs.a), matrix(&r1cs.b), matrix(&r1cs.c)]
+    })
+}
+
+/// The full assignment `[1, public inputs, witness]` of a concrete circuit, so its indices are
+/// the file's wires. Only the values are computed: the variables are allocated in the same
+/// order as in the synthesis that made the matrices (inlining with
+/// `OptimizationGoal::Constraints` adds none), and no constraint is recorded, which is most of
+/// what a full synthesis costs.
 pub fn full_assignment(circuit: WithdrawCircuit) -> Result<Vec<Fr>, SynthesisError> {
     let cs = ConstraintSystem::<Fr>::new_ref();
     cs.set_optimization_goal(OptimizationGoal::Constraints);
     cs.set_mode(SynthesisMode::Prove {
-        construct_matrices: true,
+        construct_matrices: false,
         generate_lc_assignments: false,
     });
     circuit.generate_constraints(cs.clone())?;
-    cs.finalize();
     let mut z = cs.instance_assignment()?;
     z.extend(cs.witness_assignment()?);
     Ok(z)
@@ -320,6 +341,31 @@ pub(crate) mod tests {
             wrong[wire] += Fr::from(1u64);
             assert!(r.first_unsatisfied(&wrong).is_some(), "wire {wire}");
         }
+    }
+
+    /// The prover's assignment skips recording constraints; it must still be, value for value,
+    /// the assignment of the synthesis that built the matrices and ran `finalize`.
+    #[test]
+    fn the_provers_assignment_is_the_full_synthesis_assignment() {
+        let cs = ConstraintSystem::<Fr>::new_ref();
+        cs.set_optimization_goal(OptimizationGoal::Constraints);
+        cs.set_mode(SynthesisMode::Prove {
+            construct_matrices: true,
+            generate_lc_assignments: false,
+        });
+        sample_circuit().generate_constraints(cs.clone()).unwrap();
+        cs.finalize();
+        assert!(cs.is_satisfied().unwrap());
+        let mut full = cs.instance_assignment().unwrap();
+        full.extend(cs.witness_assignment().unwrap());
+
+        let z = full_assignment(sample_circuit()).unwrap();
+        assert_eq!(z, full);
+        assert_eq!(z.len(), withdraw().num_wires());
+        assert_eq!(withdraw().first_unsatisfied(&z), None);
+        let [a, b, c] = withdraw_matrices();
+        assert_eq!(a.len(), withdraw().num_constraints());
+        assert!(b.len() == a.len() && c.len() == a.len());
     }
 
     #[test]
