@@ -55,6 +55,12 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
                journal's",
         apply: relayer_jobs_without_times,
     },
+    Migration {
+        what: "tree caches keep their nodes in pieces of 256 a level, and a sync rewrites only \
+               the pieces it changed (the whole-tree snapshots are dropped: the next load \
+               rebuilds them from the cached leaves once)",
+        apply: tree_node_chunks,
+    },
 ];
 
 /// The version a database has once every migration ran.
@@ -257,6 +263,25 @@ CREATE INDEX relayer_reservations_sponsor
 
 fn relayer_jobs_without_times(tx: &Transaction<'_>) -> rusqlite::Result<()> {
     tx.execute_batch("ALTER TABLE relayer_jobs DROP COLUMN created_at;")
+}
+
+fn tree_node_chunks(tx: &Transaction<'_>) -> rusqlite::Result<()> {
+    tx.execute_batch(
+        "
+DELETE FROM tree_nodes;
+CREATE TABLE tree_chunks (
+    pool    TEXT NOT NULL,
+    level   INTEGER NOT NULL,
+    chunk   INTEGER NOT NULL,
+    nodes   BLOB NOT NULL,
+    PRIMARY KEY (pool, level, chunk)
+) WITHOUT ROWID;
+CREATE TABLE tree_shapes (
+    pool        TEXT PRIMARY KEY,
+    leaf_count  INTEGER NOT NULL
+);
+",
+    )
 }
 
 /// Brings the database up to [`latest`], each migration in its own transaction with the

@@ -1,9 +1,12 @@
 //! Each pool's deposit leaves, cached in the network's database so a sync only fetches what
-//! is new, with a snapshot of every tree node beside them so loading a busy pool's tree does
-//! not hash it again.
+//! is new, with every tree node beside them so loading a busy pool's tree does not hash it
+//! again.
 //!
-//! The leaves are the truth; the snapshot is a shortcut, used only when it holds exactly the
-//! stored leaves and its checksum matches, and otherwise rebuilt from them.
+//! The nodes are kept in pieces ([`CHUNK`] consecutive nodes of one level a row), so a sync
+//! that adds `n` leaves rewrites the few pieces on their paths, about `n / CHUNK + 1` a level,
+//! not the whole tree (64 MB at 2^20 deposits). The leaves are the truth; the nodes are a
+//! shortcut, used only when they hold exactly the stored leaves' shape and their right edge
+//! hashes (`MerkleTree::from_levels`), and otherwise rebuilt from the leaves.
 //!
 //! Beside the leaves: each pool's withdrawals (from its `Withdrawal` events), so whether a
 //! note is spent is answered here without asking a node about its nullifier, and the block a
@@ -70,6 +73,11 @@ pub struct CacheHead {
     pub last_timestamp: Option<i64>,
 }
 
+/// Nodes of one level a stored piece holds (8 KiB). A node is stored as it is held in memory
+/// (`zk::field::to_montgomery_le`), so loading a tree converts nothing: the pieces are this
+/// machine's cache, never sent anywhere.
+pub(crate) const CHUNK: usize = 256;
+
 pub struct TreeCache {
     db: std::sync::Arc<crate::store::db::Shared>,
 }
@@ -113,35 +121,82 @@ impl TreeCache {
         })
     }
 
-    /// The pool's tree as cached: from the node snapshot when it is current, else rebuilt
-    /// from the leaves (and the snapshot refreshed).
+    /// The pool's tree as cached: from its stored nodes when they hold the cached leaves,
+    /// else rebuilt from the leaves (and the nodes stored again).
     pub fn load(&self, pool: &str) -> Result<MerkleTree> {
         let count = self.head(pool)?.count;
-        let snapshot: Option<(i64, Vec<u8>)> = self
-            .db
-            .with(|db| {
-                db.query_row(
-                    "SELECT leaf_count, nodes FROM tree_nodes WHERE pool = ?1",
-                    [pool],
-                    |r| Ok((r.get(0)?, r.get(1)?)),
-                )
-                .optional()
-            })
-            .map_err(db_error)?;
-        if let Some((cached, bytes)) = snapshot
-            && cached == i64::from(count)
-        {
-            match MerkleTree::from_nodes_bytes(&bytes) {
-                Ok(tree) if tree.len() == count as usize => return Ok(tree),
-                Ok(_) => tracing::warn!(pool, "tree snapshot disagrees with the leaves"),
-                Err(e) => tracing::warn!(pool, error = %e, "tree snapshot unreadable"),
-            }
+        match self.stored_tree(pool, count) {
+            Ok(Some(tree)) => return Ok(tree),
+            Ok(None) => {}
+            Err(e) => tracing::warn!(pool, error = %e, "stored tree nodes unusable"),
         }
         let leaves = self.leaves(pool)?;
         let tree = MerkleTree::from_leaves(&leaves)
             .map_err(|e| StoreError::damaged(format!("tree cache of {pool}"), e.to_string()))?;
-        self.save_snapshot(pool, &tree)?;
+        self.db.with(|db| {
+            let tx = db.transaction().map_err(db_error)?;
+            write_nodes(&tx, pool, &tree, 0)?;
+            tx.commit().map_err(db_error)
+        })?;
         Ok(tree)
+    }
+
+    /// The tree from its stored nodes; `None` when they were stored for another leaf count
+    /// (or never), an error when they are damaged.
+    fn stored_tree(&self, pool: &str, count: u32) -> Result<Option<MerkleTree>> {
+        let damaged = |detail: String| StoreError::damaged(format!("tree nodes of {pool}"), detail);
+        self.db.with(|db| {
+            let stored: Option<i64> = db
+                .query_row(
+                    "SELECT leaf_count FROM tree_shapes WHERE pool = ?1",
+                    [pool],
+                    |r| r.get(0),
+                )
+                .optional()
+                .map_err(db_error)?;
+            if stored != Some(i64::from(count)) {
+                return Ok(None);
+            }
+            let depth = zk::circuit::DEPTH;
+            let mut levels: Vec<Vec<zk::Fr>> = (0..=depth)
+                .map(|l| Vec::with_capacity((count as usize).div_ceil(1 << l)))
+                .collect();
+            let mut query = db
+                .prepare(
+                    "SELECT level, chunk, nodes FROM tree_chunks WHERE pool = ?1
+                     ORDER BY level, chunk",
+                )
+                .map_err(db_error)?;
+            let mut rows = query.query([pool]).map_err(db_error)?;
+            while let Some(row) = rows.next().map_err(db_error)? {
+                let (level, chunk): (i64, i64) =
+                    (row.get(0).map_err(db_error)?, row.get(1).map_err(db_error)?);
+                let bytes = row
+                    .get_ref(2)
+                    .map_err(db_error)?
+                    .as_blob()
+                    .map_err(|e| damaged(e.to_string()))?;
+                let nodes = usize::try_from(level)
+                    .ok()
+                    .and_then(|l| levels.get_mut(l))
+                    .ok_or_else(|| damaged(format!("a piece of level {level}")))?;
+                if nodes.len() != chunk as usize * CHUNK || bytes.len() % 32 != 0 {
+                    return Err(damaged(format!(
+                        "piece {chunk} of level {level} is out of place"
+                    )));
+                }
+                for word in bytes.chunks_exact(32) {
+                    let word: &[u8; 32] = word.try_into().expect("32-byte chunks");
+                    let node = zk::field::from_montgomery_le(word).ok_or_else(|| {
+                        damaged(format!("a node of piece {chunk} of level {level}"))
+                    })?;
+                    nodes.push(node);
+                }
+            }
+            MerkleTree::from_levels(depth, levels)
+                .map(Some)
+                .map_err(|e| damaged(e.to_string()))
+        })
     }
 
     fn leaves(&self, pool: &str) -> Result<Vec<zk::Fr>> {
@@ -183,7 +238,7 @@ impl TreeCache {
     }
 
     /// Saves what a sync found, in one transaction: the cache never holds leaves its
-    /// snapshot does not know about, or the reverse, nor a scan cursor past what was saved.
+    /// stored nodes do not hold, or the reverse, nor a scan cursor past what was saved.
     pub fn save(&self, pool: &str, update: &Update<'_>) -> Result<()> {
         self.db.with(|db| {
             let tx = db.transaction().map_err(db_error)?;
@@ -230,11 +285,12 @@ impl TreeCache {
                 }
             }
             if let Some(tree) = update.tree {
-                tx.execute(
-                "INSERT OR REPLACE INTO tree_nodes (pool, leaf_count, nodes) VALUES (?1, ?2, ?3)",
-                params![pool, tree.len() as i64, tree.to_nodes_bytes()],
-            )
-            .map_err(db_error)?;
+                // The nodes from the first new leaf's on changed; the ones before did not.
+                let first = update
+                    .leaves
+                    .first()
+                    .map_or(tree.len(), |l| l.index as usize);
+                write_nodes(&tx, pool, tree, first)?;
             } else if !update.leaves.is_empty() {
                 return Err(StoreError::damaged(
                     format!("tree cache of {pool}"),
@@ -365,24 +421,15 @@ impl TreeCache {
         })
     }
 
-    fn save_snapshot(&self, pool: &str, tree: &MerkleTree) -> Result<()> {
-        self.db.with(|db| {
-            db.execute(
-                "INSERT OR REPLACE INTO tree_nodes (pool, leaf_count, nodes) VALUES (?1, ?2, ?3)",
-                params![pool, tree.len() as i64, tree.to_nodes_bytes()],
-            )
-            .map_err(db_error)?;
-            Ok(())
-        })
-    }
-
     /// Forgets a pool's cache (the chain does not know its root: a devnet started afresh).
     pub fn clear(&self, pool: &str) -> Result<()> {
         self.db.with(|db| {
             let tx = db.transaction().map_err(db_error)?;
             tx.execute("DELETE FROM tree_leaves WHERE pool = ?1", [pool])
                 .map_err(db_error)?;
-            tx.execute("DELETE FROM tree_nodes WHERE pool = ?1", [pool])
+            tx.execute("DELETE FROM tree_chunks WHERE pool = ?1", [pool])
+                .map_err(db_error)?;
+            tx.execute("DELETE FROM tree_shapes WHERE pool = ?1", [pool])
                 .map_err(db_error)?;
             tx.execute("DELETE FROM pool_withdrawals WHERE pool = ?1", [pool])
                 .map_err(db_error)?;
@@ -415,6 +462,48 @@ impl TreeCache {
 }
 
 /// A `pool_withdrawals` row; a nullifier hash of the wrong length is the cache's error.
+/// Stores the pieces of `tree` that hold a node changed by the leaves from `first` on (all
+/// of them for 0), and the leaf count they are for.
+fn write_nodes(
+    tx: &rusqlite::Transaction<'_>,
+    pool: &str,
+    tree: &MerkleTree,
+    first: usize,
+) -> Result<()> {
+    let mut write = tx
+        .prepare_cached(
+            "INSERT OR REPLACE INTO tree_chunks (pool, level, chunk, nodes) VALUES (?1, ?2, ?3, ?4)",
+        )
+        .map_err(db_error)?;
+    if first == 0 {
+        // Whatever was stored before is replaced whole, pieces past the new shape included.
+        tx.execute("DELETE FROM tree_chunks WHERE pool = ?1", [pool])
+            .map_err(db_error)?;
+    }
+    let mut bytes = Vec::with_capacity(32 * CHUNK);
+    for level in 0..=tree.depth() {
+        let nodes = tree.level(level);
+        // A leaf from `first` on changes its ancestors from `first >> level` on.
+        let changed = (first >> level).min(nodes.len());
+        for chunk in changed / CHUNK..nodes.len().div_ceil(CHUNK) {
+            bytes.clear();
+            let end = (chunk * CHUNK + CHUNK).min(nodes.len());
+            for node in &nodes[chunk * CHUNK..end] {
+                bytes.extend_from_slice(&zk::field::to_montgomery_le(node));
+            }
+            write
+                .execute(params![pool, level as i64, chunk as i64, bytes.as_slice()])
+                .map_err(db_error)?;
+        }
+    }
+    tx.execute(
+        "INSERT OR REPLACE INTO tree_shapes (pool, leaf_count) VALUES (?1, ?2)",
+        params![pool, tree.len() as i64],
+    )
+    .map_err(db_error)?;
+    Ok(())
+}
+
 fn withdrawal_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Result<Withdrawal>> {
     let bytes: Vec<u8> = r.get(0)?;
     let txid: String = r.get(1)?;
@@ -441,7 +530,7 @@ mod tests {
 
     fn leaf(index: u32) -> Leaf {
         let mut commitment = [0u8; 32];
-        commitment[31] = index as u8 + 1;
+        commitment[28..].copy_from_slice(&(index + 1).to_be_bytes());
         Leaf {
             index,
             commitment,
@@ -451,7 +540,7 @@ mod tests {
     }
 
     #[test]
-    fn leaves_and_snapshot_round_trip_and_a_bad_snapshot_is_rebuilt() {
+    fn leaves_and_nodes_round_trip_and_damaged_nodes_are_rebuilt() {
         let cache = TreeCache::in_memory().unwrap();
         assert_eq!(cache.load("P").unwrap().len(), 0);
         let leaves: Vec<Leaf> = (0..5).map(leaf).collect();
@@ -486,16 +575,67 @@ mod tests {
                 .index,
             3
         );
-        // A damaged snapshot is rebuilt from the leaves.
+        // Damaged nodes are rebuilt from the leaves.
         cache
             .db
-            .with(|db| db.execute("UPDATE tree_nodes SET nodes = x'00'", []))
+            .with(|db| db.execute("UPDATE tree_chunks SET nodes = x'00' WHERE level = 1", []))
             .unwrap();
         assert_eq!(cache.load("P").unwrap().root(), tree.root());
         assert_eq!(cache.leaves_from("P", 3, 10).unwrap().len(), 2);
         assert_eq!(cache.leaves_from("P", 1, 1).unwrap()[0].index, 1);
         cache.clear("P").unwrap();
         assert_eq!(cache.head("P").unwrap().count, 0);
+    }
+
+    /// A sync that adds a few leaves to a big cached tree rewrites the pieces on their
+    /// paths (a piece or two a level), not the tree; the tree loads back the same.
+    #[test]
+    fn a_sync_rewrites_only_the_pieces_its_leaves_changed() {
+        let cache = TreeCache::in_memory().unwrap();
+        let save = |leaves: &[Leaf], tree: &MerkleTree| {
+            cache
+                .save(
+                    "P",
+                    &Update {
+                        leaves,
+                        tree: Some(tree),
+                        ..Update::default()
+                    },
+                )
+                .unwrap()
+        };
+        let pieces = || -> i64 {
+            cache
+                .db
+                .with(|db| db.query_row("SELECT COUNT(*) FROM tree_chunks", [], |r| r.get(0)))
+                .unwrap()
+        };
+        let all: Vec<Leaf> = (0..20_010).map(leaf).collect();
+        let fr = |leaves: &[Leaf]| -> Vec<zk::Fr> {
+            leaves
+                .iter()
+                .map(|l| zk::field::from_be_bytes(&l.commitment, "t").unwrap())
+                .collect()
+        };
+        let mut tree = MerkleTree::from_leaves(&fr(&all[..20_000])).unwrap();
+        save(&all[..20_000], &tree);
+        // 20,000 leaves: 79 pieces of leaves, 40 of level 1, ... and one a level above 2^16.
+        let stored = pieces();
+        assert!(stored > 150, "{stored} pieces");
+        tree.extend(&fr(&all[20_000..])).unwrap();
+        let before = cache.db.with(|db| db.total_changes());
+        save(&all[20_000..], &tree);
+        let changes = cache.db.with(|db| db.total_changes()) - before;
+        // 10 leaves, at most two pieces on each of the 21 levels, the shape.
+        assert!(changes <= 10 + 2 * 21 + 1, "{changes} rows written");
+        assert_eq!(pieces(), stored, "no new piece was needed");
+        assert_eq!(cache.load("P").unwrap(), tree);
+        // Pieces stored for another leaf count are not used: the leaves rebuild the tree.
+        cache
+            .db
+            .with(|db| db.execute("UPDATE tree_shapes SET leaf_count = 5", []))
+            .unwrap();
+        assert_eq!(cache.load("P").unwrap(), tree);
     }
 
     fn withdrawal(n: u8) -> Withdrawal {

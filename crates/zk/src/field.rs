@@ -43,6 +43,27 @@ pub fn from_be_bytes(bytes: &[u8; 32], what: &str) -> Result<Fr, FieldError> {
     from_u256(U256::from_be_bytes(*bytes), what)
 }
 
+/// The element as it is held in memory (Montgomery form, little-endian limbs), for a cache
+/// on this machine that must reload millions of nodes without a multiplication each. Not a
+/// wire format: every other reader wants [`to_be_bytes`].
+pub fn to_montgomery_le(value: &Fr) -> [u8; 32] {
+    let mut out = [0u8; 32];
+    for (bytes, limb) in out.chunks_exact_mut(8).zip(value.0.0) {
+        bytes.copy_from_slice(&limb.to_le_bytes());
+    }
+    out
+}
+
+/// Reads [`to_montgomery_le`] back; `None` for bytes no element has (not below the modulus).
+pub fn from_montgomery_le(bytes: &[u8; 32]) -> Option<Fr> {
+    let mut limbs = [0u64; 4];
+    for (limb, chunk) in limbs.iter_mut().zip(bytes.chunks_exact(8)) {
+        *limb = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
+    }
+    let raw = ark_ff::BigInt(limbs);
+    (raw < Fr::MODULUS).then(|| Fr::new_unchecked(raw))
+}
+
 pub fn to_be_bytes(value: &Fr) -> [u8; 32] {
     let bytes = value.into_bigint().to_bytes_be();
     let mut out = [0u8; 32];
@@ -97,6 +118,26 @@ pub fn from_address(address: &[u8; 20]) -> Fr {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn montgomery_bytes_round_trip_and_refuse_what_is_not_an_element() {
+        for value in [
+            Fr::from(0u64),
+            Fr::from(1u64),
+            -Fr::from(1u64),
+            Fr::from(u64::MAX),
+        ] {
+            assert_eq!(from_montgomery_le(&to_montgomery_le(&value)), Some(value));
+        }
+        // Not the canonical bytes: the in-memory form of 1 is R mod r.
+        assert_ne!(to_montgomery_le(&Fr::from(1u64))[0..8], 1u64.to_le_bytes());
+        let mut modulus = [0u8; 32];
+        for (bytes, limb) in modulus.chunks_exact_mut(8).zip(Fr::MODULUS.0) {
+            bytes.copy_from_slice(&limb.to_le_bytes());
+        }
+        assert_eq!(from_montgomery_le(&modulus), None);
+        assert_eq!(from_montgomery_le(&[0xff; 32]), None);
+    }
 
     #[test]
     fn modulus_is_r() {

@@ -85,6 +85,14 @@ pub enum TreeError {
     ChecksumMismatch,
     #[error("the tree state is corrupt: its leaves give root {computed}, but it records {stored}")]
     RootMismatch { stored: String, computed: String },
+    #[error("the tree cache is damaged: level {level} holds {found} nodes where {expected} belong")]
+    BadShape {
+        level: usize,
+        expected: usize,
+        found: usize,
+    },
+    #[error("the tree cache is damaged: node {index} of level {level} is not its children's hash")]
+    NotItsChildrensHash { level: usize, index: usize },
 }
 
 /// Below this many nodes per rayon task, splitting costs more than it gains (a hash is
@@ -303,6 +311,63 @@ impl MerkleTree {
             depth: self.depth,
             capacity: self.capacity(),
         }
+    }
+}
+
+impl MerkleTree {
+    /// The nodes of height `level` that have a real leaf below them: the leaves at 0, the root
+    /// alone at [`depth`](Self::depth) (none while the tree is empty).
+    pub fn level(&self, level: usize) -> &[Fr] {
+        &self.levels[level]
+    }
+
+    /// A tree from its levels as [`level`](Self::level) gives them, for a cache that keeps
+    /// them in pieces and rewrites only the pieces a sync changed. The shape must be what
+    /// `levels[0].len()` leaves give, and the right edge is hashed again (one hash a level),
+    /// so pieces of two different trees, or of a tree and a longer one, are refused. Other
+    /// nodes are taken as they are: the caller compares the root with the chain, and the
+    /// prover checks each path against that root.
+    pub fn from_levels(depth: usize, levels: Vec<Vec<Fr>>) -> Result<Self, TreeError> {
+        let mut tree = Self::with_depth(depth)?;
+        if levels.len() != depth + 1 {
+            return Err(TreeError::BadShape {
+                level: levels.len().min(depth + 1),
+                expected: depth + 1,
+                found: levels.len(),
+            });
+        }
+        let count = levels[0].len();
+        if count > tree.capacity() {
+            return Err(tree.full());
+        }
+        for (level, nodes) in levels.iter().enumerate() {
+            let expected = count.div_ceil(1 << level);
+            if nodes.len() != expected {
+                return Err(TreeError::BadShape {
+                    level,
+                    expected,
+                    found: nodes.len(),
+                });
+            }
+        }
+        for level in 0..depth {
+            let (children, parents) = (&levels[level], &levels[level + 1]);
+            let Some(last) = parents.len().checked_sub(1) else {
+                break;
+            };
+            let right = children
+                .get(2 * last + 1)
+                .copied()
+                .unwrap_or(zeros()[level]);
+            if hash2(children[2 * last], right) != parents[last] {
+                return Err(TreeError::NotItsChildrensHash {
+                    level: level + 1,
+                    index: last,
+                });
+            }
+        }
+        tree.levels = levels;
+        Ok(tree)
     }
 }
 
@@ -595,6 +660,45 @@ mod tests {
 
     fn hex_of(x: &Fr) -> String {
         field::to_hex(x)
+    }
+
+    #[test]
+    fn a_tree_comes_back_from_its_levels_and_mismatched_pieces_are_refused() {
+        let tree = MerkleTree::from_leaves(&random_leaves(11, 37)).unwrap();
+        let levels = |t: &MerkleTree| (0..=DEPTH).map(|l| t.level(l).to_vec()).collect::<Vec<_>>();
+        assert_eq!(MerkleTree::from_levels(DEPTH, levels(&tree)).unwrap(), tree);
+        assert_eq!(
+            MerkleTree::from_levels(DEPTH, levels(&MerkleTree::new())).unwrap(),
+            MerkleTree::new()
+        );
+        // A level one node short: the shape is wrong.
+        let mut short = levels(&tree);
+        short[3].pop();
+        assert!(matches!(
+            MerkleTree::from_levels(DEPTH, short),
+            Err(TreeError::BadShape { level: 3, .. })
+        ));
+        // The leaves of a longer tree under this tree's inner nodes: the edge does not hash.
+        let longer = MerkleTree::from_leaves(&random_leaves(11, 38)).unwrap();
+        let mut mixed = levels(&tree);
+        mixed[0] = longer.level(0)[..37].to_vec();
+        mixed[0][36] = longer.level(0)[37];
+        assert!(matches!(
+            MerkleTree::from_levels(DEPTH, mixed),
+            Err(TreeError::NotItsChildrensHash {
+                level: 1,
+                index: 18
+            })
+        ));
+        let mut root = levels(&tree);
+        root[DEPTH][0] = Fr::from(1u64);
+        assert!(matches!(
+            MerkleTree::from_levels(DEPTH, root),
+            Err(TreeError::NotItsChildrensHash {
+                level: DEPTH,
+                index: 0
+            })
+        ));
     }
 
     fn random_leaves(seed: u64, n: usize) -> Vec<Fr> {
