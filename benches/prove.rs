@@ -14,7 +14,7 @@ use ark_std::UniformRand;
 use criterion::{Criterion, criterion_group, criterion_main};
 use rand_core::{RngCore, SeedableRng};
 use zk::Fr;
-use zk::circuit::{DEPTH, PublicInputs, WithdrawCircuit};
+use zk::circuit::{DEPTH, PublicInputs};
 use zk::keys::Keys;
 use zk::proof::{EncodedProof, Witness, prove, root_of, verify};
 
@@ -113,13 +113,7 @@ fn against_snarkjs(zkey: &std::path::Path, keys: &Keys, public: &PublicInputs, w
     }
     let dir = tempfile::tempdir().expect("a temp dir");
     let wtns = dir.path().join("withdraw.wtns");
-    let circuit = WithdrawCircuit {
-        public: *public,
-        nullifier: witness.nullifier,
-        secret: witness.secret,
-        siblings: witness.siblings,
-        index: witness.index,
-    };
+    let circuit = witness.circuit(public);
     std::fs::write(
         &wtns,
         zk::r1cs::withdraw_wtns(circuit).expect("the witness"),

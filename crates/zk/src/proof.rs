@@ -38,6 +38,18 @@ pub struct Witness {
 }
 
 impl Witness {
+    /// The circuit with this witness and `public`: what the prover's assignment and a
+    /// `.wtns` file are made from.
+    pub fn circuit(&self, public: &PublicInputs) -> WithdrawCircuit {
+        WithdrawCircuit {
+            public: *public,
+            nullifier: self.nullifier,
+            secret: self.secret,
+            siblings: self.siblings,
+            index: self.index,
+        }
+    }
+
     /// The witness for spending `note`, which sits in the tree where `path` says.
     pub fn new(note: &Note, path: &MerklePath) -> Result<Self, ProofError> {
         let siblings: [Fr; DEPTH] = path
@@ -131,13 +143,7 @@ pub fn prove<R: RngCore + CryptoRng>(
             root: field::to_hex(&public.root),
         });
     }
-    let circuit = WithdrawCircuit {
-        public: *public,
-        nullifier: witness.nullifier,
-        secret: witness.secret,
-        siblings: witness.siblings,
-        index: witness.index,
-    };
+    let circuit = witness.circuit(public);
     // The constraint system is the same for every proof: its matrices are made once
     // (`r1cs::withdraw_matrices`), and a proof only computes the assignment.
     let z = r1cs::full_assignment(circuit).map_err(|e| ProofError::Prover(e.to_string()))?;

@@ -18,7 +18,7 @@ use ark_groth16::{Proof, VerifyingKey};
 use serde_json::{Value, json};
 use test_support::ceremony::{arg, ceremony, snarkjs, text};
 use zk::Fr;
-use zk::circuit::{PublicInputs, WithdrawCircuit};
+use zk::circuit::PublicInputs;
 use zk::field::{self, to_decimal};
 use zk::keys::{KeyError, Keys, Setup};
 use zk::note::{Note, NoteMeta};
@@ -47,16 +47,6 @@ fn withdrawal() -> (PublicInputs, Witness) {
         refund: Fr::from(250_000u64),
     };
     (public, Witness::new(&note, &path).unwrap())
-}
-
-fn circuit(public: &PublicInputs, w: &Witness) -> WithdrawCircuit {
-    WithdrawCircuit {
-        public: *public,
-        nullifier: w.nullifier,
-        secret: w.secret,
-        siblings: w.siblings,
-        index: w.index,
-    }
 }
 
 fn keys() -> &'static Keys {
@@ -180,7 +170,7 @@ fn snarkjs_checks_our_witness_against_our_r1cs() {
     let c = ceremony();
     let dir = scratch();
     let (public, witness) = withdrawal();
-    let wtns = zk::r1cs::withdraw_wtns(circuit(&public, &witness)).unwrap();
+    let wtns = zk::r1cs::withdraw_wtns(witness.circuit(&public)).unwrap();
     let good = dir.path().join("good.wtns");
     std::fs::write(&good, &wtns).unwrap();
     let out = snarkjs(&["wtns", "check", arg(&c.r1cs), arg(&good)]);
@@ -189,7 +179,7 @@ fn snarkjs_checks_our_witness_against_our_r1cs() {
 
     // One wrong wire (the extDataHash the public hash binds) and snarkjs says so.
     let mut bad = wtns.clone();
-    let z = zk::r1cs::full_assignment(circuit(&public, &witness)).unwrap();
+    let z = zk::r1cs::full_assignment(witness.circuit(&public)).unwrap();
     let ext = z
         .iter()
         .position(|v| *v == public.ext_data_hash())
@@ -296,7 +286,7 @@ fn a_snarkjs_proof_from_our_witness_verifies_in_rust() {
     let wtns = dir.path().join("withdraw.wtns");
     std::fs::write(
         &wtns,
-        zk::r1cs::withdraw_wtns(circuit(&public, &witness)).unwrap(),
+        zk::r1cs::withdraw_wtns(witness.circuit(&public)).unwrap(),
     )
     .unwrap();
     let proof_path = dir.path().join("proof.json");
