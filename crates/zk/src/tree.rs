@@ -81,8 +81,6 @@ pub enum TreeError {
     TrailingBytes { extra: u64 },
     #[error("the tree state holds {count} leaves, more than a depth-{depth} tree can")]
     TooManyLeaves { count: u32, depth: usize },
-    #[error("the tree cache is damaged: its checksum does not match")]
-    ChecksumMismatch,
     #[error("the tree state is corrupt: its leaves give root {computed}, but it records {stored}")]
     RootMismatch { stored: String, computed: String },
     #[error("the tree cache is damaged: level {level} holds {found} nodes where {expected} belong")]
@@ -493,105 +491,6 @@ impl MerkleTree {
                 stored: field::to_hex(&stored),
                 computed: field::to_hex(&computed),
             });
-        }
-        Ok(tree)
-    }
-}
-
-const NODES_MAGIC: &[u8; 6] = b"TPNODE";
-/// magic (6) ‖ version (1) ‖ depth (1) ‖ leaf count (4, big-endian); SHA-256 at the end.
-const NODES_HEADER_LEN: usize = 12;
-
-impl MerkleTree {
-    /// Every node, for a local cache that must reload in milliseconds: rebuilding a busy
-    /// pool's tree from its leaves ([`from_bytes`](Self::from_bytes)) hashes every inner node
-    /// again, about a second per 100,000 leaves, which an incremental sync cannot afford.
-    ///
-    /// `"TPNODE" ‖ version u8 ‖ depth u8 ‖ leaf count u32 BE ‖ each level's nodes (32-byte BE
-    /// words, leaves first) ‖ SHA-256 of everything before it`. The checksum catches a damaged
-    /// file; it cannot prove the nodes are hashes of each other, so the caller still compares
-    /// the root with the chain, and the prover checks each path against that root.
-    pub fn to_nodes_bytes(&self) -> Vec<u8> {
-        use sha2::Digest;
-        let nodes: usize = self.levels.iter().map(Vec::len).sum();
-        let mut out = Vec::with_capacity(NODES_HEADER_LEN + 32 * (nodes + 1));
-        out.extend_from_slice(NODES_MAGIC);
-        out.push(STATE_VERSION);
-        out.push(self.depth as u8);
-        out.extend_from_slice(&(self.len() as u32).to_be_bytes());
-        for level in &self.levels {
-            for node in level {
-                out.extend_from_slice(&field::to_be_bytes(node));
-            }
-        }
-        let digest = sha2::Sha256::digest(&out);
-        out.extend_from_slice(&digest);
-        out
-    }
-
-    /// Reads [`to_nodes_bytes`](Self::to_nodes_bytes) back without hashing: the shape must be
-    /// exactly what that many leaves give and the checksum must match.
-    pub fn from_nodes_bytes(bytes: &[u8]) -> Result<Self, TreeError> {
-        use sha2::Digest;
-        let magic_len = bytes.len().min(NODES_MAGIC.len());
-        if bytes[..magic_len] != NODES_MAGIC[..magic_len] {
-            return Err(TreeError::BadMagic);
-        }
-        if bytes.len() < NODES_HEADER_LEN + 32 {
-            return Err(TreeError::Truncated {
-                expected: (NODES_HEADER_LEN + 32) as u64,
-                found: bytes.len(),
-            });
-        }
-        let version = bytes[6];
-        if version != STATE_VERSION {
-            return Err(TreeError::UnsupportedVersion { found: version });
-        }
-        let mut tree = Self::with_depth(bytes[7] as usize)?;
-        let count = u32::from_be_bytes(bytes[8..12].try_into().expect("4 bytes"));
-        if count as u64 > tree.capacity() as u64 {
-            return Err(TreeError::TooManyLeaves {
-                count,
-                depth: tree.depth,
-            });
-        }
-        // Level l holds ceil(count / 2^l) nodes, and none while the tree is empty.
-        let sizes: Vec<usize> = (0..=tree.depth)
-            .map(|l| (count as usize).div_ceil(1 << l))
-            .collect();
-        let nodes: u64 = sizes.iter().map(|&n| n as u64).sum();
-        let expected = NODES_HEADER_LEN as u64 + 32 * (nodes + 1);
-        let found = bytes.len() as u64;
-        if found < expected {
-            return Err(TreeError::Truncated {
-                expected,
-                found: bytes.len(),
-            });
-        }
-        if found > expected {
-            return Err(TreeError::TrailingBytes {
-                extra: found - expected,
-            });
-        }
-        let (body, digest) = bytes.split_at(bytes.len() - 32);
-        if sha2::Sha256::digest(body)[..] != *digest {
-            return Err(TreeError::ChecksumMismatch);
-        }
-        let mut words = body[NODES_HEADER_LEN..].chunks_exact(32);
-        for (level, &size) in sizes.iter().enumerate() {
-            let mut nodes = Vec::with_capacity(size);
-            for i in 0..size {
-                let word: &[u8; 32] = words
-                    .next()
-                    .expect("the length was checked")
-                    .try_into()
-                    .expect("32-byte chunks");
-                nodes.push(field::from_be_bytes(
-                    word,
-                    &format!("node {i} of level {level} of the tree cache"),
-                )?);
-            }
-            tree.levels[level] = nodes;
         }
         Ok(tree)
     }
@@ -1196,45 +1095,6 @@ mod tests {
         assert!(
             debug.starts_with("MerkleTree { depth: 20, len: 3, root: \"0x"),
             "{debug}"
-        );
-    }
-
-    #[test]
-    fn node_snapshots_reload_without_hashing_and_refuse_damage() {
-        for n in [0usize, 1, 2, 3, 5, 64, 77] {
-            let tree = MerkleTree::from_leaves(&random_leaves(n as u64, n)).unwrap();
-            let bytes = tree.to_nodes_bytes();
-            let back = MerkleTree::from_nodes_bytes(&bytes).unwrap();
-            assert_eq!(back, tree, "{n} leaves");
-            assert_eq!(back.root(), tree.root());
-            // Growing the reloaded tree gives what growing the original gives.
-            let more = random_leaves(1000 + n as u64, 9);
-            let (mut a, mut b) = (tree.clone(), back);
-            a.extend(&more).unwrap();
-            b.extend(&more).unwrap();
-            assert_eq!(a.root(), b.root());
-        }
-        let tree = MerkleTree::from_leaves(&random_leaves(7, 10)).unwrap();
-        let bytes = tree.to_nodes_bytes();
-        let mut flipped = bytes.clone();
-        flipped[NODES_HEADER_LEN + 40] ^= 1;
-        assert_eq!(
-            MerkleTree::from_nodes_bytes(&flipped),
-            Err(TreeError::ChecksumMismatch)
-        );
-        assert!(matches!(
-            MerkleTree::from_nodes_bytes(&bytes[..bytes.len() - 1]),
-            Err(TreeError::Truncated { .. })
-        ));
-        let mut longer = bytes.clone();
-        longer.push(0);
-        assert!(matches!(
-            MerkleTree::from_nodes_bytes(&longer),
-            Err(TreeError::TrailingBytes { extra: 1 })
-        ));
-        assert_eq!(
-            MerkleTree::from_nodes_bytes(&tree.to_bytes()),
-            Err(TreeError::BadMagic)
         );
     }
 }
