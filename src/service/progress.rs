@@ -91,3 +91,43 @@ impl Progress {
 fn unanswered() -> Error {
     Error::Failed("nobody answered the confirmation; nothing was sent".into())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The workflow gets the answer given; a question nobody answers, or asked when nobody
+    /// listens, is a no (nothing is sent), never a hang.
+    #[tokio::test]
+    async fn a_question_gets_its_answer_and_an_unanswered_one_is_a_no() {
+        let (progress, mut steps) = Progress::channel();
+        let asked = tokio::spawn({
+            let progress = progress.clone();
+            async move { progress.confirm("go?".into()).await }
+        });
+        match steps.recv().await {
+            Some(Step::Ask(question)) => {
+                assert_eq!(question.text, "go?");
+                question.answer(Ok(()));
+            }
+            other => panic!("expected a question, got {other:?}"),
+        }
+        asked.await.unwrap().unwrap();
+
+        let dropped = tokio::spawn({
+            let progress = progress.clone();
+            async move { progress.confirm("go?".into()).await }
+        });
+        drop(steps.recv().await);
+        assert!(
+            dropped.await.unwrap().is_err(),
+            "a dropped question is a no"
+        );
+
+        drop(steps);
+        assert!(
+            progress.confirm("go?".into()).await.is_err(),
+            "nobody listens"
+        );
+    }
+}
