@@ -268,7 +268,8 @@ pub async fn withdrawal(
         fee: U256::ZERO,
         refund: U256::ZERO,
     };
-    let proved = prove_withdrawal(chain, &synced, note, NoteHashes::of(note), payout).await?;
+    let proved =
+        prove_withdrawal(chain, trees, &synced, note, NoteHashes::of(note), payout).await?;
     let data = withdraw_calldata(&proved.request);
     let run = match chain.simulate(from, pool, 0, data).await {
         Ok(run) => run,

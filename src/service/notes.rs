@@ -102,7 +102,7 @@ pub(crate) async fn check_note(
     let commitment = commitment_of(&note);
     let nullifier_hash = nullifier_hash_of(&note);
     let synced = sync::sync_tree(chain, denomination, trees, &|_| {}).await?;
-    let leaf = synced.leaf_of(commitment)?;
+    let leaf = synced.leaf_of(trees, commitment)?;
     let withdrawal = synced.is_spent(trees, nullifier_hash)?;
     let (deposited, spent) = (leaf.is_some(), withdrawal.is_some());
     let mut detail = None;
@@ -290,26 +290,22 @@ pub struct Payout {
 /// blocking thread (about 200 ms); the proof is verified before it is returned.
 pub async fn prove_withdrawal(
     chain: &Chain,
+    trees: &TreeCache,
     synced: &SyncedTree,
     note: &Note,
     hashes: NoteHashes,
     payout: Payout,
 ) -> Result<Proved> {
     let denomination = synced.denomination;
-    let leaf = zk::field::from_be_bytes(&hashes.commitment.0, "the commitment")
-        .expect("a commitment is a field element");
-    let index = synced.tree.index_of(&leaf).ok_or_else(|| {
+    let index = synced.leaf_of(trees, hashes.commitment)?.ok_or_else(|| {
         Error::Refused(format!(
             "the note's commitment {} is not among the {} deposits of the {denomination} USDT \
              pool: it was never deposited, or the deposit has not landed yet",
             word_hex(&hashes.commitment),
-            synced.tree.len()
+            synced.leaves
         ))
     })?;
-    let path = synced
-        .tree
-        .path(index)
-        .map_err(|e| Error::Failed(e.to_string()))?;
+    let path = synced.path(trees, index, hashes.commitment)?;
     let witness = Witness::new(note, &path).map_err(|e| Error::BadNote(e.to_string()))?;
     let mut request = WithdrawRequest {
         from: payout.from,

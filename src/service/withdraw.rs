@@ -71,13 +71,13 @@ pub async fn prove(
     }
     let (recipient, refund) = (payout.recipient, payout.refund);
     progress.step(Step::Proving);
-    let proved = prove_withdrawal(chain, &synced, &given.note, given.hashes, payout).await;
+    let proved = prove_withdrawal(chain, trees, &synced, &given.note, given.hashes, payout).await;
     progress.step(Step::ProvingDone);
     let proved = proved?;
     let leaf = trees.index_of(&synced.pool.to_base58(), &given.hashes.commitment.0)?;
     let recipient_trx = balances::trx_balance(chain, recipient).await?;
     let guidance = Guidance::new(
-        synced.tree.len(),
+        synced.leaves as usize,
         proved.leaf_index,
         leaf.map(|l| l.block_timestamp),
         tron::transaction::now_ms(),

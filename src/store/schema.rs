@@ -61,6 +61,11 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
                rebuilds them from the cached leaves once)",
         apply: tree_node_chunks,
     },
+    Migration {
+        what: "tree caches find a commitment's leaf by an index, not by reading every leaf of \
+               the pool",
+        apply: tree_leaf_commitments,
+    },
 ];
 
 /// The version a database has once every migration ran.
@@ -282,6 +287,10 @@ CREATE TABLE tree_shapes (
 );
 ",
     )
+}
+
+fn tree_leaf_commitments(tx: &Transaction<'_>) -> rusqlite::Result<()> {
+    tx.execute_batch("CREATE INDEX tree_leaves_commitment ON tree_leaves (pool, commitment);")
 }
 
 /// Brings the database up to [`latest`], each migration in its own transaction with the

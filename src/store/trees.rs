@@ -15,7 +15,7 @@
 use std::path::Path;
 
 use rusqlite::{OptionalExtension, params};
-use zk::tree::MerkleTree;
+use zk::tree::{MerklePath, MerkleTree};
 
 use crate::error::{Error, Result, StoreError};
 
@@ -105,24 +105,31 @@ impl TreeCache {
         TreeCache { db }
     }
 
+    /// How many leaves are cached and the newest one's block time, from the last leaf alone
+    /// (they are kept from 0 without gaps, in block order), so asking costs the same at a
+    /// million leaves as at ten.
     pub fn head(&self, pool: &str) -> Result<CacheHead> {
         self.db.with(|db| {
-            let (count, last): (i64, Option<i64>) = db
+            let last: Option<(i64, i64)> = db
                 .query_row(
-                    "SELECT COUNT(*), MAX(block_timestamp) FROM tree_leaves WHERE pool = ?1",
+                    "SELECT leaf_index, block_timestamp FROM tree_leaves WHERE pool = ?1
+                     ORDER BY leaf_index DESC LIMIT 1",
                     [pool],
                     |r| Ok((r.get(0)?, r.get(1)?)),
                 )
+                .optional()
                 .map_err(db_error)?;
             Ok(CacheHead {
-                count: count as u32,
-                last_timestamp: last,
+                count: last.map_or(0, |(index, _)| index as u32 + 1),
+                last_timestamp: last.map(|(_, time)| time),
             })
         })
     }
 
-    /// The pool's tree as cached: from its stored nodes when they hold the cached leaves,
-    /// else rebuilt from the leaves (and the nodes stored again).
+    /// The pool's whole tree as cached: from its stored nodes when they hold the cached
+    /// leaves, else rebuilt from the leaves (and the nodes stored again). Tests compare it
+    /// with the tree they built; a sync reads only the tail ([`load_tail`](Self::load_tail)).
+    #[cfg(test)]
     pub fn load(&self, pool: &str) -> Result<MerkleTree> {
         let count = self.head(pool)?.count;
         match self.stored_tree(pool, count) {
@@ -130,17 +137,10 @@ impl TreeCache {
             Ok(None) => {}
             Err(e) => tracing::warn!(pool, error = %e, "stored tree nodes unusable"),
         }
-        let leaves = self.leaves(pool)?;
-        let tree = MerkleTree::from_leaves(&leaves)
-            .map_err(|e| StoreError::damaged(format!("tree cache of {pool}"), e.to_string()))?;
-        self.db.with(|db| {
-            let tx = db.transaction().map_err(db_error)?;
-            write_nodes(&tx, pool, &tree, 0)?;
-            tx.commit().map_err(db_error)
-        })?;
-        Ok(tree)
+        self.rebuild(pool)
     }
 
+    #[cfg(test)]
     /// The tree from its stored nodes; `None` when they were stored for another leaf count
     /// (or never), an error when they are damaged.
     fn stored_tree(&self, pool: &str, count: u32) -> Result<Option<MerkleTree>> {
@@ -197,6 +197,105 @@ impl TreeCache {
                 .map(Some)
                 .map_err(|e| damaged(e.to_string()))
         })
+    }
+
+    /// The pool's tree as far as a sync needs it: the last stored piece of each level (21
+    /// reads of 8 KiB whatever the pool's size), enough to append leaves and to rewrite the
+    /// pieces they change ([`MerkleTree::from_tail`]). The whole tree, rebuilt from the
+    /// leaves, when the stored nodes are not for the cached leaves or are damaged.
+    pub fn load_tail(&self, pool: &str) -> Result<MerkleTree> {
+        let count = self.head(pool)?.count;
+        match self.stored_tail(pool, count) {
+            Ok(Some(tail)) => return Ok(tail),
+            Ok(None) => {}
+            Err(e) => tracing::warn!(pool, error = %e, "stored tree nodes unusable"),
+        }
+        self.rebuild(pool)
+    }
+
+    /// Whether the stored nodes are for `count` leaves.
+    fn nodes_hold(db: &rusqlite::Connection, pool: &str, count: u32) -> Result<bool> {
+        let stored: Option<i64> = db
+            .query_row(
+                "SELECT leaf_count FROM tree_shapes WHERE pool = ?1",
+                [pool],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(db_error)?;
+        Ok(stored == Some(i64::from(count)))
+    }
+
+    fn stored_tail(&self, pool: &str, count: u32) -> Result<Option<MerkleTree>> {
+        let damaged = |detail: String| StoreError::damaged(format!("tree nodes of {pool}"), detail);
+        self.db.with(|db| {
+            if !Self::nodes_hold(db, pool, count)? {
+                return Ok(None);
+            }
+            let depth = zk::circuit::DEPTH;
+            let mut parts = Vec::with_capacity(depth + 1);
+            for level in 0..=depth {
+                let nodes = (count as usize).div_ceil(1 << level);
+                let Some(last) = nodes.checked_sub(1) else {
+                    parts.push((0, Vec::new()));
+                    continue;
+                };
+                let chunk = last / CHUNK;
+                let held = read_piece(db, pool, level, chunk)?
+                    .ok_or_else(|| damaged(format!("piece {chunk} of level {level} is missing")))?;
+                parts.push((chunk * CHUNK, held));
+            }
+            MerkleTree::from_tail(depth, count as usize, parts)
+                .map(Some)
+                .map_err(|e| damaged(e.to_string()))
+        })
+    }
+
+    /// The sibling path of leaf `index` in the pool's tree of `count` leaves, read from the
+    /// one stored piece that holds each sibling (20 reads, not the tree). `None` when the
+    /// stored nodes are not for `count` leaves; the caller checks the path against the root
+    /// the chain knows, and [`rebuild`](Self::rebuild)s when it does not lead there.
+    pub fn path(&self, pool: &str, count: u32, index: u32) -> Result<Option<MerklePath>> {
+        let damaged = |detail: String| StoreError::damaged(format!("tree nodes of {pool}"), detail);
+        if index >= count {
+            return Err(damaged(format!("leaf {index} of {count}")));
+        }
+        self.db.with(|db| {
+            if !Self::nodes_hold(db, pool, count)? {
+                return Ok(None);
+            }
+            let depth = zk::circuit::DEPTH;
+            let mut siblings = Vec::with_capacity(depth);
+            for level in 0..depth {
+                let sibling = (index as usize >> level) ^ 1;
+                if sibling >= (count as usize).div_ceil(1 << level) {
+                    siblings.push(zk::tree::zeros()[level]);
+                    continue;
+                }
+                let chunk = sibling / CHUNK;
+                let piece = read_piece(db, pool, level, chunk)?
+                    .ok_or_else(|| damaged(format!("piece {chunk} of level {level} is missing")))?;
+                let node = piece
+                    .get(sibling % CHUNK)
+                    .ok_or_else(|| damaged(format!("piece {chunk} of level {level} is short")))?;
+                siblings.push(*node);
+            }
+            Ok(Some(MerklePath { siblings, index }))
+        })
+    }
+
+    /// Builds the pool's tree from its cached leaves and stores every node again: for a
+    /// cache whose nodes are missing, for other leaves, or damaged.
+    pub fn rebuild(&self, pool: &str) -> Result<MerkleTree> {
+        let leaves = self.leaves(pool)?;
+        let tree = MerkleTree::from_leaves(&leaves)
+            .map_err(|e| StoreError::damaged(format!("tree cache of {pool}"), e.to_string()))?;
+        self.db.with(|db| {
+            let tx = db.transaction().map_err(db_error)?;
+            write_nodes(&tx, pool, &tree, 0)?;
+            tx.commit().map_err(db_error)
+        })?;
+        Ok(tree)
     }
 
     fn leaves(&self, pool: &str) -> Result<Vec<zk::Fr>> {
@@ -482,13 +581,22 @@ fn write_nodes(
     }
     let mut bytes = Vec::with_capacity(32 * CHUNK);
     for level in 0..=tree.depth() {
-        let nodes = tree.level(level);
+        // A tail holds the level from `held` on, from the start of a piece.
+        let (held, nodes) = (tree.held_from(level), tree.level(level));
+        let count = held + nodes.len();
         // A leaf from `first` on changes its ancestors from `first >> level` on.
-        let changed = (first >> level).min(nodes.len());
-        for chunk in changed / CHUNK..nodes.len().div_ceil(CHUNK) {
+        let changed = (first >> level).min(count);
+        for chunk in changed / CHUNK..count.div_ceil(CHUNK) {
+            let start = chunk * CHUNK;
+            let Some(from) = start.checked_sub(held) else {
+                return Err(StoreError::damaged(
+                    format!("tree cache of {pool}"),
+                    format!("piece {chunk} of level {level} changed but is not held"),
+                ));
+            };
             bytes.clear();
-            let end = (chunk * CHUNK + CHUNK).min(nodes.len());
-            for node in &nodes[chunk * CHUNK..end] {
+            let end = (start + CHUNK).min(count) - held;
+            for node in &nodes[from..end] {
                 bytes.extend_from_slice(&zk::field::to_montgomery_le(node));
             }
             write
@@ -502,6 +610,47 @@ fn write_nodes(
     )
     .map_err(db_error)?;
     Ok(())
+}
+
+/// The nodes of one stored piece, as they were held in memory.
+fn read_piece(
+    db: &rusqlite::Connection,
+    pool: &str,
+    level: usize,
+    chunk: usize,
+) -> Result<Option<Vec<zk::Fr>>> {
+    let damaged = |detail: String| StoreError::damaged(format!("tree nodes of {pool}"), detail);
+    let mut query = db
+        .prepare_cached(
+            "SELECT nodes FROM tree_chunks WHERE pool = ?1 AND level = ?2 AND chunk = ?3",
+        )
+        .map_err(db_error)?;
+    let mut rows = query
+        .query(params![pool, level as i64, chunk as i64])
+        .map_err(db_error)?;
+    let Some(row) = rows.next().map_err(db_error)? else {
+        return Ok(None);
+    };
+    let bytes = row
+        .get_ref(0)
+        .map_err(db_error)?
+        .as_blob()
+        .map_err(|e| damaged(e.to_string()))?;
+    if bytes.len() % 32 != 0 || bytes.len() > 32 * CHUNK {
+        return Err(damaged(format!(
+            "piece {chunk} of level {level} is {} bytes",
+            bytes.len()
+        )));
+    }
+    bytes
+        .chunks_exact(32)
+        .map(|word| {
+            let word: &[u8; 32] = word.try_into().expect("32-byte chunks");
+            zk::field::from_montgomery_le(word)
+                .ok_or_else(|| damaged(format!("a node of piece {chunk} of level {level}")))
+        })
+        .collect::<Result<Vec<_>>>()
+        .map(Some)
 }
 
 fn withdrawal_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Result<Withdrawal>> {
@@ -622,20 +771,43 @@ mod tests {
         // 20,000 leaves: 79 pieces of leaves, 40 of level 1, ... and one a level above 2^16.
         let stored = pieces();
         assert!(stored > 150, "{stored} pieces");
+        // The sync holds the tail only: the last piece of each level.
+        let mut tail = cache.load_tail("P").unwrap();
+        assert_eq!((tail.len(), tail.root()), (tree.len(), tree.root()));
+        assert_eq!(tail.held_from(0), 19_968);
+        assert!(tail.level(0).len() <= CHUNK);
+        tail.extend(&fr(&all[20_000..])).unwrap();
         tree.extend(&fr(&all[20_000..])).unwrap();
         let before = cache.db.with(|db| db.total_changes());
-        save(&all[20_000..], &tree);
+        save(&all[20_000..], &tail);
         let changes = cache.db.with(|db| db.total_changes()) - before;
         // 10 leaves, at most two pieces on each of the 21 levels, the shape.
         assert!(changes <= 10 + 2 * 21 + 1, "{changes} rows written");
         assert_eq!(pieces(), stored, "no new piece was needed");
         assert_eq!(cache.load("P").unwrap(), tree);
+        // A proof's path is read from the pieces, one a level.
+        for index in [0, 1, 255, 256, 9_999, 19_999, 20_009] {
+            assert_eq!(
+                cache.path("P", 20_010, index).unwrap().unwrap(),
+                tree.path(index).unwrap(),
+                "leaf {index}"
+            );
+        }
+        assert!(cache.path("P", 20_010, 20_010).is_err());
         // Pieces stored for another leaf count are not used: the leaves rebuild the tree.
+        assert_eq!(cache.path("P", 20_000, 0).unwrap(), None);
         cache
             .db
             .with(|db| db.execute("UPDATE tree_shapes SET leaf_count = 5", []))
             .unwrap();
+        assert_eq!(cache.path("P", 20_010, 0).unwrap(), None);
+        let rebuilt = cache.load_tail("P").unwrap();
+        assert_eq!((rebuilt.len(), rebuilt.root()), (tree.len(), tree.root()));
         assert_eq!(cache.load("P").unwrap(), tree);
+        assert_eq!(
+            cache.path("P", 20_010, 0).unwrap().unwrap(),
+            tree.path(0).unwrap()
+        );
     }
 
     fn withdrawal(n: u8) -> Withdrawal {

@@ -3,10 +3,11 @@
 //!
 //! The roots must be bit-identical to the contract's (tornado-core's `MerkleTreeWithHistory`):
 //! nodes are [`hash2`]`(left, right)`, a missing subtree at level `i` is [`zeros`]`()[i]`, and
-//! leaves fill up from index 0. The contract only keeps the frontier; we keep every level,
-//! because a prover needs the sibling path of an arbitrary (usually old) leaf, and a relayer or
-//! indexer serves many such paths; re-hashing a million leaves per path (~15 s) is not an
-//! option, keeping every node (~64 MB at 2^20 leaves) is.
+//! leaves fill up from index 0. The contract only keeps the frontier; a client keeps every
+//! level (in its cache), because a prover needs the sibling path of an arbitrary (usually old)
+//! leaf, and a relayer or indexer serves many such paths; re-hashing a million leaves per path
+//! (~15 s) is not an option, keeping every node (~64 MB at 2^20 leaves) is. In memory, a sync
+//! holds only the tree's tail ([`MerkleTree::from_tail`]): what appending changes.
 
 use std::fmt;
 use std::sync::OnceLock;
@@ -71,18 +72,6 @@ pub enum TreeError {
     UnsupportedDepth { depth: usize },
     #[error(transparent)]
     Field(#[from] FieldError),
-    #[error("not a tronpool tree state (it does not start with \"TPTREE\")")]
-    BadMagic,
-    #[error("unsupported tree state version {found} (this build reads version {STATE_VERSION})")]
-    UnsupportedVersion { found: u8 },
-    #[error("the tree state is truncated: {found} bytes, expected {expected}")]
-    Truncated { expected: u64, found: usize },
-    #[error("the tree state has {extra} unexpected bytes after the root")]
-    TrailingBytes { extra: u64 },
-    #[error("the tree state holds {count} leaves, more than a depth-{depth} tree can")]
-    TooManyLeaves { count: u32, depth: usize },
-    #[error("the tree state is corrupt: its leaves give root {computed}, but it records {stored}")]
-    RootMismatch { stored: String, computed: String },
     #[error("the tree cache is damaged: level {level} holds {found} nodes where {expected} belong")]
     BadShape {
         level: usize,
@@ -91,21 +80,40 @@ pub enum TreeError {
     },
     #[error("the tree cache is damaged: node {index} of level {level} is not its children's hash")]
     NotItsChildrensHash { level: usize, index: usize },
+    #[error(
+        "the tree cache is damaged: level {level} is kept from node {from}, which cannot \
+         extend a tree of {count} leaves"
+    )]
+    BadTail {
+        level: usize,
+        from: usize,
+        count: usize,
+    },
+    #[error("node {index} of level {level} is not held: this tree holds only its last nodes")]
+    NotHeld { level: usize, index: usize },
 }
 
 /// Below this many nodes per rayon task, splitting costs more than it gains (a hash is
 /// ~10–30 µs, a task hand-off ~1 µs).
 const PAR_MIN_LEN: usize = 64;
 
-/// An append-only Merkle tree holding every node.
+/// An append-only Merkle tree holding every node, or only its tail.
 ///
-/// `levels[0]` are the leaves, `levels[l]` the `ceil(len / 2^l)` nodes of height `l` that have
-/// at least one real leaf below them (a node whose right child does not exist yet is hashed with
-/// `zeros()[l]`, exactly as the contract does), and `levels[depth]` is `[root]` once a leaf
-/// exists. Nodes covering only empty leaves are never stored: they are `zeros()[l]`.
+/// `levels[l]` holds nodes of height `l` (the leaves at 0, the root alone at `depth` once a
+/// leaf exists) that have at least one real leaf below them: a node whose right child does not
+/// exist yet is hashed with `zeros()[l]`, exactly as the contract does, and nodes covering only
+/// empty leaves are never stored (they are `zeros()[l]`).
+///
+/// A whole tree ([`new`](Self::new), [`from_leaves`](Self::from_leaves)) holds every such
+/// node. A *tail* ([`from_tail`](Self::from_tail)) holds each level only from `offsets[l]` on:
+/// enough of its right edge to append leaves and compute the new root and every changed node,
+/// which is all a sync needs, without holding (or reading from a cache) the million nodes
+/// nothing will change. Paths and leaves before a level's offset are not held and say so.
 #[derive(Clone, PartialEq, Eq)]
 pub struct MerkleTree {
     depth: usize,
+    /// The index, among the nodes of height `l`, of `levels[l][0]`: 0 in a whole tree.
+    offsets: Vec<usize>,
     levels: Vec<Vec<Fr>>,
 }
 
@@ -121,6 +129,7 @@ impl fmt::Debug for MerkleTree {
         f.debug_struct("MerkleTree")
             .field("depth", &self.depth)
             .field("len", &self.len())
+            .field("held_leaves_from", &self.offsets[0])
             .field("root", &field::to_hex(&self.root()))
             .finish()
     }
@@ -152,6 +161,7 @@ impl MerkleTree {
     fn empty(depth: usize) -> Self {
         Self {
             depth,
+            offsets: vec![0; depth + 1],
             levels: vec![Vec::new(); depth + 1],
         }
     }
@@ -166,31 +176,34 @@ impl MerkleTree {
     }
 
     /// The number of leaves, which is also the index the next one gets (the contract's
-    /// `nextIndex`).
+    /// `nextIndex`), whether or not they are all held.
     pub fn len(&self) -> usize {
-        self.levels[0].len()
+        self.offsets[0] + self.levels[0].len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.levels[0].is_empty()
+        self.len() == 0
     }
 
+    /// Leaf `index`, when it exists and is held.
     pub fn leaf(&self, index: u32) -> Option<Fr> {
-        self.levels[0].get(index as usize).copied()
+        self.node(0, index as usize)
     }
 
-    pub fn leaves(&self) -> &[Fr] {
-        &self.levels[0]
+    /// Node `index` of height `level`, when it exists and is held.
+    fn node(&self, level: usize, index: usize) -> Option<Fr> {
+        let held = index.checked_sub(self.offsets[level])?;
+        self.levels[level].get(held).copied()
     }
 
-    /// The index of the first leaf equal to `leaf`: how a wallet finds its deposit when it only
-    /// kept the note. A linear scan (a few ms at 2^20 leaves); the contract refuses duplicate
-    /// commitments, so the first is the only one.
+    /// The index of the first held leaf equal to `leaf`: how a wallet finds its deposit when
+    /// it only kept the note. A linear scan (a few ms at 2^20 leaves); the contract refuses
+    /// duplicate commitments, so the first is the only one. A tail finds only its own leaves.
     pub fn index_of(&self, leaf: &Fr) -> Option<u32> {
         self.levels[0]
             .iter()
             .position(|l| l == leaf)
-            .map(|i| i as u32)
+            .map(|i| (i + self.offsets[0]) as u32)
     }
 
     /// The current root; `zeros()[depth]` while empty.
@@ -204,30 +217,7 @@ impl MerkleTree {
     /// Appends one leaf and returns its index, hashing `depth` nodes on the way up (the
     /// contract's `_insert`, but writing every node instead of only the frontier).
     pub fn insert(&mut self, leaf: Fr) -> Result<u32, TreeError> {
-        let index = self.len();
-        if index >= self.capacity() {
-            return Err(self.full());
-        }
-        self.levels[0].push(leaf);
-        let mut i = index;
-        let mut node = leaf;
-        for level in 0..self.depth {
-            // The new leaf is the last one, so at every level its node is the last node and an
-            // even one has no right sibling yet.
-            node = if i & 1 == 0 {
-                hash2(node, zeros()[level])
-            } else {
-                hash2(self.levels[level][i - 1], node)
-            };
-            i >>= 1;
-            let parents = &mut self.levels[level + 1];
-            if i < parents.len() {
-                parents[i] = node;
-            } else {
-                parents.push(node);
-            }
-        }
-        Ok(index as u32)
+        self.extend(&[leaf])
     }
 
     /// Appends a commitment as it appears in a `Deposit` event or a database (`bytes32`,
@@ -247,8 +237,8 @@ impl MerkleTree {
     /// One by one, a batch of n leaves costs n × depth hashes; here each changed node is hashed
     /// once (≈ 2n + depth), and every level's changed nodes are independent of each other, so
     /// they are spread over all cores with rayon. That is what makes a first sync of a busy
-    /// pool, or loading a cached tree, take seconds instead of minutes. All or nothing: a batch
-    /// that does not fit leaves the tree unchanged.
+    /// pool take seconds instead of minutes. All or nothing: a batch that does not fit leaves
+    /// the tree unchanged. A tail extends like a whole tree: what changes is always held.
     pub fn extend(&mut self, leaves: &[Fr]) -> Result<u32, TreeError> {
         let start = self.len();
         if leaves.len() > self.capacity() - start {
@@ -263,20 +253,23 @@ impl MerkleTree {
         for level in 0..self.depth {
             let zero = zeros()[level];
             let (below, above) = self.levels.split_at_mut(level + 1);
-            let children = &below[level];
-            let parents = &mut above[0];
+            let (children, from) = (&below[level], self.offsets[level]);
+            let (parents, parents_from) = (&mut above[0], self.offsets[level + 1]);
+            let count = from + children.len();
             first /= 2;
             // The old last parent may have been hashed with a zero right child that now exists,
-            // so everything from `first` is recomputed rather than patched.
-            parents.truncate(first);
+            // so everything from `first` is recomputed rather than patched. A tail holds both
+            // children of it: `from_tail` keeps every offset even and at or before the last
+            // node, and `first` is at or after the old last parent.
+            parents.truncate(first - parents_from);
             parents.par_extend(
-                (first..children.len().div_ceil(2))
+                (first..count.div_ceil(2))
                     .into_par_iter()
                     .with_min_len(PAR_MIN_LEN)
                     .map(|p| {
                         hash2(
-                            children[2 * p],
-                            children.get(2 * p + 1).copied().unwrap_or(zero),
+                            children[2 * p - from],
+                            children.get(2 * p + 1 - from).copied().unwrap_or(zero),
                         )
                     }),
             );
@@ -284,7 +277,8 @@ impl MerkleTree {
         Ok(start as u32)
     }
 
-    /// The sibling path of leaf `index`, for the withdraw proof.
+    /// The sibling path of leaf `index`, for the withdraw proof. A tail has the paths of its
+    /// last leaves only; for another, a cache reads the path's nodes where it keeps them.
     pub fn path(&self, index: u32) -> Result<MerklePath, TreeError> {
         let i = index as usize;
         if i >= self.len() {
@@ -295,12 +289,17 @@ impl MerkleTree {
         }
         let siblings = (0..self.depth)
             .map(|level| {
-                self.levels[level]
-                    .get((i >> level) ^ 1)
-                    .copied()
-                    .unwrap_or(zeros()[level])
+                let sibling = (i >> level) ^ 1;
+                if sibling >= self.len().div_ceil(1 << level) {
+                    Ok(zeros()[level])
+                } else {
+                    self.node(level, sibling).ok_or(TreeError::NotHeld {
+                        level,
+                        index: sibling,
+                    })
+                }
             })
-            .collect();
+            .collect::<Result<_, _>>()?;
         Ok(MerklePath { siblings, index })
     }
 
@@ -313,58 +312,84 @@ impl MerkleTree {
 }
 
 impl MerkleTree {
-    /// The nodes of height `level` that have a real leaf below them: the leaves at 0, the root
-    /// alone at [`depth`](Self::depth) (none while the tree is empty).
+    /// The held nodes of height `level`, from [`held_from`](Self::held_from)`(level)` on:
+    /// every node that has a real leaf below it in a whole tree; the root alone at
+    /// [`depth`](Self::depth) (none while the tree is empty).
     pub fn level(&self, level: usize) -> &[Fr] {
         &self.levels[level]
     }
 
-    /// A tree from its levels as [`level`](Self::level) gives them, for a cache that keeps
-    /// them in pieces and rewrites only the pieces a sync changed. The shape must be what
-    /// `levels[0].len()` leaves give, and the right edge is hashed again (one hash a level),
-    /// so pieces of two different trees, or of a tree and a longer one, are refused. Other
-    /// nodes are taken as they are: the caller compares the root with the chain, and the
-    /// prover checks each path against that root.
+    /// The index of the first held node of height `level` (0 in a whole tree).
+    pub fn held_from(&self, level: usize) -> usize {
+        self.offsets[level]
+    }
+
+    /// A whole tree from its levels as [`level`](Self::level) gives them; see
+    /// [`from_tail`](Self::from_tail).
     pub fn from_levels(depth: usize, levels: Vec<Vec<Fr>>) -> Result<Self, TreeError> {
+        let count = levels.first().map_or(0, Vec::len);
+        Self::from_tail(depth, count, levels.into_iter().map(|l| (0, l)).collect())
+    }
+
+    /// A tree of `count` leaves from the nodes a cache kept of each level: `(from, nodes)`
+    /// holds the level's nodes from index `from` to its last one. `from` must be even and at
+    /// or before the level's last node (the start of the last stored piece is), so the tail
+    /// can be extended; `from = 0` everywhere is the whole tree.
+    ///
+    /// For a cache that keeps the nodes in pieces and rewrites only the pieces a sync
+    /// changed. The shape must be what `count` leaves give, and the right edge is hashed
+    /// again (one hash a level), so pieces of two different trees, or of a tree and a longer
+    /// one, are refused. Other nodes are taken as they are: the caller compares the root with
+    /// the chain, and the prover checks each path against that root.
+    pub fn from_tail(
+        depth: usize,
+        count: usize,
+        parts: Vec<(usize, Vec<Fr>)>,
+    ) -> Result<Self, TreeError> {
         let mut tree = Self::with_depth(depth)?;
-        if levels.len() != depth + 1 {
+        if parts.len() != depth + 1 {
             return Err(TreeError::BadShape {
-                level: levels.len().min(depth + 1),
+                level: parts.len().min(depth + 1),
                 expected: depth + 1,
-                found: levels.len(),
+                found: parts.len(),
             });
         }
-        let count = levels[0].len();
         if count > tree.capacity() {
             return Err(tree.full());
         }
-        for (level, nodes) in levels.iter().enumerate() {
+        for (level, (from, nodes)) in parts.iter().enumerate() {
             let expected = count.div_ceil(1 << level);
-            if nodes.len() != expected {
+            if from + nodes.len() != expected {
                 return Err(TreeError::BadShape {
                     level,
                     expected,
-                    found: nodes.len(),
+                    found: from + nodes.len(),
+                });
+            }
+            if from % 2 != 0 || *from > expected.saturating_sub(1) {
+                return Err(TreeError::BadTail {
+                    level,
+                    from: *from,
+                    count,
                 });
             }
         }
+        let (offsets, levels) = parts.into_iter().unzip();
+        tree.offsets = offsets;
+        tree.levels = levels;
         for level in 0..depth {
-            let (children, parents) = (&levels[level], &levels[level + 1]);
-            let Some(last) = parents.len().checked_sub(1) else {
+            let Some(last) = tree.len().div_ceil(1 << (level + 1)).checked_sub(1) else {
                 break;
             };
-            let right = children
-                .get(2 * last + 1)
-                .copied()
-                .unwrap_or(zeros()[level]);
-            if hash2(children[2 * last], right) != parents[last] {
+            let left = tree.node(level, 2 * last);
+            let right = tree.node(level, 2 * last + 1).unwrap_or(zeros()[level]);
+            if left.map(|l| hash2(l, right)) != tree.node(level + 1, last) {
                 return Err(TreeError::NotItsChildrensHash {
                     level: level + 1,
                     index: last,
                 });
             }
         }
-        tree.levels = levels;
         Ok(tree)
     }
 }
@@ -404,149 +429,6 @@ impl MerklePath {
                     hash2(node, *sibling)
                 }
             })
-    }
-}
-
-const MAGIC: &[u8; 6] = b"TPTREE";
-const STATE_VERSION: u8 = 1;
-/// magic (6) ‖ version (1) ‖ depth (1) ‖ leaf count (4, big-endian).
-const HEADER_LEN: usize = 12;
-
-impl MerkleTree {
-    /// A compact snapshot, so a client resumes syncing where it stopped instead of replaying
-    /// every `Deposit` event: `"TPTREE" ‖ version u8 ‖ depth u8 ‖ leaf count u32 BE ‖
-    /// leaves (32-byte BE words) ‖ root (32-byte BE)`.
-    ///
-    /// Only the leaves are stored (32 B each; the inner nodes would triple the size and are
-    /// rebuilt in parallel by [`from_bytes`](Self::from_bytes)). The trailing root is the
-    /// checksum: any damaged leaf changes it, and it is also what a client compares with the
-    /// contract's `getLastRoot()`.
-    pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(HEADER_LEN + 32 * (self.len() + 1));
-        out.extend_from_slice(MAGIC);
-        out.push(STATE_VERSION);
-        out.push(self.depth as u8);
-        out.extend_from_slice(&(self.len() as u32).to_be_bytes());
-        for leaf in self.leaves() {
-            out.extend_from_slice(&field::to_be_bytes(leaf));
-        }
-        out.extend_from_slice(&field::to_be_bytes(&self.root()));
-        out
-    }
-
-    /// Rebuilds a tree from [`to_bytes`](Self::to_bytes) with [`extend`](Self::extend) and checks
-    /// the recorded root, so a damaged cache is an error rather than a proof against a root the
-    /// contract never had.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, TreeError> {
-        let magic_len = bytes.len().min(MAGIC.len());
-        if bytes[..magic_len] != MAGIC[..magic_len] {
-            return Err(TreeError::BadMagic);
-        }
-        if bytes.len() < HEADER_LEN {
-            return Err(TreeError::Truncated {
-                expected: HEADER_LEN as u64,
-                found: bytes.len(),
-            });
-        }
-        let version = bytes[6];
-        if version != STATE_VERSION {
-            return Err(TreeError::UnsupportedVersion { found: version });
-        }
-        let mut tree = Self::with_depth(bytes[7] as usize)?;
-        let count = u32::from_be_bytes(bytes[8..12].try_into().expect("4 bytes"));
-        if count as u64 > tree.capacity() as u64 {
-            return Err(TreeError::TooManyLeaves {
-                count,
-                depth: tree.depth,
-            });
-        }
-        let expected = HEADER_LEN as u64 + 32 * (count as u64 + 1);
-        let found = bytes.len() as u64;
-        if found < expected {
-            return Err(TreeError::Truncated {
-                expected,
-                found: bytes.len(),
-            });
-        }
-        if found > expected {
-            return Err(TreeError::TrailingBytes {
-                extra: found - expected,
-            });
-        }
-        let words: Vec<&[u8; 32]> = bytes[HEADER_LEN..]
-            .chunks_exact(32)
-            .map(|w| w.try_into().expect("32-byte chunks"))
-            .collect();
-        let (stored_root, leaf_words) = words.split_last().expect("the root word is there");
-        let leaves = leaf_words
-            .iter()
-            .enumerate()
-            .map(|(i, w)| field::from_be_bytes(w, &format!("leaf {i} of the tree state")))
-            .collect::<Result<Vec<Fr>, _>>()?;
-        let stored = field::from_be_bytes(stored_root, "the tree state's root")?;
-        tree.extend(&leaves)?;
-        let computed = tree.root();
-        if computed != stored {
-            return Err(TreeError::RootMismatch {
-                stored: field::to_hex(&stored),
-                computed: field::to_hex(&computed),
-            });
-        }
-        Ok(tree)
-    }
-}
-
-/// Serialized as the [`to_bytes`](MerkleTree::to_bytes) snapshot: `0x`-hex in human-readable
-/// formats (JSON, TOML), raw bytes otherwise. Deserializing verifies it like
-/// [`from_bytes`](MerkleTree::from_bytes).
-impl serde::Serialize for MerkleTree {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let bytes = self.to_bytes();
-        if serializer.is_human_readable() {
-            serializer.serialize_str(&format!("0x{}", hex::encode(bytes)))
-        } else {
-            serializer.serialize_bytes(&bytes)
-        }
-    }
-}
-
-impl<'de> serde::Deserialize<'de> for MerkleTree {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = MerkleTree;
-
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a tronpool tree state (TPTREE bytes, or them as 0x-hex)")
-            }
-
-            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<MerkleTree, E> {
-                let digits = s.strip_prefix("0x").unwrap_or(s);
-                let bytes = hex::decode(digits)
-                    .map_err(|e| E::custom(format!("the tree state is not hex: {e}")))?;
-                self.visit_bytes(&bytes)
-            }
-
-            fn visit_bytes<E: serde::de::Error>(self, bytes: &[u8]) -> Result<MerkleTree, E> {
-                MerkleTree::from_bytes(bytes).map_err(E::custom)
-            }
-
-            fn visit_seq<A: serde::de::SeqAccess<'de>>(
-                self,
-                mut seq: A,
-            ) -> Result<MerkleTree, A::Error> {
-                let mut bytes = Vec::with_capacity(seq.size_hint().unwrap_or(0));
-                while let Some(b) = seq.next_element::<u8>()? {
-                    bytes.push(b);
-                }
-                self.visit_bytes(&bytes)
-            }
-        }
-        if deserializer.is_human_readable() {
-            deserializer.deserialize_str(Visitor)
-        } else {
-            deserializer.deserialize_bytes(Visitor)
-        }
     }
 }
 
@@ -597,6 +479,92 @@ mod tests {
                 level: DEPTH,
                 index: 0
             })
+        ));
+    }
+
+    /// The tail of `tree` a cache in pieces of `piece` nodes keeps: each level from the
+    /// start of the piece that holds its last node.
+    fn tail_of(tree: &MerkleTree, piece: usize) -> Vec<(usize, Vec<Fr>)> {
+        (0..=tree.depth())
+            .map(|l| {
+                let nodes = tree.level(l);
+                let from = nodes.len().saturating_sub(1) / piece * piece;
+                (from, nodes[from..].to_vec())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_tail_extends_to_exactly_the_tree_a_whole_one_does() {
+        // Counts around piece boundaries, at every level, with batches of several sizes.
+        for (count, more) in [(0, 5), (1, 1), (7, 9), (8, 1), (9, 100), (63, 1), (64, 64)] {
+            for piece in [2, 4, 8] {
+                let leaves = random_leaves(count as u64, count + more);
+                let mut whole = MerkleTree::with_depth(8).unwrap();
+                whole.extend(&leaves[..count]).unwrap();
+                let mut tail = MerkleTree::from_tail(8, count, tail_of(&whole, piece)).unwrap();
+                assert_eq!((tail.len(), tail.root()), (whole.len(), whole.root()));
+                whole.extend(&leaves[count..count + more / 2]).unwrap();
+                tail.extend(&leaves[count..count + more / 2]).unwrap();
+                whole.extend(&leaves[count + more / 2..]).unwrap();
+                for leaf in &leaves[count + more / 2..] {
+                    tail.insert(*leaf).unwrap();
+                }
+                assert_eq!(
+                    tail.root(),
+                    whole.root(),
+                    "{count} + {more}, pieces of {piece}"
+                );
+                for l in 0..=8 {
+                    let from = tail.held_from(l);
+                    assert_eq!(tail.level(l), &whole.level(l)[from..], "level {l}");
+                }
+                // The newest leaf's path is held; the first leaf's is not, unless held.
+                let last = (count + more - 1) as u32;
+                assert_eq!(tail.path(last).unwrap(), whole.path(last).unwrap());
+                if tail.held_from(0) > 1 {
+                    assert!(matches!(
+                        tail.path(0),
+                        Err(TreeError::NotHeld { level: 0, index: 1 })
+                    ));
+                    assert_eq!(tail.index_of(&leaves[0]), None);
+                }
+                assert_eq!(tail.index_of(&leaves[count + more - 1]), Some(last));
+            }
+        }
+    }
+
+    #[test]
+    fn a_tail_that_cannot_extend_is_refused() {
+        let tree = MerkleTree::from_leaves(&random_leaves(3, 37)).unwrap();
+        let tail = tail_of(&tree, 8);
+        assert!(MerkleTree::from_tail(DEPTH, 37, tail.clone()).is_ok());
+        // Level 0 kept from an odd node: node 35's parent would lose its left child.
+        let mut odd = tail.clone();
+        odd[0] = (35, tree.level(0)[35..].to_vec());
+        assert!(matches!(
+            MerkleTree::from_tail(DEPTH, 37, odd),
+            Err(TreeError::BadTail {
+                level: 0,
+                from: 35,
+                ..
+            })
+        ));
+        // Level 2 (10 nodes) kept from past its last node.
+        let mut past = tail.clone();
+        past[2] = (10, Vec::new());
+        assert!(matches!(
+            MerkleTree::from_tail(DEPTH, 37, past),
+            Err(TreeError::BadTail {
+                level: 2,
+                from: 10,
+                ..
+            })
+        ));
+        // A tail for another count.
+        assert!(matches!(
+            MerkleTree::from_tail(DEPTH, 36, tail),
+            Err(TreeError::BadShape { level: 0, .. })
         ));
     }
 
@@ -929,171 +897,12 @@ mod tests {
         assert_eq!(tree.len(), 1);
     }
 
-    fn sample_state(depth: usize, n: usize) -> (MerkleTree, Vec<u8>) {
-        let mut tree = MerkleTree::with_depth(depth).unwrap();
-        tree.extend(&random_leaves(12, n)).unwrap();
-        let bytes = tree.to_bytes();
-        (tree, bytes)
-    }
-
-    #[test]
-    fn state_round_trips() {
-        for (depth, n) in [(DEPTH, 0), (DEPTH, 1), (DEPTH, 77), (3, 8), (1, 1)] {
-            let (tree, bytes) = sample_state(depth, n);
-            assert_eq!(bytes.len(), HEADER_LEN + 32 * (n + 1));
-            assert_eq!(&bytes[..6], b"TPTREE");
-            assert_eq!(bytes[6], 1);
-            assert_eq!(bytes[7] as usize, depth);
-            assert_eq!(bytes[8..12], (n as u32).to_be_bytes());
-            let back = MerkleTree::from_bytes(&bytes).unwrap();
-            assert!(back == tree);
-            assert_eq!(back.root(), tree.root());
-        }
-    }
-
-    #[test]
-    fn state_header_of_the_empty_tree_is_pinned() {
-        let bytes = MerkleTree::new().to_bytes();
-        assert_eq!(
-            hex::encode(&bytes[..HEADER_LEN]),
-            format!("{}011400000000", hex::encode(b"TPTREE"))
-        );
-        assert_eq!(bytes[HEADER_LEN..], field::to_be_bytes(&empty_root()));
-    }
-
-    #[test]
-    fn state_errors_say_what_is_wrong() {
-        let (_, good) = sample_state(5, 6);
-        let with = |f: &dyn Fn(&mut Vec<u8>)| {
-            let mut b = good.clone();
-            f(&mut b);
-            MerkleTree::from_bytes(&b)
-        };
-        assert_eq!(with(&|b| b[0] = b'X'), Err(TreeError::BadMagic));
-        assert_eq!(MerkleTree::from_bytes(b"hello"), Err(TreeError::BadMagic));
-        assert_eq!(
-            MerkleTree::from_bytes(b""),
-            Err(TreeError::Truncated {
-                expected: 12,
-                found: 0
-            })
-        );
-        assert_eq!(
-            MerkleTree::from_bytes(b"TPTR"),
-            Err(TreeError::Truncated {
-                expected: 12,
-                found: 4
-            })
-        );
-        assert_eq!(
-            with(&|b| b[6] = 2),
-            Err(TreeError::UnsupportedVersion { found: 2 })
-        );
-        assert_eq!(
-            with(&|b| b[7] = 0),
-            Err(TreeError::UnsupportedDepth { depth: 0 })
-        );
-        assert_eq!(
-            with(&|b| b[7] = 21),
-            Err(TreeError::UnsupportedDepth { depth: 21 })
-        );
-        assert_eq!(
-            with(&|b| b[8..12].copy_from_slice(&33u32.to_be_bytes())),
-            Err(TreeError::TooManyLeaves {
-                count: 33,
-                depth: 5
-            })
-        );
-        assert_eq!(
-            with(&|b| b[8..12].copy_from_slice(&u32::MAX.to_be_bytes())),
-            Err(TreeError::TooManyLeaves {
-                count: u32::MAX,
-                depth: 5
-            })
-        );
-        let len = good.len();
-        assert_eq!(
-            with(&|b| b.truncate(len - 1)),
-            Err(TreeError::Truncated {
-                expected: len as u64,
-                found: len - 1
-            })
-        );
-        assert_eq!(
-            with(&|b| b.truncate(HEADER_LEN)),
-            Err(TreeError::Truncated {
-                expected: len as u64,
-                found: HEADER_LEN
-            })
-        );
-        assert_eq!(
-            with(&|b| b.push(0)),
-            Err(TreeError::TrailingBytes { extra: 1 })
-        );
-        // A leaf count that disagrees with the data: one fewer leaf leaves 32 bytes over.
-        assert_eq!(
-            with(&|b| b[8..12].copy_from_slice(&5u32.to_be_bytes())),
-            Err(TreeError::TrailingBytes { extra: 32 })
-        );
-        // A flipped bit in a leaf, or in the root itself.
-        let damaged_leaf = with(&|b| b[HEADER_LEN + 32 * 2 + 31] ^= 1);
-        assert!(
-            matches!(damaged_leaf, Err(TreeError::RootMismatch { .. })),
-            "{damaged_leaf:?}"
-        );
-        let message = damaged_leaf.unwrap_err().to_string();
-        assert!(
-            message.contains("corrupt") && message.contains("0x"),
-            "{message}"
-        );
-        assert!(matches!(
-            with(&|b| b[len - 1] ^= 1),
-            Err(TreeError::RootMismatch { .. })
-        ));
-        // A leaf ≥ r.
-        let r = field::MODULUS.to_be_bytes::<32>();
-        let bad_leaf = with(&|b| b[HEADER_LEN + 32..HEADER_LEN + 64].copy_from_slice(&r));
-        let Err(TreeError::Field(FieldError::NotCanonical { what })) = &bad_leaf else {
-            panic!("{bad_leaf:?}");
-        };
-        assert!(what.contains("leaf 1"), "{what}");
-        for error in [
-            TreeError::BadMagic,
-            TreeError::UnsupportedVersion { found: 9 },
-            TreeError::Truncated {
-                expected: 44,
-                found: 3,
-            },
-        ] {
-            assert!(!error.to_string().is_empty());
-        }
-    }
-
-    #[test]
-    fn serde_round_trips_through_json_as_hex() {
-        let (tree, bytes) = sample_state(4, 9);
-        let json = serde_json::to_string(&tree).unwrap();
-        assert_eq!(json, format!("\"0x{}\"", hex::encode(&bytes)));
-        let back: MerkleTree = serde_json::from_str(&json).unwrap();
-        assert!(back == tree);
-        let no_prefix: MerkleTree =
-            serde_json::from_str(&format!("\"{}\"", hex::encode(&bytes))).unwrap();
-        assert!(no_prefix == tree);
-        let mut damaged = bytes.clone();
-        damaged[HEADER_LEN] ^= 1;
-        let error = serde_json::from_str::<MerkleTree>(&format!("\"0x{}\"", hex::encode(damaged)))
-            .unwrap_err()
-            .to_string();
-        assert!(error.contains("corrupt"), "{error}");
-        assert!(serde_json::from_str::<MerkleTree>("\"0xzz\"").is_err());
-    }
-
     #[test]
     fn debug_is_short() {
-        let (tree, _) = sample_state(DEPTH, 3);
+        let tree = MerkleTree::from_leaves(&random_leaves(5, 3)).unwrap();
         let debug = format!("{tree:?}");
         assert!(
-            debug.starts_with("MerkleTree { depth: 20, len: 3, root: \"0x"),
+            debug.starts_with("MerkleTree { depth: 20, len: 3, held_leaves_from: 0, root: \"0x"),
             "{debug}"
         );
     }

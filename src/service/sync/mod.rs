@@ -24,7 +24,7 @@ use alloy_primitives::B256;
 use contracts::TronPool;
 use serde::Serialize;
 use tron::{Address, NodeError};
-use zk::tree::MerkleTree;
+use zk::tree::MerklePath;
 
 use crate::error::{Error, Result};
 use crate::service::chain::Chain;
@@ -54,11 +54,14 @@ const SCAN_CONCURRENCY: usize = 8;
 /// A sync server's answer takes at most this long.
 const SERVER_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// A pool's tree, checked against the chain, and its withdrawals as of the same sync.
+/// A pool's tree, checked against the chain, and its withdrawals as of the same sync. The
+/// tree's nodes stay in the cache: a proof reads the one path it needs from there
+/// ([`path`](Self::path)), so a sync holds no more of a million-leaf tree than its tail.
 pub struct SyncedTree {
     pub denomination: u64,
     pub pool: Address,
-    pub tree: MerkleTree,
+    /// How many leaves the tree has (the pool's `nextIndex` when it synced).
+    pub leaves: u32,
     /// The root, as the contract stores it.
     pub root: B256,
     /// Leaves fetched by this sync (the rest came from the cache).
@@ -85,7 +88,7 @@ impl SyncedTree {
     pub fn report(&self) -> SyncReport {
         SyncReport {
             denomination: self.denomination,
-            leaves: self.tree.len(),
+            leaves: self.leaves as usize,
             fetched: self.fetched,
             withdrawals: self.withdrawals,
             root: word_hex(&self.root),
@@ -105,11 +108,45 @@ impl SyncedTree {
         cache.spent(&self.pool.to_base58(), &nullifier_hash.0)
     }
 
-    /// The leaf index of `commitment`, when it was deposited.
-    pub(crate) fn leaf_of(&self, commitment: B256) -> Result<Option<u32>> {
+    /// The leaf index of `commitment`, when it was deposited (by the cache's index of
+    /// commitments).
+    pub(crate) fn leaf_of(&self, cache: &TreeCache, commitment: B256) -> Result<Option<u32>> {
+        let leaf = cache.index_of(&self.pool.to_base58(), &commitment.0)?;
+        Ok(leaf.map(|l| l.index).filter(|&i| i < self.leaves))
+    }
+
+    /// The sibling path of leaf `index`, read from the cache and checked to lead from
+    /// `commitment` to this sync's root (which the pool knows). Nodes that do not are
+    /// rebuilt from the cached leaves once; a path that still does not is an error, never a
+    /// proof against a root the contract never had.
+    pub(crate) fn path(
+        &self,
+        cache: &TreeCache,
+        index: u32,
+        commitment: B256,
+    ) -> Result<MerklePath> {
+        let pool = self.pool.to_base58();
         let leaf = zk::field::from_be_bytes(&commitment.0, "a commitment")
             .map_err(|e| Error::Failed(e.to_string()))?;
-        Ok(self.tree.index_of(&leaf))
+        let root = zk::field::from_be_bytes(&self.root.0, "a root")
+            .map_err(|e| Error::Failed(e.to_string()))?;
+        if let Some(path) = cache.path(&pool, self.leaves, index)?
+            && path.root(leaf) == root
+        {
+            return Ok(path);
+        }
+        tracing::warn!(pool = %pool, index, "the cached path does not lead to the root; rebuilding the tree's nodes");
+        let tree = cache.rebuild(&pool)?;
+        let path = tree.path(index).map_err(|e| Error::Failed(e.to_string()))?;
+        if tree.len() != self.leaves as usize || path.root(leaf) != root {
+            return Err(Error::Failed(format!(
+                "the cached tree of the {} USDT pool does not lead leaf {index} to the root \
+                 {}: sync again",
+                self.denomination,
+                word_hex(&self.root)
+            )));
+        }
+        Ok(path)
     }
 }
 
@@ -330,7 +367,7 @@ async fn settle(
             "it knows {total} deposits of the pool; the pool has {target} (behind)"
         ))));
     }
-    let mut tree = cache.load(&key)?;
+    let mut tree = cache.load_tail(&key)?;
     if !new_leaves.is_empty() {
         let fresh = new_leaves
             .iter()
@@ -369,7 +406,7 @@ async fn settle(
     Ok(Ok(Attempt::Done(SyncedTree {
         denomination,
         pool,
-        tree,
+        leaves: tree.len() as u32,
         root,
         fetched: new_leaves.len(),
         withdrawals: cache.withdrawals_head(&key)?.count,
