@@ -229,3 +229,17 @@ pub(crate) struct PageQuery {
     /// At most this many (default and cap 1000)
     limit: Option<u32>,
 }
+
+/// A page of a pool's leaves, for the OpenAPI document.
+#[derive(utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)] // Only the document reads it; the handler parses the query itself.
+pub(crate) struct LeavesQuery {
+    /// The first leaf, by its index (default 0)
+    from: Option<u32>,
+    /// At most this many (default and cap 1000 entries, 65536 packed)
+    limit: Option<u32>,
+    /// `entries` (default: one object a leaf) or `packed` (each field as one hex string or
+    /// array, for a client that syncs a whole pool)
+    format: Option<String>,
+}

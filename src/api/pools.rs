@@ -13,15 +13,16 @@ use serde_json::{Value, json};
 
 use super::app::App;
 use super::errors::{ApiResult, Body, Segments};
-use super::errors::{PageQuery, PoolFailures, PoolPath};
+use super::errors::{LeavesQuery, PageQuery, PoolFailures, PoolPath};
 use crate::envelope;
 use crate::service::inputs;
+use crate::service::inputs::LeafFormat;
 use crate::service::pools;
 use crate::service::pools::{Pool, PoolRoot, SpentStatus, Withdrawable};
 use crate::service::sync;
-use crate::service::sync::MAX_PAGE;
+use crate::service::sync::{MAX_PACKED_PAGE, MAX_PAGE};
 use crate::service::wire::schema;
-use crate::service::wire::{LeavesPage, WithdrawalsPage};
+use crate::service::wire::{LeavesReply, WithdrawalsPage};
 
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
@@ -156,10 +157,12 @@ pub(crate) async fn can_withdraw(
 ///
 /// For a client to rebuild the pool's tree without an events API. A client uses the leaves
 /// only if they rebuild a root the pool knows (it checks the root with its own node). The
-/// server syncs the pool first, at most once per cache TTL.
-#[utoipa::path(get, path = "/api/pools/{denom}/leaves", params(PoolPath, PageQuery),
+/// server syncs the pool first, at most once per cache TTL. `format=packed` writes each field
+/// of up to 65,536 leaves as one string or array: a million leaves in 16 requests.
+#[utoipa::path(get, path = "/api/pools/{denom}/leaves", params(PoolPath, LeavesQuery),
     responses(
-        (status = 200, description = "Success", body = LeavesPage),
+        (status = 200, description = "Success: a `LeavesPage`, or with `format=packed` a \
+            `PackedLeavesPage`", body = LeavesReply),
         PoolFailures,
 ))]
 pub async fn leaves(
@@ -167,8 +170,18 @@ pub async fn leaves(
     Segments(denom): Segments<String>,
     RawQuery(query): RawQuery,
 ) -> ApiResult<Json<Value>> {
-    let (denomination, from, limit) = page_of(&app, &denom, query.as_deref())?;
-    let page = sync::leaves_page(&app.chain, &app.trees, denomination, from, limit).await?;
+    let denomination = app.denomination(&denom)?;
+    let (from, limit, format) =
+        inputs::leaves_query(query.as_deref(), (MAX_PAGE, MAX_PACKED_PAGE))?;
+    let (chain, trees) = (&app.chain, &app.trees);
+    let page = match format {
+        LeafFormat::Entries => {
+            LeavesReply::Entries(sync::leaves_page(chain, trees, denomination, from, limit).await?)
+        }
+        LeafFormat::Packed => LeavesReply::Packed(
+            sync::packed_leaves_page(chain, trees, denomination, from, limit).await?,
+        ),
+    };
     Ok(Json(envelope::ok(&page)))
 }
 

@@ -106,24 +106,82 @@ pub fn count(text: &str, field: &str) -> Result<u32> {
 /// `from` and `limit` from a query string (`?from=N&limit=M`, both optional: 0 and
 /// `default_limit`); any other parameter, or one given twice, is refused.
 pub(crate) fn page_query(query: Option<&str>, default_limit: u32) -> Result<(u32, u32)> {
-    let (mut from, mut limit) = (None, None);
+    let page = query_params(query, &["from", "limit"])?;
+    Ok(page.page(default_limit))
+}
+
+/// How a page of a pool's leaves is written (`?format=`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum LeafFormat {
+    /// One object a leaf (the default).
+    Entries,
+    /// Each field of the page as one string or array (`format=packed`), for syncs.
+    Packed,
+}
+
+/// `from`, `limit` and `format` for a page of leaves; `limits` are the default (and cap) of
+/// each format, entries first.
+pub(crate) fn leaves_query(
+    query: Option<&str>,
+    limits: (u32, u32),
+) -> Result<(u32, u32, LeafFormat)> {
+    let page = query_params(query, &["from", "limit", "format"])?;
+    let format = match page.format.as_deref() {
+        None | Some("entries") => LeafFormat::Entries,
+        Some("packed") => LeafFormat::Packed,
+        Some(other) => {
+            return Err(Error::usage(format!(
+                "format `{}` is not one of entries, packed",
+                other.chars().take(32).collect::<String>()
+            )));
+        }
+    };
+    let default = match format {
+        LeafFormat::Entries => limits.0,
+        LeafFormat::Packed => limits.1,
+    };
+    let (from, limit) = page.page(default);
+    Ok((from, limit, format))
+}
+
+/// A page's parameters as given.
+#[derive(Default)]
+struct PageParams {
+    from: Option<u32>,
+    limit: Option<u32>,
+    format: Option<String>,
+}
+
+impl PageParams {
+    fn page(&self, default_limit: u32) -> (u32, u32) {
+        (self.from.unwrap_or(0), self.limit.unwrap_or(default_limit))
+    }
+}
+
+/// Reads the parameters an endpoint takes (`allowed`); any other, or one given twice, is
+/// refused.
+fn query_params(query: Option<&str>, allowed: &[&str]) -> Result<PageParams> {
+    let mut page = PageParams::default();
+    let mut seen = Vec::new();
     for (key, value) in url::form_urlencoded::parse(query.unwrap_or("").as_bytes()) {
-        let slot = match key.as_ref() {
-            "from" => &mut from,
-            "limit" => &mut limit,
-            other => {
-                return Err(Error::usage(format!(
-                    "unknown query parameter `{}` (this endpoint takes from and limit)",
-                    other.chars().take(32).collect::<String>()
-                )));
-            }
-        };
-        if slot.is_some() {
+        if !allowed.contains(&key.as_ref()) {
+            return Err(Error::usage(format!(
+                "unknown query parameter `{}` (this endpoint takes {})",
+                key.chars().take(32).collect::<String>(),
+                allowed.join(", ")
+            )));
+        }
+        if seen.contains(&key) {
             return Err(Error::usage(format!("`{key}` is given twice")));
         }
-        *slot = Some(count(&value, &key)?);
+        match key.as_ref() {
+            "from" => page.from = Some(count(&value, &key)?),
+            "limit" => page.limit = Some(count(&value, &key)?),
+            _ => page.format = Some(value.to_string()),
+        }
+        seen.push(key);
     }
-    Ok((from.unwrap_or(0), limit.unwrap_or(default_limit)))
+    Ok(page)
 }
 
 /// A USDT amount in whole units with up to 6 decimals (`"12.5"`, `100`), as base units.
@@ -214,6 +272,29 @@ mod tests {
             "offset=3",
         ] {
             assert!(page_query(Some(bad), 1000).is_err(), "{bad}");
+        }
+        // Only the leaves take a format, and each format has its own default page.
+        assert!(page_query(Some("format=packed"), 1000).is_err());
+        let limits = (1000, 65_536);
+        assert_eq!(
+            leaves_query(None, limits).unwrap(),
+            (0, 1000, LeafFormat::Entries)
+        );
+        assert_eq!(
+            leaves_query(Some("format=packed&from=3"), limits).unwrap(),
+            (3, 65_536, LeafFormat::Packed)
+        );
+        assert_eq!(
+            leaves_query(Some("format=entries&limit=9"), limits).unwrap(),
+            (0, 9, LeafFormat::Entries)
+        );
+        for bad in [
+            "format=",
+            "format=hex",
+            "format=packed&format=packed",
+            "offset=1",
+        ] {
+            assert!(leaves_query(Some(bad), limits).is_err(), "{bad}");
         }
     }
 

@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use alloy_sol_types::SolCall;
 use assert_cmd::Command;
+use axum::http::{StatusCode, Uri};
 use serde_json::Value;
 use tron::PrivateKey;
 
@@ -54,15 +55,16 @@ fn server(chain: &TestChain) -> tronpool::api::ServerHandle {
 }
 
 /// A proxy on `chain`'s runtime in front of `upstream` that passes every request on and
-/// hands each answer to `alter` (path, body) on its way back.
+/// hands each answer to `alter` (the request's path and query, the status, the body) on its
+/// way back.
 fn proxy(
     chain: &TestChain,
     upstream: String,
     seen: Arc<Mutex<Vec<(String, String)>>>,
-    alter: fn(&str, String) -> String,
+    alter: fn(&Uri, StatusCode, String) -> (StatusCode, String),
 ) -> String {
     use axum::body::Bytes;
-    use axum::http::{Method, Uri};
+    use axum::http::Method;
     use axum::response::IntoResponse;
 
     let _ = rustls::crypto::ring::default_provider().install_default();
@@ -75,7 +77,7 @@ fn proxy(
                 String::from_utf8_lossy(&body).into_owned(),
             ));
             let (status, text) = forward(&upstream, method, &uri, &body).await;
-            let text = alter(uri.path(), text);
+            let (status, text) = alter(&uri, status, text);
             (status, [("content-type", "application/json")], text).into_response()
         }
     };
@@ -91,23 +93,52 @@ fn proxy(
     format!("http://{addr}")
 }
 
-fn unchanged(_: &str, text: String) -> String {
-    text
+fn unchanged(_: &Uri, status: StatusCode, text: String) -> (StatusCode, String) {
+    (status, text)
 }
 
-/// Changes the last digit of the second leaf's commitment in a leaves page.
-fn tamper(path: &str, text: String) -> String {
-    if !path.ends_with("/leaves") {
-        return text;
+/// Changes the last digit of the second leaf's commitment in a leaves page, packed or not.
+fn tamper(uri: &Uri, status: StatusCode, text: String) -> (StatusCode, String) {
+    if !uri.path().ends_with("/leaves") {
+        return (status, text);
     }
+    let flip = |digits: &mut String, at: usize| {
+        let last = if digits[at..].starts_with('0') {
+            "1"
+        } else {
+            "0"
+        };
+        digits.replace_range(at..at + 1, last);
+    };
     let mut page: Value = serde_json::from_str(&text).unwrap();
-    if let Some(leaf) = page["data"]["leaves"].get_mut(1) {
+    // `get_mut`, not indexing: indexing a missing field would add it.
+    if let Some(leaf) = page["data"].get_mut("leaves").and_then(|l| l.get_mut(1)) {
         let mut commitment = leaf["commitment"].as_str().unwrap().to_owned();
-        let last = if commitment.ends_with('0') { "1" } else { "0" };
-        commitment.replace_range(commitment.len() - 1.., last);
+        let at = commitment.len() - 1;
+        flip(&mut commitment, at);
         leaf["commitment"] = commitment.into();
     }
-    page.to_string()
+    if let Some(packed) = page["data"]["commitments"].as_str()
+        && packed.len() >= 128
+    {
+        let mut packed = packed.to_owned();
+        flip(&mut packed, 127);
+        page["data"]["commitments"] = packed.into();
+    }
+    (status, page.to_string())
+}
+
+/// A server from before packed pages: it refuses `format` as any unknown parameter.
+fn no_packed_pages(uri: &Uri, status: StatusCode, text: String) -> (StatusCode, String) {
+    if uri.query().is_some_and(|q| q.contains("format=")) {
+        let refusal = serde_json::json!({
+            "ok": false,
+            "error": "unknown query parameter `format` (this endpoint takes from and limit)",
+            "kind": "usage",
+        });
+        return (StatusCode::BAD_REQUEST, refusal.to_string());
+    }
+    (status, text)
 }
 
 fn sync_report(env: &TestEnv, node: &str, extra: &[&str]) -> Value {
@@ -190,7 +221,74 @@ fn without_an_events_api_pools_sync_from_a_server_or_a_block_scan() {
     assert_eq!(withdrawal["recipient"], recipient.as_str(), "{page}");
     assert_eq!(withdrawal["fee"], "0");
     assert!(withdrawal["txid"].as_str().unwrap().len() == 64, "{page}");
-    for bad in ["from=-1", "limit=abc", "offset=2", "from=1&from=2"] {
+    // A packed page holds the same leaves as the page of objects.
+    let get = |query: &str| -> Value {
+        chain.runtime.block_on(async {
+            reqwest::get(format!("{}/api/pools/100/leaves?{query}", server.url()))
+                .await
+                .unwrap()
+                .json()
+                .await
+                .unwrap()
+        })
+    };
+    let (entries, packed) = (get("from=0"), get("from=0&format=packed"));
+    let (entries, packed) = (&entries["data"], &packed["data"]);
+    let field = |name: &str| -> String {
+        entries["leaves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| {
+                l[name]
+                    .as_str()
+                    .unwrap()
+                    .trim_start_matches("0x")
+                    .to_owned()
+            })
+            .collect()
+    };
+    assert_eq!(packed["commitments"].as_str().unwrap(), field("commitment"));
+    assert_eq!(packed["txids"].as_str().unwrap(), field("txid"));
+    let times: Vec<Value> = entries["leaves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["blockTimestamp"].clone())
+        .collect();
+    assert_eq!(packed["blockTimestamps"], Value::Array(times));
+    assert_eq!((&packed["from"], &packed["total"]), (&0.into(), &2.into()));
+    let tail = get("from=1&limit=1&format=packed");
+    assert_eq!(
+        tail["data"]["commitments"].as_str().unwrap(),
+        &field("commitment")[64..]
+    );
+
+    // A server from before packed pages refuses `format`: the client pages the old way.
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let old = proxy(&chain, server.url(), seen.clone(), no_packed_pages);
+    let report = sync_report(&TestEnv::new(), &node, &["--sync-from", &old]);
+    assert_eq!(report["source"], format!("{old}/"), "{report}");
+    assert_eq!(report["root"], again["root"]);
+    let leaf_requests = seen
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|(path, _)| path.ends_with("/leaves"))
+        .count();
+    assert_eq!(
+        leaf_requests, 2,
+        "one packed page refused, one page of objects"
+    );
+
+    for bad in [
+        "from=-1",
+        "limit=abc",
+        "offset=2",
+        "from=1&from=2",
+        "format=bogus",
+        "format=packed&format=entries",
+    ] {
         let status = chain.runtime.block_on(async {
             reqwest::get(format!("{}/api/pools/100/leaves?{bad}", server.url()))
                 .await

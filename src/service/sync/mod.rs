@@ -31,7 +31,9 @@ use crate::service::chain::Chain;
 use crate::service::format::word_hex;
 use crate::service::pools;
 use crate::service::server_client::ServerClient;
-use crate::service::wire::{LeafEntry, LeavesPage, WithdrawalEntry, WithdrawalsPage};
+use crate::service::wire::{
+    LeafEntry, LeavesPage, PackedLeavesPage, WithdrawalEntry, WithdrawalsPage,
+};
 use crate::settings::SyncSource;
 /// The synced pools' leaves and withdrawals: what sync writes and `serve` pages out. The API
 /// holds it as the service's, never opening the store itself.
@@ -45,9 +47,9 @@ mod source;
 use crate::store::trees::{CacheHead, Leaf, Update, Withdrawal};
 use events::{deposit_leaf, withdrawal_event};
 use server::fetch_from_server;
-pub(crate) use source::MAX_PAGE;
 pub use source::SyncProgress;
 use source::{Fetched, MAX_PAGES};
+pub(crate) use source::{MAX_PACKED_PAGE, MAX_PAGE};
 
 /// Blocks a scan asks for at once.
 const SCAN_CONCURRENCY: usize = 8;
@@ -216,6 +218,24 @@ pub(crate) async fn leaves_page(
         from,
         total: cache.head(&pool)?.count,
         leaves: leaves.iter().map(LeafEntry::from_leaf).collect(),
+    })
+}
+
+/// A packed page of the pool's leaves from `from` on, at most [`MAX_PACKED_PAGE`].
+pub(crate) async fn packed_leaves_page(
+    chain: &Chain,
+    cache: &TreeCache,
+    denomination: u64,
+    from: u32,
+    limit: u32,
+) -> Result<PackedLeavesPage> {
+    let pool = synced_pool(chain, cache, denomination).await?;
+    let leaves = cache.leaves_from(&pool, from, limit.clamp(1, MAX_PACKED_PAGE))?;
+    let total = cache.head(&pool)?.count;
+    PackedLeavesPage::pack(denomination, from, total, &leaves).map_err(|e| {
+        Error::Failed(format!(
+            "the cached leaves of the {denomination} USDT pool cannot be packed: {e}"
+        ))
     })
 }
 

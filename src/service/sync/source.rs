@@ -8,6 +8,9 @@ use crate::store::trees::{Leaf, Withdrawal};
 pub(super) const MAX_PAGES: usize = 6_000;
 /// The most leaves or withdrawals one page of `GET /api/pools/{denom}/leaves` carries.
 pub(crate) const MAX_PAGE: u32 = 1_000;
+/// The most leaves one packed page carries (`format=packed`, about 9 MB): a full pool's
+/// 2^20 leaves in 16 requests, well inside the general limit of 120 a minute.
+pub(crate) const MAX_PACKED_PAGE: u32 = 65_536;
 /// How far a sync has come, for a progress bar.
 #[derive(Debug, Clone, Copy)]
 pub struct SyncProgress {
