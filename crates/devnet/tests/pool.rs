@@ -355,3 +355,90 @@ async fn deposit_withdraw_collect(tvm: TvmSwitches, print: bool) {
     energy_line("withdraw_direct", info.receipt.energy_usage_total);
     cpu_line("withdraw_direct", modeled_cpu_us(&devnet, &txid).await);
 }
+
+/// The benchmarks' fill (`Ledger::fill_pool_tree`) leaves the pool as real deposits would:
+/// its views agree with the tree, and the next real deposit, which reads `filledSubtrees` on
+/// every level below its index's highest bit, makes the root the tree with it appended has.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_filled_pool_takes_its_next_deposit_as_if_every_leaf_had_been_deposited() {
+    let devnet = support::devnet().await;
+    let client = client(&devnet);
+    let d = devnet.deployment().clone();
+    let pool = d.pool(100).expect("a 100 USDT pool").address;
+    // 1,023 leaves: the 1,024th leaf's index is ten ones, so its insert reads levels 0-9.
+    let leaves: Vec<Fr> = (0..1_023u64)
+        .map(|i| zk::poseidon::hash1(Fr::from(i)))
+        .collect();
+    let mut tree = devnet
+        .with_chain(|chain| {
+            let tree = chain.fill_pool_tree(pool, &leaves)?;
+            chain.mine();
+            Ok::<_, String>(tree)
+        })
+        .unwrap();
+    let next: u32 = view(&client, pool, TronPool::nextIndexCall {}).await;
+    assert_eq!(next, 1_023);
+    let last: B256 = view(&client, pool, TronPool::getLastRootCall {}).await;
+    assert_eq!(last, word(&tree.root()));
+    // An older root of the last 100 is known; the one before them is not.
+    let mut older = MerkleTree::from_leaves(&leaves[..1_000]).unwrap();
+    let known: bool = view(
+        &client,
+        pool,
+        TronPool::isKnownRootCall {
+            root: word(&older.root()),
+        },
+    )
+    .await;
+    assert!(known);
+    older = MerkleTree::from_leaves(&leaves[..923]).unwrap();
+    let known: bool = view(
+        &client,
+        pool,
+        TronPool::isKnownRootCall {
+            root: word(&older.root()),
+        },
+    )
+    .await;
+    assert!(!known, "the 101st root back is out of the ring");
+    // A second fill is refused: the pool has deposits. Storage is a contract's only.
+    assert!(
+        devnet
+            .with_chain(|chain| chain.fill_pool_tree(pool, &leaves))
+            .is_err()
+    );
+    let alice = devnet.accounts()[0].clone();
+    let not_a_contract =
+        devnet.with_chain(|chain| chain.set_storage(alice.address(), U256::ZERO, U256::from(1)));
+    assert!(not_a_contract.unwrap_err().contains("not a contract"));
+
+    let approve = Trc20::approveCall {
+        spender: pool.into(),
+        value: U256::from(DENOMINATION),
+    }
+    .abi_encode();
+    let (_, info) = send(
+        &client,
+        &alice,
+        call(alice.address(), d.usdt, approve, 0),
+        FEE_LIMIT,
+    )
+    .await;
+    assert!(info.succeeded(), "{:?}", info.failure_reason());
+    let note = Note::generate(NoteMeta::usdt(100, "devnet").expect("meta"));
+    let deposit = TronPool::depositCall {
+        commitment: word(&note.commitment()),
+    }
+    .abi_encode();
+    let (_, info) = send(
+        &client,
+        &alice,
+        call(alice.address(), pool, deposit, 0),
+        FEE_LIMIT,
+    )
+    .await;
+    assert!(info.succeeded(), "deposit: {:?}", info.failure_reason());
+    tree.insert(note.commitment()).unwrap();
+    let last: B256 = view(&client, pool, TronPool::getLastRootCall {}).await;
+    assert_eq!(last, word(&tree.root()), "the deposit's root is the tree's");
+}

@@ -13,6 +13,7 @@ pub mod cpu;
 pub mod energy;
 pub mod estimate;
 pub mod evm;
+mod fill;
 pub mod outcome;
 pub mod permission;
 pub mod pool;
@@ -442,6 +443,27 @@ impl Ledger {
     pub fn set_balance(&mut self, address: Address, sun: i64) {
         self.set_sealed_balance(address, sun);
         self.write_balance(address, sun);
+    }
+
+    /// Sets a contract's storage slot, as anvil's `anvil_setStorageAt` does: for a benchmark
+    /// that needs a state no sequence of transactions reaches in its time (a pool of a million
+    /// deposits takes half an hour of real ones). Written to the pending state and the head's,
+    /// so the next block keeps it. Nothing checks the value: the caller keeps the contract's
+    /// invariants, and should read them back through the contract's own views.
+    pub fn set_storage(&mut self, address: Address, slot: U256, value: U256) -> Result<(), String> {
+        if self.code(&address).is_empty() {
+            return Err(format!("{} is not a contract", address.to_base58()));
+        }
+        self.set_sealed_storage(address, slot, value);
+        self.write_storage(address, slot, value);
+        Ok(())
+    }
+
+    /// Sets a storage slot in the state transactions run against (the pending one).
+    fn write_storage(&mut self, address: Address, slot: U256, value: U256) {
+        self.db
+            .insert_account_storage(alloy_primitives::Address::from(address), slot, value)
+            .expect("the in-memory database cannot fail");
     }
 
     /// Sets a balance in the state transactions run against (the pending one).

@@ -91,6 +91,20 @@ impl Ledger {
         }
     }
 
+    /// Writes a storage slot into the head's state too (`Ledger::set_storage`).
+    pub(super) fn set_sealed_storage(
+        &mut self,
+        address: Address,
+        slot: alloy_primitives::U256,
+        value: alloy_primitives::U256,
+    ) {
+        if self.sealed.is_some() {
+            self.swap_sealed_base();
+            self.write_storage(address, slot, value);
+            self.swap_sealed_base();
+        }
+    }
+
     /// Forgets the pending pool and its state (a snapshot restored over them).
     pub(super) fn clear_pool(&mut self) {
         self.pending.clear();
