@@ -289,8 +289,13 @@ CREATE TABLE tree_shapes (
     )
 }
 
+/// The index of the tree caches' commitments (migration 9). A save of many leaves drops it
+/// and makes it again with this statement (`store::trees::TreeCache::save`).
+pub(crate) const TREE_LEAVES_COMMITMENT_INDEX: &str =
+    "CREATE INDEX tree_leaves_commitment ON tree_leaves (pool, commitment);";
+
 fn tree_leaf_commitments(tx: &Transaction<'_>) -> rusqlite::Result<()> {
-    tx.execute_batch("CREATE INDEX tree_leaves_commitment ON tree_leaves (pool, commitment);")
+    tx.execute_batch(TREE_LEAVES_COMMITMENT_INDEX)
 }
 
 /// Brings the database up to [`latest`], each migration in its own transaction with the
