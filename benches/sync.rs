@@ -8,19 +8,15 @@
 //! minutes before the measurements start. `TRONPOOL_BENCH_DEPOSITS` sets another count.
 #![allow(clippy::unwrap_used)] // a test fails by panicking: unwrapping is how it says so
 
+mod support;
+
 use std::time::{Duration, Instant};
 
-use alloy_primitives::{B256, U256};
-use alloy_sol_types::SolCall;
-use contracts::TronPool;
 use criterion::{Criterion, criterion_group, criterion_main};
-use devnet::{DevnetConfig, DevnetHandle};
-use rand_core::RngCore;
-use tron::abi::Trc20;
-use tron::{Action, PrivateKey, TransactionBuilder, Trigger};
+use devnet::DevnetConfig;
+use support::{approve_and_fund, deposit, median};
 use tronpool::store::trees::TreeCache;
 
-const PER_BLOCK: usize = 1_000;
 const INCREMENT: usize = 100;
 
 fn deposits_wanted() -> usize {
@@ -28,72 +24,6 @@ fn deposits_wanted() -> usize {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(100_000)
-}
-
-/// Executes `count` deposits into the 100 pool straight on the chain (no HTTP: this is the
-/// setup, not what is measured), spread over the dev accounts.
-fn deposit(devnet: &DevnetHandle, count: usize, next: &mut usize) {
-    let keys: Vec<PrivateKey> = devnet.accounts().to_vec();
-    let pool = devnet.deployment().pool(100).expect("pool").address;
-    let mut rng = rand_core::OsRng;
-    devnet.with_chain(|chain| {
-        for i in 0..count {
-            let key = &keys[(*next + i) % keys.len()];
-            let mut word = [0u8; 32];
-            rng.fill_bytes(&mut word);
-            word[0] &= 0x1f; // below r
-            let data = TronPool::depositCall {
-                commitment: B256::from(word),
-            }
-            .abi_encode();
-            call(chain, key, pool, data);
-            if (i + 1) % PER_BLOCK == 0 {
-                chain.mine();
-            }
-        }
-        chain.mine();
-    });
-    *next += count;
-}
-
-/// Executes one call on the chain as `key`, with the checks a broadcast gets except the
-/// signature (the setup makes 100,000 of them; the signer is named instead).
-fn call(chain: &mut devnet::Ledger, key: &PrivateKey, contract: tron::Address, data: Vec<u8>) {
-    let reference = chain.head().ref_block();
-    let tx = TransactionBuilder::new(
-        Action::Trigger(Trigger {
-            owner: key.address(),
-            contract,
-            data,
-            ..Trigger::default()
-        }),
-        reference,
-    )
-    .expiration(reference.timestamp + 3_600_000)
-    .fee_limit(1_000_000_000)
-    .build();
-    chain
-        .submit(tx, Ok(vec![key.address()]))
-        .expect("the call is accepted");
-}
-
-fn approve_and_fund(devnet: &DevnetHandle) {
-    let pool = devnet.deployment().pool(100).expect("pool").address;
-    let usdt = devnet.deployment().usdt;
-    let keys: Vec<PrivateKey> = devnet.accounts().to_vec();
-    devnet.with_chain(|chain| {
-        for key in &keys {
-            // Energy for ~15,000 deposits each.
-            chain.set_balance(key.address(), 1_000_000_000_000_000);
-            let data = Trc20::approveCall {
-                spender: pool.into(),
-                value: U256::MAX,
-            }
-            .abi_encode();
-            call(chain, key, usdt, data);
-        }
-        chain.mine();
-    });
 }
 
 /// One JSON line per measured figure (nothing when criterion's filter skipped it).
@@ -111,6 +41,9 @@ fn line(bench: &str, seconds: f64, target: f64, deposits: usize) {
 }
 
 fn sync(c: &mut Criterion) {
+    if !support::selected("sync/") {
+        return;
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -243,11 +176,6 @@ fn help(c: &mut Criterion) {
         })
     });
     line("startup/help", median(&mut times), 0.020, 0);
-}
-
-fn median(values: &mut [f64]) -> f64 {
-    values.sort_by(f64::total_cmp);
-    values.get(values.len() / 2).copied().unwrap_or(f64::NAN)
 }
 
 criterion_group!(benches, help, sync);

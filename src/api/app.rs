@@ -100,7 +100,7 @@ impl App {
     }
 
     /// Serves the pools' leaves and withdrawals from this cache (by default, one in memory).
-    pub(crate) fn with_trees(mut self, trees: TreeCache) -> Self {
+    pub fn with_trees(mut self, trees: TreeCache) -> Self {
         self.trees = trees;
         self
     }

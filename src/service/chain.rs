@@ -124,11 +124,7 @@ impl Chain {
 
     /// Syncs pools from `sources`, in order (none: [`SyncSource::defaults`]), reaching a
     /// sync server through `proxy`.
-    pub(crate) fn with_sync_sources(
-        mut self,
-        sources: Vec<SyncSource>,
-        proxy: Option<Url>,
-    ) -> Self {
+    pub fn with_sync_sources(mut self, sources: Vec<SyncSource>, proxy: Option<Url>) -> Self {
         if !sources.is_empty() {
             self.sync_sources = sources;
         }

@@ -1,0 +1,338 @@
+//! A pool of about a million deposits: what a client pays to sync it and withdraw from it.
+//!
+//! The devnet's 100 USDT pool is filled with 2^20 − 8,192 random commitments by the
+//! benchmarks' fill (`Ledger::fill_pool_tree`: the contract's `filledSubtrees`, root ring and
+//! `nextIndex` written as that many deposits would leave them; 1,040,384 real deposits would
+//! take about half an hour here), then takes real deposits on top: the note this bench
+//! withdraws and 100 more before each incremental sync. A tronpool server (`serve`'s API in
+//! this process, default limits) holds the filled leaves in its cache as one that synced the
+//! pool would; the fill wrote no events, so it is the only source of those. The client checks
+//! every tree it builds against the pool's `isKnownRoot` over HTTP, exactly as on a real chain.
+//!
+//! Measured: a cold sync from the server (packed pages) into an empty cache; an incremental
+//! sync of 100 new deposits from the events API and from the server; reading a proof's path
+//! from the cache; and the CLI as a user runs it (`pool sync`, `withdraw --unsigned` of the
+//! newest note), with its peak memory from `/usr/bin/time`. Figures are JSON lines, targets
+//! from issue 36. Run with `scripts/bench scale/`; setup takes a minute or two.
+#![allow(clippy::unwrap_used)] // a test fails by panicking: unwrapping is how it says so
+
+mod support;
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use alloy_primitives::B256;
+use alloy_sol_types::SolCall;
+use contracts::TronPool;
+use criterion::{Criterion, criterion_group, criterion_main};
+use devnet::DevnetConfig;
+use rand_core::RngCore;
+use support::{approve_and_fund, deposit, median};
+use tronpool::service::chain::Chain;
+use tronpool::settings::SyncSource;
+use tronpool::store::trees::{Leaf, TreeCache, Update};
+use zk::Fr;
+use zk::note::{Note, NoteMeta};
+
+/// Leaves the fill writes: room is left for the real deposits the bench makes.
+const FILL: usize = (1 << 20) - 8_192;
+const INCREMENT: usize = 100;
+
+fn random_leaf(rng: &mut impl RngCore) -> Fr {
+    let mut word = [0u8; 32];
+    rng.fill_bytes(&mut word);
+    word[0] &= 0x1f; // below r
+    zk::field::from_be_bytes(&word, "a random leaf").unwrap()
+}
+
+/// One JSON line per figure.
+fn line(bench: &str, value: serde_json::Value) {
+    let mut out = serde_json::json!({ "bench": bench, "leaves": FILL });
+    out.as_object_mut()
+        .unwrap()
+        .extend(value.as_object().unwrap().clone());
+    println!("{out}");
+}
+
+fn seconds_line(bench: &str, samples: &mut [f64], target: f64) {
+    let seconds = median(samples);
+    if !seconds.is_nan() {
+        line(
+            bench,
+            serde_json::json!({
+                "seconds": seconds, "target_seconds": target, "met": seconds <= target,
+                "samples": samples.len(),
+            }),
+        );
+    }
+}
+
+fn scale(c: &mut Criterion) {
+    if !support::selected("scale/") {
+        return;
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let devnet = runtime
+        .block_on(devnet::spawn(DevnetConfig {
+            accounts: 2,
+            block_time: Duration::ZERO,
+            ..DevnetConfig::ephemeral()
+        }))
+        .unwrap();
+    approve_and_fund(&devnet);
+    let pool = devnet.deployment().pool(100).unwrap().address;
+    let key = pool.to_base58();
+    let mut rng = rand_core::OsRng;
+
+    let started = Instant::now();
+    let leaves: Vec<Fr> = (0..FILL).map(|_| random_leaf(&mut rng)).collect();
+    let tree = devnet
+        .with_chain(|chain| {
+            let tree = chain.fill_pool_tree(pool, &leaves);
+            chain.mine();
+            tree
+        })
+        .unwrap();
+    eprintln!(
+        "filled the pool with {FILL} leaves in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+    // The note the CLI withdraws: a real deposit on top of the fill.
+    let note = Note::generate(NoteMeta::usdt(100, "devnet").unwrap());
+    let depositor = devnet.accounts()[0].clone();
+    devnet.with_chain(|chain| {
+        let data = TronPool::depositCall {
+            commitment: B256::from(zk::field::to_be_bytes(&note.commitment())),
+        }
+        .abi_encode();
+        support::call(chain, &depositor, pool, data);
+        chain.mine();
+    });
+    let mut next = 1;
+
+    // The server's cache, as a server that synced the pool would hold it.
+    let dir = tempfile::tempdir().unwrap();
+    let started = Instant::now();
+    let served_trees = TreeCache::open(&dir.path().join("serve.sqlite3")).unwrap();
+    let filled_at = devnet.with_chain(|chain| chain.head().timestamp) - 1;
+    let filled: Vec<Leaf> = leaves
+        .iter()
+        .zip(0..)
+        .map(|(leaf, index)| {
+            let mut txid = [0u8; 32];
+            rng.fill_bytes(&mut txid);
+            Leaf {
+                index,
+                commitment: zk::field::to_be_bytes(leaf),
+                block_timestamp: filled_at,
+                txid: hex::encode(txid),
+            }
+        })
+        .collect();
+    served_trees
+        .save(
+            &key,
+            &Update {
+                leaves: &filled,
+                tree: Some(&tree),
+                ..Update::default()
+            },
+        )
+        .unwrap();
+    drop((filled, tree, leaves));
+    eprintln!(
+        "wrote the server's cache in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+
+    let node =
+        || tron::NodeClient::new(tron::NodeConfig::new(devnet.url().parse().unwrap())).unwrap();
+    let open = |ttl| {
+        runtime
+            .block_on(tronpool::service::open::chain_named("devnet", node(), ttl))
+            .unwrap()
+    };
+    // The server syncs before every page (no cache period), so it is never behind the pool
+    // when the client asks for the newest leaves.
+    let app = tronpool::api::App::new(
+        open(Duration::ZERO),
+        tronpool::service::relayer_fees::Pricing::with_source(None),
+        tronpool::api::ApiConfig::default(),
+    )
+    .with_trees(served_trees);
+    let server = runtime
+        .block_on(tronpool::api::spawn(
+            "127.0.0.1:0".parse().unwrap(),
+            std::sync::Arc::new(app),
+        ))
+        .unwrap();
+    let from_server: Chain = open(Duration::ZERO).with_sync_sources(
+        vec![SyncSource::Server(server.url().parse().unwrap())],
+        None,
+    );
+    let from_events: Chain = open(Duration::ZERO);
+    let sync = |chain: &Chain, cache: &TreeCache| {
+        runtime
+            .block_on(tronpool::service::sync::sync_tree(
+                chain,
+                100,
+                cache,
+                &|_| {},
+            ))
+            .unwrap()
+    };
+
+    let mut group = c.benchmark_group("scale");
+    group.sample_size(10);
+    group.sampling_mode(criterion::SamplingMode::Flat);
+    group.warm_up_time(Duration::from_millis(1));
+    group.measurement_time(Duration::from_secs(5));
+
+    let mut cold = Vec::new();
+    group.bench_function("cold_sync_from_server", |b| {
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                let path = dir.path().join(format!("cold-{}.sqlite3", cold.len()));
+                let cache = TreeCache::open(&path).unwrap();
+                let started = Instant::now();
+                let synced = sync(&from_server, &cache);
+                let took = started.elapsed();
+                assert_eq!(synced.leaves as usize, FILL + next);
+                cold.push(took.as_secs_f64());
+                total += took;
+                drop(cache);
+                remove_database(&path);
+            }
+            total
+        })
+    });
+
+    // The user's own cache, in the home the CLI runs in below.
+    let home = tempfile::tempdir().unwrap();
+    let warm = TreeCache::open(&home.path().join("devnet/tronpool.sqlite3")).unwrap();
+    sync(&from_server, &warm);
+    let mut incremental = |name: &str, chain: &Chain, samples: &mut Vec<f64>| {
+        group.bench_function(name, |b| {
+            b.iter_custom(|iters| {
+                let mut total = Duration::ZERO;
+                for _ in 0..iters {
+                    deposit(&devnet, INCREMENT, &mut next);
+                    let started = Instant::now();
+                    let synced = sync(chain, &warm);
+                    let took = started.elapsed();
+                    assert_eq!(synced.fetched, INCREMENT);
+                    samples.push(took.as_secs_f64());
+                    total += took;
+                }
+                total
+            })
+        });
+    };
+    let (mut from_events_samples, mut from_server_samples) = (Vec::new(), Vec::new());
+    incremental(
+        "incremental_100_events",
+        &from_events,
+        &mut from_events_samples,
+    );
+    incremental(
+        "incremental_100_server",
+        &from_server,
+        &mut from_server_samples,
+    );
+    let count = (FILL + next) as u32;
+    let mut paths = Vec::new();
+    group.bench_function("path", |b| {
+        b.iter_custom(|iters| {
+            let started = Instant::now();
+            for _ in 0..iters {
+                let index = rng.next_u32() % count;
+                let path = warm.path(&key, count, index).unwrap().unwrap();
+                assert_eq!(path.siblings.len(), zk::tree::DEPTH);
+            }
+            let took = started.elapsed();
+            paths.push(took.as_secs_f64() / iters as f64);
+            took
+        })
+    });
+    group.finish();
+    seconds_line("scale/cold_sync_from_server", &mut cold, 10.0);
+    seconds_line(
+        "scale/incremental_100_events",
+        &mut from_events_samples,
+        0.05,
+    );
+    seconds_line(
+        "scale/incremental_100_server",
+        &mut from_server_samples,
+        0.05,
+    );
+    seconds_line("scale/path", &mut paths, f64::INFINITY);
+    drop(warm);
+
+    // The CLI as a user runs it, in the home whose cache holds the pool.
+    let bin = env!("CARGO_BIN_EXE_tronpool");
+    let cli = |args: &[&str], stdin: Option<&str>| -> (f64, u64, serde_json::Value) {
+        let mut cmd = Command::new("/usr/bin/time");
+        cmd.args(["-f", "%M", bin, "--json", "--node", &devnet.url()])
+            .args(args)
+            .env("TRONPOOL_HOME", home.path())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let started = Instant::now();
+        let mut child = cmd.spawn().unwrap();
+        if let Some(text) = stdin {
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(text.as_bytes())
+                .unwrap();
+        }
+        drop(child.stdin.take());
+        let out = child.wait_with_output().unwrap();
+        let took = started.elapsed().as_secs_f64();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{args:?}: {stderr}");
+        let peak_kb: u64 = stderr.lines().last().unwrap().trim().parse().unwrap();
+        let json = serde_json::from_slice(&out.stdout).unwrap_or_default();
+        (took, peak_kb, json)
+    };
+    deposit(&devnet, INCREMENT, &mut next);
+    let (took, peak_kb, _) = cli(&["pool", "sync", "--denom", "100"], None);
+    line(
+        "scale/cli_pool_sync_100_new",
+        serde_json::json!({
+            "seconds": took, "peak_rss_mb": peak_kb / 1024, "target_rss_mb": 200,
+            "met": peak_kb / 1024 <= 200,
+        }),
+    );
+    let to = devnet.accounts()[1].address().to_base58();
+    let (took, peak_kb, json) = cli(
+        &["withdraw", "-", "--to", &to, "--unsigned", "--from", &to],
+        Some(&note.to_text()),
+    );
+    assert_eq!(json["ok"], true, "{json}");
+    line(
+        "scale/cli_withdraw_unsigned_newest_note",
+        serde_json::json!({ "seconds": took, "peak_rss_mb": peak_kb / 1024 }),
+    );
+}
+
+/// A SQLite database and its write-ahead files.
+fn remove_database(path: &Path) {
+    for suffix in ["", "-wal", "-shm"] {
+        let mut name = path.as_os_str().to_owned();
+        name.push(suffix);
+        let _ = std::fs::remove_file(name);
+    }
+}
+
+criterion_group!(benches, scale);
+criterion_main!(benches);

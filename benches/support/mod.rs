@@ -1,0 +1,98 @@
+//! What the benches that need a busy pool share: deposits executed straight on the devnet's
+//! chain (the setup, not what is measured), and the median of a run's samples.
+#![allow(dead_code)] // each bench uses a different part
+
+use alloy_primitives::{B256, U256};
+use alloy_sol_types::SolCall;
+use contracts::TronPool;
+use devnet::DevnetHandle;
+use rand_core::RngCore;
+use tron::abi::Trc20;
+use tron::{Action, PrivateKey, TransactionBuilder, Trigger};
+
+/// Deposits a block holds in the setup, as on a busy pool.
+pub const PER_BLOCK: usize = 1_000;
+
+/// Executes `count` deposits into the 100 pool straight on the chain (no HTTP: this is the
+/// setup, not what is measured), spread over the dev accounts.
+pub fn deposit(devnet: &DevnetHandle, count: usize, next: &mut usize) {
+    let keys: Vec<PrivateKey> = devnet.accounts().to_vec();
+    let pool = devnet.deployment().pool(100).expect("pool").address;
+    let mut rng = rand_core::OsRng;
+    devnet.with_chain(|chain| {
+        for i in 0..count {
+            let key = &keys[(*next + i) % keys.len()];
+            let mut word = [0u8; 32];
+            rng.fill_bytes(&mut word);
+            word[0] &= 0x1f; // below r
+            let data = TronPool::depositCall {
+                commitment: B256::from(word),
+            }
+            .abi_encode();
+            call(chain, key, pool, data);
+            if (i + 1) % PER_BLOCK == 0 {
+                chain.mine();
+            }
+        }
+        chain.mine();
+    });
+    *next += count;
+}
+
+/// Executes one call on the chain as `key`, with the checks a broadcast gets except the
+/// signature (the setup makes 100,000 of them; the signer is named instead).
+pub fn call(chain: &mut devnet::Ledger, key: &PrivateKey, contract: tron::Address, data: Vec<u8>) {
+    let reference = chain.head().ref_block();
+    let tx = TransactionBuilder::new(
+        Action::Trigger(Trigger {
+            owner: key.address(),
+            contract,
+            data,
+            ..Trigger::default()
+        }),
+        reference,
+    )
+    .expiration(reference.timestamp + 3_600_000)
+    .fee_limit(1_000_000_000)
+    .build();
+    chain
+        .submit(tx, Ok(vec![key.address()]))
+        .expect("the call is accepted");
+}
+
+pub fn approve_and_fund(devnet: &DevnetHandle) {
+    let pool = devnet.deployment().pool(100).expect("pool").address;
+    let usdt = devnet.deployment().usdt;
+    let keys: Vec<PrivateKey> = devnet.accounts().to_vec();
+    devnet.with_chain(|chain| {
+        for key in &keys {
+            // Energy for ~15,000 deposits each.
+            chain.set_balance(key.address(), 1_000_000_000_000_000);
+            let data = Trc20::approveCall {
+                spender: pool.into(),
+                value: U256::MAX,
+            }
+            .abi_encode();
+            call(chain, key, usdt, data);
+        }
+        chain.mine();
+    });
+}
+
+pub fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values.get(values.len() / 2).copied().unwrap_or(f64::NAN)
+}
+
+/// Whether criterion's filter (the arguments that are not flags) can select a benchmark whose
+/// id starts with `prefix`: a bench with a slow setup skips it when none can.
+pub fn selected(prefix: &str) -> bool {
+    let filters: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    filters.is_empty()
+        || filters
+            .iter()
+            .any(|f| prefix.contains(f.as_str()) || f.starts_with(prefix))
+}
