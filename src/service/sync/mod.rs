@@ -40,6 +40,7 @@ use crate::settings::SyncSource;
 pub use crate::store::trees::TreeCache;
 
 mod events;
+mod grow;
 mod scan;
 mod server;
 mod source;
@@ -366,8 +367,14 @@ async fn settle(
     let name = &describe_source(chain, source);
     let pool = chain.pool_address(denomination)?;
     let key = pool.to_base58();
+    let Fetched {
+        leaves,
+        withdrawals,
+        next_block,
+        tree: grown,
+    } = fetched;
     let mut new_leaves: Vec<Leaf> = Vec::new();
-    for leaf in fetched.leaves {
+    for leaf in leaves {
         let next = head.count + new_leaves.len() as u32;
         if leaf.index < next {
             continue;
@@ -387,8 +394,12 @@ async fn settle(
             "it knows {total} deposits of the pool; the pool has {target} (behind)"
         ))));
     }
-    let mut tree = cache.load_tail(&key)?;
-    if !new_leaves.is_empty() {
+    let expected = head.count as usize + new_leaves.len();
+    let mut tree = match grown {
+        Some(tree) if tree.len() == expected => tree,
+        _ => cache.load_tail(&key)?,
+    };
+    if tree.len() != expected {
         let fresh = new_leaves
             .iter()
             .map(|l| zk::field::from_be_bytes(&l.commitment, "a deposit's commitment"))
@@ -419,8 +430,8 @@ async fn settle(
         &Update {
             leaves: &new_leaves,
             tree: (!new_leaves.is_empty()).then_some(&tree),
-            withdrawals: &fetched.withdrawals,
-            next_block: fetched.next_block,
+            withdrawals: &withdrawals,
+            next_block,
         },
     )?;
     Ok(Ok(Attempt::Done(SyncedTree {
@@ -470,10 +481,11 @@ async fn fetch(
         SyncSource::Server(url) => {
             let server =
                 ServerClient::new(url.clone(), "sync server", SERVER_TIMEOUT, chain.proxy())?;
+            let tail = cache.load_tail(&key)?;
             fetch_from_server(
                 &server,
                 denomination,
-                head,
+                (head, tail),
                 withdrawals.count,
                 target,
                 progress,
@@ -508,6 +520,7 @@ async fn fetch(
                 leaves,
                 withdrawals,
                 next_block: None,
+                tree: None,
             })
         }
         SyncSource::BlockScan => {

@@ -3,16 +3,21 @@
 //! (`format=packed`, 65,536 a page) from a server that serves them, and a page of objects at
 //! a time from one that does not (it refuses the parameter with a 400).
 
+use zk::tree::MerkleTree;
+
+use super::grow::Growing;
 use super::source::{Fetched, MAX_PACKED_PAGE, MAX_PAGE, MAX_PAGES, SyncProgress};
 use crate::error::{Error, Kind, Result};
 use crate::service::server_client::ServerClient;
 use crate::service::wire::{LeavesPage, PackedLeavesPage, WithdrawalsPage};
 use crate::store::trees::{CacheHead, Leaf};
 
+/// Leaves from where the cache ends (`head`), with the cached tree's `tail` grown by each
+/// page while the next is fetched, and withdrawals from `withdrawals_from`.
 pub(super) async fn fetch_from_server(
     server: &ServerClient,
     denomination: u64,
-    head: CacheHead,
+    (head, tail): (CacheHead, MerkleTree),
     withdrawals_from: u32,
     target: u32,
     progress: &(dyn Fn(SyncProgress) + Sync),
@@ -24,6 +29,7 @@ pub(super) async fn fetch_from_server(
         ))
     };
     let mut fetched = Fetched::default();
+    let mut growing = Growing::new(tail);
     let mut from = head.count;
     let mut packed = true;
     for _ in 0..MAX_PAGES {
@@ -49,6 +55,7 @@ pub(super) async fn fetch_from_server(
         let Some(last) = leaves.last().map(|l| l.index) else {
             break;
         };
+        growing.push(&leaves).await?;
         fetched.leaves.extend(leaves);
         progress(SyncProgress {
             have: u64::from(head.count) + fetched.leaves.len() as u64,
@@ -59,6 +66,10 @@ pub(super) async fn fetch_from_server(
             break;
         }
     }
+    fetched.tree = growing.finish().await.map_err(|e| match e {
+        Error::Refused(why) => bad(format!("a bad leaf: {why}")),
+        other => other,
+    })?;
     let mut from = withdrawals_from;
     for _ in 0..MAX_PAGES {
         let path = format!("api/pools/{denomination}/withdrawals?from={from}&limit={MAX_PAGE}");

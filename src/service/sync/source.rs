@@ -2,6 +2,8 @@
 //! page limits they share: below the sources and the sync that runs them, so neither imports
 //! the other.
 
+use zk::tree::MerkleTree;
+
 use crate::store::trees::{Leaf, Withdrawal};
 
 /// Enough pages for a full pool (2^20 deposits at 200 a page), with room to spare.
@@ -28,4 +30,6 @@ pub(super) struct Fetched {
     pub(super) withdrawals: Vec<Withdrawal>,
     /// Where a block scan continues next time.
     pub(super) next_block: Option<u64>,
+    /// The cached tree extended with `leaves`, when the source built it while fetching.
+    pub(super) tree: Option<MerkleTree>,
 }
