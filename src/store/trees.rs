@@ -130,35 +130,14 @@ impl TreeCache {
         })
     }
 
-    /// The pool's whole tree as cached: from its stored nodes when they hold the cached
-    /// leaves, else rebuilt from the leaves (and the nodes stored again). Tests compare it
-    /// with the tree they built; a sync reads only the tail ([`load_tail`](Self::load_tail)).
+    /// The whole tree from its stored nodes, for tests to compare with the tree they built
+    /// (a sync reads only the tail); `None` when the nodes were stored for another leaf
+    /// count (or never), an error when they are damaged.
     #[cfg(test)]
-    pub fn load(&self, pool: &str) -> Result<MerkleTree> {
-        let count = self.head(pool)?.count;
-        match self.stored_tree(pool, count) {
-            Ok(Some(tree)) => return Ok(tree),
-            Ok(None) => {}
-            Err(e) => tracing::warn!(pool, error = %e, "stored tree nodes unusable"),
-        }
-        self.rebuild(pool)
-    }
-
-    #[cfg(test)]
-    /// The tree from its stored nodes; `None` when they were stored for another leaf count
-    /// (or never), an error when they are damaged.
     fn stored_tree(&self, pool: &str, count: u32) -> Result<Option<MerkleTree>> {
         let damaged = |detail: String| StoreError::damaged(format!("tree nodes of {pool}"), detail);
         self.db.with(|db| {
-            let stored: Option<i64> = db
-                .query_row(
-                    "SELECT leaf_count FROM tree_shapes WHERE pool = ?1",
-                    [pool],
-                    |r| r.get(0),
-                )
-                .optional()
-                .map_err(db_error)?;
-            if stored != Some(i64::from(count)) {
+            if !Self::nodes_hold(db, pool, count)? {
                 return Ok(None);
             }
             let depth = zk::circuit::DEPTH;
@@ -716,7 +695,7 @@ mod tests {
     #[test]
     fn leaves_and_nodes_round_trip_and_damaged_nodes_are_rebuilt() {
         let cache = TreeCache::in_memory().unwrap();
-        assert_eq!(cache.load("P").unwrap().len(), 0);
+        assert_eq!(cache.load_tail("P").unwrap().len(), 0);
         let leaves: Vec<Leaf> = (0..5).map(leaf).collect();
         let fr: Vec<zk::Fr> = leaves
             .iter()
@@ -740,7 +719,7 @@ mod tests {
                 last_timestamp: Some(1004)
             }
         );
-        assert_eq!(cache.load("P").unwrap().root(), tree.root());
+        assert_eq!(cache.stored_tree("P", 5).unwrap().unwrap(), tree);
         assert_eq!(
             cache
                 .index_of("P", &leaves[3].commitment)
@@ -754,7 +733,8 @@ mod tests {
             .db
             .with(|db| db.execute("UPDATE tree_chunks SET nodes = x'00' WHERE level = 1", []))
             .unwrap();
-        assert_eq!(cache.load("P").unwrap().root(), tree.root());
+        assert_eq!(cache.load_tail("P").unwrap().root(), tree.root());
+        assert_eq!(cache.stored_tree("P", 5).unwrap().unwrap(), tree);
         assert_eq!(cache.leaves_from("P", 3, 10).unwrap().len(), 2);
         assert_eq!(cache.leaves_from("P", 1, 1).unwrap()[0].index, 1);
         cache.clear("P").unwrap();
@@ -809,7 +789,7 @@ mod tests {
         // 10 leaves, at most two pieces on each of the 21 levels, the shape.
         assert!(changes <= 10 + 2 * 21 + 1, "{changes} rows written");
         assert_eq!(pieces(), stored, "no new piece was needed");
-        assert_eq!(cache.load("P").unwrap(), tree);
+        assert_eq!(cache.stored_tree("P", 20_010).unwrap().unwrap(), tree);
         // A proof's path is read from the pieces, one a level.
         for index in [0, 1, 255, 256, 9_999, 19_999, 20_009] {
             assert_eq!(
@@ -828,7 +808,7 @@ mod tests {
         assert_eq!(cache.path("P", 20_010, 0).unwrap(), None);
         let rebuilt = cache.load_tail("P").unwrap();
         assert_eq!((rebuilt.len(), rebuilt.root()), (tree.len(), tree.root()));
-        assert_eq!(cache.load("P").unwrap(), tree);
+        assert_eq!(cache.stored_tree("P", 20_010).unwrap().unwrap(), tree);
         assert_eq!(
             cache.path("P", 20_010, 0).unwrap().unwrap(),
             tree.path(0).unwrap()

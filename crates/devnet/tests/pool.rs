@@ -59,6 +59,55 @@ async fn usdt_balance(client: &NodeClient, usdt: Address, who: Address) -> U256 
 }
 
 /// The modeled java-tron CPU time of a transaction (the devnet's `devnet_cpu_time_us`).
+/// `owner` approves `amount` base units of USDT to `pool`; the approval must succeed.
+async fn approve(
+    client: &NodeClient,
+    owner: &PrivateKey,
+    usdt: Address,
+    pool: Address,
+    amount: u64,
+) {
+    let data = Trc20::approveCall {
+        spender: pool.into(),
+        value: U256::from(amount),
+    }
+    .abi_encode();
+    succeed(client, owner, usdt, data, "approve").await;
+}
+
+/// `owner` deposits `note` into `pool`; the deposit must succeed.
+async fn deposit(
+    client: &NodeClient,
+    owner: &PrivateKey,
+    pool: Address,
+    note: &Note,
+) -> (tron::TxId, tron::client::TransactionInfo) {
+    let data = TronPool::depositCall {
+        commitment: word(&note.commitment()),
+    }
+    .abi_encode();
+    succeed(client, owner, pool, data, "deposit").await
+}
+
+/// `owner` calls `contract` with `data`; the call (named `what` if it fails) must succeed.
+async fn succeed(
+    client: &NodeClient,
+    owner: &PrivateKey,
+    contract: Address,
+    data: Vec<u8>,
+    what: &str,
+) -> (tron::TxId, tron::client::TransactionInfo) {
+    let (txid, info) = send(
+        client,
+        owner,
+        call(owner.address(), contract, data, 0),
+        FEE_LIMIT,
+    )
+    .await;
+    assert!(info.succeeded(), "{what}: {:?}", info.failure_reason());
+    (txid, info)
+}
+
 async fn modeled_cpu_us(devnet: &devnet::DevnetHandle, txid: &tron::TxId) -> i64 {
     let info = support::post(
         &format!("{}/wallet/gettransactioninfobyid", devnet.url()),
@@ -167,37 +216,14 @@ async fn deposit_withdraw_collect(tvm: TvmSwitches, print: bool) {
     let alice = devnet.accounts()[0].clone();
     let relayer = devnet.accounts()[1].clone();
 
-    let approve = Trc20::approveCall {
-        spender: pool.into(),
-        value: U256::from(DENOMINATION * 40),
-    }
-    .abi_encode();
-    let (_, info) = send(
-        &client,
-        &alice,
-        call(alice.address(), d.usdt, approve, 0),
-        FEE_LIMIT,
-    )
-    .await;
-    assert!(info.succeeded(), "{:?}", info.failure_reason());
+    approve(&client, &alice, d.usdt, pool, DENOMINATION * 40).await;
 
     let mut notes = Vec::new();
     let mut energies = Vec::new();
     let mut cpu = Vec::new();
     for _ in 0..33 {
         let note = Note::generate(NoteMeta::usdt(100, "devnet").expect("meta"));
-        let deposit = TronPool::depositCall {
-            commitment: word(&note.commitment()),
-        }
-        .abi_encode();
-        let (txid, info) = send(
-            &client,
-            &alice,
-            call(alice.address(), pool, deposit, 0),
-            FEE_LIMIT,
-        )
-        .await;
-        assert!(info.succeeded(), "deposit: {:?}", info.failure_reason());
+        let (txid, info) = deposit(&client, &alice, pool, &note).await;
         energies.push(info.receipt.energy_usage_total);
         cpu.push(modeled_cpu_us(&devnet, &txid).await);
         notes.push(note);
@@ -381,26 +407,15 @@ async fn a_filled_pool_takes_its_next_deposit_as_if_every_leaf_had_been_deposite
     let last: B256 = view(&client, pool, TronPool::getLastRootCall {}).await;
     assert_eq!(last, word(&tree.root()));
     // An older root of the last 100 is known; the one before them is not.
-    let mut older = MerkleTree::from_leaves(&leaves[..1_000]).unwrap();
-    let known: bool = view(
-        &client,
-        pool,
-        TronPool::isKnownRootCall {
-            root: word(&older.root()),
-        },
-    )
-    .await;
-    assert!(known);
-    older = MerkleTree::from_leaves(&leaves[..923]).unwrap();
-    let known: bool = view(
-        &client,
-        pool,
-        TronPool::isKnownRootCall {
-            root: word(&older.root()),
-        },
-    )
-    .await;
-    assert!(!known, "the 101st root back is out of the ring");
+    let known_after = |count: usize| {
+        let root = word(&MerkleTree::from_leaves(&leaves[..count]).unwrap().root());
+        view(&client, pool, TronPool::isKnownRootCall { root })
+    };
+    assert!(known_after(1_000).await);
+    assert!(
+        !known_after(923).await,
+        "the 101st root back is out of the ring"
+    );
     // A second fill is refused: the pool has deposits. Storage is a contract's only.
     assert!(
         devnet
@@ -412,32 +427,9 @@ async fn a_filled_pool_takes_its_next_deposit_as_if_every_leaf_had_been_deposite
         devnet.with_chain(|chain| chain.set_storage(alice.address(), U256::ZERO, U256::from(1)));
     assert!(not_a_contract.unwrap_err().contains("not a contract"));
 
-    let approve = Trc20::approveCall {
-        spender: pool.into(),
-        value: U256::from(DENOMINATION),
-    }
-    .abi_encode();
-    let (_, info) = send(
-        &client,
-        &alice,
-        call(alice.address(), d.usdt, approve, 0),
-        FEE_LIMIT,
-    )
-    .await;
-    assert!(info.succeeded(), "{:?}", info.failure_reason());
+    approve(&client, &alice, d.usdt, pool, DENOMINATION).await;
     let note = Note::generate(NoteMeta::usdt(100, "devnet").expect("meta"));
-    let deposit = TronPool::depositCall {
-        commitment: word(&note.commitment()),
-    }
-    .abi_encode();
-    let (_, info) = send(
-        &client,
-        &alice,
-        call(alice.address(), pool, deposit, 0),
-        FEE_LIMIT,
-    )
-    .await;
-    assert!(info.succeeded(), "deposit: {:?}", info.failure_reason());
+    deposit(&client, &alice, pool, &note).await;
     tree.insert(note.commitment()).unwrap();
     let last: B256 = view(&client, pool, TronPool::getLastRootCall {}).await;
     assert_eq!(last, word(&tree.root()), "the deposit's root is the tree's");
