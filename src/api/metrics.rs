@@ -32,6 +32,7 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use axum::extract::{MatchedPath, Request};
+use axum::http::StatusCode;
 use axum::middleware::Next;
 use axum::response::Response;
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
@@ -117,14 +118,46 @@ pub async fn record(req: Request, next: Next) -> Response {
     let route = req
         .extensions()
         .get::<MatchedPath>()
-        .map_or_else(|| "unmatched".to_owned(), |p| p.as_str().to_owned());
+        .map_or("unmatched", |p| route_label(p.as_str()));
     let started = Instant::now();
     let response = next.run(req).await;
-    let status = response.status().as_u16().to_string();
-    metrics::counter!("tronpool_http_requests_total", "route" => route.clone(), "status" => status)
+    let status = status_label(response.status());
+    metrics::counter!("tronpool_http_requests_total", "route" => route, "status" => status)
         .increment(1);
     metrics::histogram!(DURATION, "route" => route).record(started.elapsed().as_secs_f64());
     response
+}
+
+/// A matched route's pattern as the router's own static string, so labelling a request
+/// allocates nothing; a pattern missing from [`super::ENDPOINTS`] is "other".
+fn route_label(pattern: &str) -> &'static str {
+    super::ENDPOINTS
+        .iter()
+        .find(|(_, path, _)| *path == pattern)
+        .map_or("other", |(_, path, _)| path)
+}
+
+/// The status as a label: the codes the API answers with are static strings.
+fn status_label(status: StatusCode) -> std::borrow::Cow<'static, str> {
+    let code = match status.as_u16() {
+        200 => "200",
+        202 => "202",
+        204 => "204",
+        400 => "400",
+        403 => "403",
+        404 => "404",
+        405 => "405",
+        409 => "409",
+        413 => "413",
+        422 => "422",
+        429 => "429",
+        500 => "500",
+        502 => "502",
+        503 => "503",
+        504 => "504",
+        other => return other.to_string().into(),
+    };
+    code.into()
 }
 
 /// A request answered 429 by `budget`.
@@ -151,4 +184,20 @@ pub(crate) fn exposition() -> String {
         h.run_upkeep();
         h.render()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_are_the_routes_patterns_and_the_status_codes() {
+        for (_, path, _) in super::super::ENDPOINTS {
+            assert_eq!(route_label(path), *path);
+        }
+        assert_eq!(route_label("/api/nothing/{here}"), "other");
+        assert_eq!(status_label(StatusCode::OK), "200");
+        assert_eq!(status_label(StatusCode::TOO_MANY_REQUESTS), "429");
+        assert_eq!(status_label(StatusCode::IM_A_TEAPOT), "418");
+    }
 }

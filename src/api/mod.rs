@@ -36,7 +36,8 @@ use layers::{access_log, cheap_checks, cors, deadline, shed_load};
 
 /// Every endpoint: method, path (axum's syntax) and a one-line summary. The router and the
 /// OpenAPI document are both checked against this list (by tests).
-#[cfg(test)]
+/// Every route: its method, its pattern (what metrics label it by) and its summary (what the
+/// OpenAPI document says, checked by a test).
 pub(crate) const ENDPOINTS: &[(&str, &str, &str)] = &[
     ("GET", "/api/pools", "Every pool"),
     ("GET", "/api/pools/{denom}", "One pool"),
