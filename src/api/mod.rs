@@ -34,10 +34,9 @@ pub use app::{ApiConfig, App};
 pub use layers::Deadline;
 use layers::{access_log, cheap_checks, cors, deadline, shed_load};
 
-/// Every endpoint: method, path (axum's syntax) and a one-line summary. The router and the
-/// OpenAPI document are both checked against this list (by tests).
-/// Every route: its method, its pattern (what metrics label it by) and its summary (what the
-/// OpenAPI document says, checked by a test).
+/// Every endpoint: method, path (axum's syntax, and the label metrics count it under) and a
+/// one-line summary. The router and the OpenAPI document are both checked against this list
+/// (by tests).
 pub(crate) const ENDPOINTS: &[(&str, &str, &str)] = &[
     ("GET", "/api/pools", "Every pool"),
     ("GET", "/api/pools/{denom}", "One pool"),

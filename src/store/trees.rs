@@ -135,50 +135,23 @@ impl TreeCache {
     /// count (or never), an error when they are damaged.
     #[cfg(test)]
     fn stored_tree(&self, pool: &str, count: u32) -> Result<Option<MerkleTree>> {
-        let damaged = |detail: String| StoreError::damaged(format!("tree nodes of {pool}"), detail);
         self.db.with(|db| {
             if !Self::nodes_hold(db, pool, count)? {
                 return Ok(None);
             }
             let depth = zk::circuit::DEPTH;
-            let mut levels: Vec<Vec<zk::Fr>> = (0..=depth)
-                .map(|l| Vec::with_capacity((count as usize).div_ceil(1 << l)))
-                .collect();
-            let mut query = db
-                .prepare(
-                    "SELECT level, chunk, nodes FROM tree_chunks WHERE pool = ?1
-                     ORDER BY level, chunk",
-                )
-                .map_err(db_error)?;
-            let mut rows = query.query([pool]).map_err(db_error)?;
-            while let Some(row) = rows.next().map_err(db_error)? {
-                let (level, chunk): (i64, i64) =
-                    (row.get(0).map_err(db_error)?, row.get(1).map_err(db_error)?);
-                let bytes = row
-                    .get_ref(2)
-                    .map_err(db_error)?
-                    .as_blob()
-                    .map_err(|e| damaged(e.to_string()))?;
-                let nodes = usize::try_from(level)
-                    .ok()
-                    .and_then(|l| levels.get_mut(l))
-                    .ok_or_else(|| damaged(format!("a piece of level {level}")))?;
-                if nodes.len() != chunk as usize * CHUNK || bytes.len() % 32 != 0 {
-                    return Err(damaged(format!(
-                        "piece {chunk} of level {level} is out of place"
-                    )));
+            let mut levels = Vec::with_capacity(depth + 1);
+            for level in 0..=depth {
+                let count = (count as usize).div_ceil(1 << level);
+                let mut nodes = Vec::with_capacity(count);
+                for chunk in 0..count.div_ceil(CHUNK) {
+                    nodes.extend(read_piece(db, pool, level, chunk)?);
                 }
-                for word in bytes.chunks_exact(32) {
-                    let word: &[u8; 32] = word.try_into().expect("32-byte chunks");
-                    let node = zk::field::from_montgomery_le(word).ok_or_else(|| {
-                        damaged(format!("a node of piece {chunk} of level {level}"))
-                    })?;
-                    nodes.push(node);
-                }
+                levels.push(nodes);
             }
             MerkleTree::from_levels(depth, levels)
                 .map(Some)
-                .map_err(|e| damaged(e.to_string()))
+                .map_err(|e| nodes_damaged(pool, e.to_string()))
         })
     }
 
@@ -210,7 +183,6 @@ impl TreeCache {
     }
 
     fn stored_tail(&self, pool: &str, count: u32) -> Result<Option<MerkleTree>> {
-        let damaged = |detail: String| StoreError::damaged(format!("tree nodes of {pool}"), detail);
         self.db.with(|db| {
             if !Self::nodes_hold(db, pool, count)? {
                 return Ok(None);
@@ -224,13 +196,11 @@ impl TreeCache {
                     continue;
                 };
                 let chunk = last / CHUNK;
-                let held = read_piece(db, pool, level, chunk)?
-                    .ok_or_else(|| damaged(format!("piece {chunk} of level {level} is missing")))?;
-                parts.push((chunk * CHUNK, held));
+                parts.push((chunk * CHUNK, read_piece(db, pool, level, chunk)?));
             }
             MerkleTree::from_tail(depth, count as usize, parts)
                 .map(Some)
-                .map_err(|e| damaged(e.to_string()))
+                .map_err(|e| nodes_damaged(pool, e.to_string()))
         })
     }
 
@@ -239,9 +209,8 @@ impl TreeCache {
     /// stored nodes are not for `count` leaves; the caller checks the path against the root
     /// the chain knows, and [`rebuild`](Self::rebuild)s when it does not lead there.
     pub fn path(&self, pool: &str, count: u32, index: u32) -> Result<Option<MerklePath>> {
-        let damaged = |detail: String| StoreError::damaged(format!("tree nodes of {pool}"), detail);
         if index >= count {
-            return Err(damaged(format!("leaf {index} of {count}")));
+            return Err(nodes_damaged(pool, format!("leaf {index} of {count}")));
         }
         self.db.with(|db| {
             if !Self::nodes_hold(db, pool, count)? {
@@ -256,12 +225,13 @@ impl TreeCache {
                     continue;
                 }
                 let chunk = sibling / CHUNK;
-                let piece = read_piece(db, pool, level, chunk)?
-                    .ok_or_else(|| damaged(format!("piece {chunk} of level {level} is missing")))?;
-                let node = piece
+                let node = read_piece(db, pool, level, chunk)?
                     .get(sibling % CHUNK)
-                    .ok_or_else(|| damaged(format!("piece {chunk} of level {level} is short")))?;
-                siblings.push(*node);
+                    .copied()
+                    .ok_or_else(|| {
+                        nodes_damaged(pool, format!("piece {chunk} of level {level} is short"))
+                    })?;
+                siblings.push(node);
             }
             Ok(Some(MerklePath { siblings, index }))
         })
@@ -564,7 +534,6 @@ impl TreeCache {
     }
 }
 
-/// A `pool_withdrawals` row; a nullifier hash of the wrong length is the cache's error.
 /// Stores the pieces of `tree` that hold a node changed by the leaves from `first` on (all
 /// of them for 0), and the leaf count they are for.
 fn write_nodes(
@@ -616,14 +585,20 @@ fn write_nodes(
     Ok(())
 }
 
-/// The nodes of one stored piece, as they were held in memory.
+/// The cache's stored nodes are damaged: the caller rebuilds them from the leaves.
+fn nodes_damaged(pool: &str, detail: String) -> Error {
+    StoreError::damaged(format!("tree nodes of {pool}"), detail)
+}
+
+/// The nodes of one stored piece, as they were held in memory; a piece that is missing or
+/// not whole nodes is damage.
 fn read_piece(
     db: &rusqlite::Connection,
     pool: &str,
     level: usize,
     chunk: usize,
-) -> Result<Option<Vec<zk::Fr>>> {
-    let damaged = |detail: String| StoreError::damaged(format!("tree nodes of {pool}"), detail);
+) -> Result<Vec<zk::Fr>> {
+    let damaged = |detail: String| nodes_damaged(pool, detail);
     let mut query = db
         .prepare_cached(
             "SELECT nodes FROM tree_chunks WHERE pool = ?1 AND level = ?2 AND chunk = ?3",
@@ -633,7 +608,9 @@ fn read_piece(
         .query(params![pool, level as i64, chunk as i64])
         .map_err(db_error)?;
     let Some(row) = rows.next().map_err(db_error)? else {
-        return Ok(None);
+        return Err(damaged(format!(
+            "piece {chunk} of level {level} is missing"
+        )));
     };
     let bytes = row
         .get_ref(0)
@@ -653,10 +630,10 @@ fn read_piece(
             zk::field::from_montgomery_le(word)
                 .ok_or_else(|| damaged(format!("a node of piece {chunk} of level {level}")))
         })
-        .collect::<Result<Vec<_>>>()
-        .map(Some)
+        .collect()
 }
 
+/// A `pool_withdrawals` row; a nullifier hash of the wrong length is the cache's error.
 fn withdrawal_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Result<Withdrawal>> {
     let bytes: Vec<u8> = r.get(0)?;
     let txid: String = r.get(1)?;
