@@ -16,7 +16,6 @@ use super::errors::{ApiResult, Body, Segments};
 use super::errors::{LeavesQuery, PageQuery, PoolFailures, PoolPath};
 use crate::envelope;
 use crate::service::inputs;
-use crate::service::inputs::LeafFormat;
 use crate::service::pools;
 use crate::service::pools::{Pool, PoolRoot, SpentStatus, Withdrawable};
 use crate::service::sync;
@@ -173,15 +172,8 @@ pub async fn leaves(
     let denomination = app.denomination(&denom)?;
     let (from, limit, format) =
         inputs::leaves_query(query.as_deref(), (MAX_PAGE, MAX_PACKED_PAGE))?;
-    let (chain, trees) = (&app.chain, &app.trees);
-    let page = match format {
-        LeafFormat::Entries => {
-            LeavesReply::Entries(sync::leaves_page(chain, trees, denomination, from, limit).await?)
-        }
-        LeafFormat::Packed => LeavesReply::Packed(
-            sync::packed_leaves_page(chain, trees, denomination, from, limit).await?,
-        ),
-    };
+    let page =
+        sync::leaves_page(&app.chain, &app.trees, denomination, (from, limit), format).await?;
     Ok(Json(envelope::ok(&page)))
 }
 

@@ -29,10 +29,11 @@ use zk::tree::MerklePath;
 use crate::error::{Error, Result};
 use crate::service::chain::Chain;
 use crate::service::format::word_hex;
+use crate::service::inputs::LeafFormat;
 use crate::service::pools;
 use crate::service::server_client::ServerClient;
 use crate::service::wire::{
-    LeafEntry, LeavesPage, PackedLeavesPage, WithdrawalEntry, WithdrawalsPage,
+    LeafEntry, LeavesPage, LeavesReply, PackedLeavesPage, WithdrawalEntry, WithdrawalsPage,
 };
 use crate::settings::SyncSource;
 /// The synced pools' leaves and withdrawals: what sync writes and `serve` pages out. The API
@@ -203,40 +204,36 @@ async fn synced_pool(chain: &Chain, cache: &TreeCache, denomination: u64) -> Res
     Ok(pool)
 }
 
-/// A page of the pool's leaves from `from` on, at most [`MAX_PAGE`], for another client
-/// to sync from ([`synced_pool`]).
+/// A page of the pool's leaves from `from` on, for another client to sync from
+/// ([`synced_pool`]): at most [`MAX_PAGE`] leaf objects, or [`MAX_PACKED_PAGE`] packed.
 pub(crate) async fn leaves_page(
     chain: &Chain,
     cache: &TreeCache,
     denomination: u64,
-    from: u32,
-    limit: u32,
-) -> Result<LeavesPage> {
+    (from, limit): (u32, u32),
+    format: LeafFormat,
+) -> Result<LeavesReply> {
     let pool = synced_pool(chain, cache, denomination).await?;
-    let leaves = cache.leaves_from(&pool, from, limit.clamp(1, MAX_PAGE))?;
-    Ok(LeavesPage {
-        denomination,
-        from,
-        total: cache.head(&pool)?.count,
-        leaves: leaves.iter().map(LeafEntry::from_leaf).collect(),
-    })
-}
-
-/// A packed page of the pool's leaves from `from` on, at most [`MAX_PACKED_PAGE`].
-pub(crate) async fn packed_leaves_page(
-    chain: &Chain,
-    cache: &TreeCache,
-    denomination: u64,
-    from: u32,
-    limit: u32,
-) -> Result<PackedLeavesPage> {
-    let pool = synced_pool(chain, cache, denomination).await?;
-    let leaves = cache.leaves_from(&pool, from, limit.clamp(1, MAX_PACKED_PAGE))?;
+    let cap = match format {
+        LeafFormat::Entries => MAX_PAGE,
+        LeafFormat::Packed => MAX_PACKED_PAGE,
+    };
+    let leaves = cache.leaves_from(&pool, from, limit.clamp(1, cap))?;
     let total = cache.head(&pool)?.count;
-    PackedLeavesPage::pack(denomination, from, total, &leaves).map_err(|e| {
-        Error::Failed(format!(
-            "the cached leaves of the {denomination} USDT pool cannot be packed: {e}"
-        ))
+    Ok(match format {
+        LeafFormat::Entries => LeavesReply::Entries(LeavesPage {
+            denomination,
+            from,
+            total,
+            leaves: leaves.iter().map(LeafEntry::from_leaf).collect(),
+        }),
+        LeafFormat::Packed => LeavesReply::Packed(
+            PackedLeavesPage::pack(denomination, from, total, &leaves).map_err(|e| {
+                Error::Failed(format!(
+                    "the cached leaves of the {denomination} USDT pool cannot be packed: {e}"
+                ))
+            })?,
+        ),
     })
 }
 
