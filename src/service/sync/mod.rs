@@ -599,6 +599,57 @@ mod tests {
         .encode_log_data()
     }
 
+    /// A synced tree whose cached nodes are not the leaves' (here: saved from other
+    /// leaves) gives the path from the leaves rebuilt; one whose leaves do not make the synced
+    /// root is an error, never a path to prove with.
+    #[test]
+    fn a_path_that_misses_the_root_is_rebuilt_once_then_refused() {
+        let cache = TreeCache::in_memory().unwrap();
+        let key = pool().to_base58();
+        let leaves: Vec<Leaf> = (0..40u32)
+            .map(|index| Leaf {
+                index,
+                commitment: zk::field::to_be_bytes(&zk::Fr::from(u64::from(index) + 1)),
+                block_timestamp: 0,
+                txid: String::new(),
+            })
+            .collect();
+        let tree_of = |offset: u64| {
+            let fr: Vec<zk::Fr> = (0..40u64).map(|i| zk::Fr::from(i + offset)).collect();
+            zk::tree::MerkleTree::from_leaves(&fr).unwrap()
+        };
+        let (right, wrong) = (tree_of(1), tree_of(1_000));
+        let update = Update {
+            leaves: &leaves,
+            tree: Some(&wrong),
+            ..Update::default()
+        };
+        cache.save(&key, &update).unwrap();
+        let word = |tree: &zk::tree::MerkleTree| B256::from(zk::field::to_be_bytes(&tree.root()));
+        let mut synced = SyncedTree {
+            denomination: 100,
+            pool: pool(),
+            leaves: 40,
+            root: word(&right),
+            fetched: 40,
+            withdrawals: 0,
+            source: "test".into(),
+        };
+        let commitment = B256::from(leaves[7].commitment);
+        assert_eq!(
+            synced.path(&cache, 7, commitment).unwrap(),
+            right.path(7).unwrap()
+        );
+        // The rebuilt nodes are stored: the next path comes from the cache as it is.
+        assert_eq!(
+            cache.path(&key, 40, 7).unwrap().unwrap(),
+            right.path(7).unwrap()
+        );
+        synced.root = word(&wrong);
+        let refused = synced.path(&cache, 7, commitment).unwrap_err();
+        assert!(refused.to_string().contains("sync again"), "{refused}");
+    }
+
     #[test]
     fn a_block_scan_reads_the_pools_deposits_and_withdrawals_in_log_order() {
         let relayer = Address::from_evm([0x44; 20]);
