@@ -4,6 +4,7 @@
 //! Stands alone: nothing here knows about TRON transactions or the devnet; addresses enter as
 //! their 20-byte form.
 
+pub mod batch;
 pub mod circuit;
 pub mod field;
 mod key_error;

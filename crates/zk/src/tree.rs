@@ -287,9 +287,18 @@ impl MerkleTree {
                 len: self.len(),
             });
         }
-        let siblings = (0..self.depth)
+        let siblings = self.siblings_above(0, i)?;
+        Ok(MerklePath { siblings, index })
+    }
+
+    /// The siblings on the way from node `index` of height `from` to the root, height `from`
+    /// first: a leaf's path when `from` is 0, and what a batch that fills the subtree under
+    /// that node needs to climb from it. The node itself need not exist yet: siblings past
+    /// the last leaf are the empty subtrees' roots.
+    pub fn siblings_above(&self, from: usize, index: usize) -> Result<Vec<Fr>, TreeError> {
+        (from..self.depth)
             .map(|level| {
-                let sibling = (i >> level) ^ 1;
+                let sibling = (index >> (level - from)) ^ 1;
                 if sibling >= self.len().div_ceil(1 << level) {
                     Ok(zeros()[level])
                 } else {
@@ -299,8 +308,7 @@ impl MerkleTree {
                     })
                 }
             })
-            .collect::<Result<_, _>>()?;
-        Ok(MerklePath { siblings, index })
+            .collect()
     }
 
     fn full(&self) -> TreeError {
