@@ -102,3 +102,37 @@ async fn without_shanghai_push0_is_an_illegal_operation() {
     let (_, info) = send(&client(&off), &alice, deposit, FEE_LIMIT).await;
     assert_eq!(info.receipt.result.as_deref(), Some("ILLEGAL_OPERATION"));
 }
+
+/// Ethereum's code-size limits (EIP-170's 24,576 bytes of runtime, EIP-3860's initcode) are
+/// not TRON's: java-tron saves whatever code a creation returns at 200 energy a byte
+/// (`VMActuator.java`), so the 28 KB `PoseidonT5` deploys on the devnet as on TRON.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn code_past_ethereums_size_limit_deploys_as_on_tron() {
+    let devnet = devnet(TvmSwitches::default()).await;
+    let runtime = contracts::PoseidonT5::DEPLOYED_BYTECODE.len();
+    assert!(runtime > 24_576, "{runtime} bytes");
+    let hasher = support::deploy_artifact(&devnet, "PoseidonT5", &[], 100, 10_000_000).await;
+    let one = alloy_primitives::U256::from(1);
+    let out = client(&devnet)
+        .trigger_constant_contract(&Trigger {
+            owner: hasher,
+            contract: hasher,
+            data: contracts::PoseidonT5::poseidonCall {
+                inputs: [one, one + one, one + one + one, one + one + one + one],
+            }
+            .abi_encode(),
+            ..Trigger::default()
+        })
+        .await
+        .unwrap();
+    assert!(!out.reverted, "{:?}", out.revert_reason());
+    // circomlibjs's `poseidon([1, 2, 3, 4])`.
+    assert_eq!(
+        alloy_primitives::U256::from_be_slice(&out.output),
+        alloy_primitives::U256::from_str_radix(
+            "18821383157269793795438455681495246036402687001665670618754263018637548127333",
+            10
+        )
+        .unwrap()
+    );
+}

@@ -1,5 +1,6 @@
-//! The generated Poseidon(2) contract: the committed `contracts/src/PoseidonT3.sol` is current,
-//! and the program it renders computes `zk::poseidon::hash2` with no 256-bit overflow.
+//! The generated Poseidon contracts: the committed `contracts/src/PoseidonT3.sol` and
+//! `PoseidonT5.sol` are current, and the programs they render compute `zk::poseidon::hash2` and
+//! `hash4` with no 256-bit overflow.
 //!
 //! Regenerate the contract with `UPDATE_GENERATED=1 cargo test -p zk --test solidity`.
 //!
@@ -17,17 +18,24 @@ use rand_chacha::ChaCha20Rng;
 use rand_core::SeedableRng;
 use zk::Fr;
 use zk::field::{MODULUS, from_decimal, to_u256};
-use zk::poseidon::hash2;
-use zk::poseidon::solidity::{Expr, Program, Statement, poseidon_t3_contract, poseidon_t3_program};
+use zk::poseidon::solidity::{
+    Expr, Program, Statement, poseidon_t3_contract, poseidon_t3_program, poseidon_t5_contract,
+    poseidon_t5_program,
+};
+use zk::poseidon::{hash2, hash4};
 
-fn contract_path() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../contracts/src/PoseidonT3.sol")
+fn contract_path(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("../../contracts/src/{name}.sol"))
 }
 
 #[test]
 fn committed_contract_is_current() {
-    let path = contract_path();
-    let generated = poseidon_t3_contract();
+    committed_is_current("PoseidonT3", poseidon_t3_contract());
+    committed_is_current("PoseidonT5", poseidon_t5_contract());
+}
+
+fn committed_is_current(name: &str, generated: String) {
+    let path = contract_path(name);
     if std::env::var_os("UPDATE_GENERATED").is_some() {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, &generated).unwrap();
@@ -162,5 +170,53 @@ fn program_uses_few_variables() {
             .statements
             .iter()
             .any(|s| matches!(s, Statement::Block(_)))
+    );
+}
+
+#[test]
+fn t5_program_has_no_overflow_and_matches_hash4() {
+    let program = poseidon_t5_program();
+    assert!(program.check_bounds().unwrap() < MODULUS);
+    let mut rng = ChaCha20Rng::seed_from_u64(0x7435);
+    let edges = [Fr::zero(), Fr::one(), -Fr::one(), Fr::from(u64::MAX)];
+    let mut cases: Vec<[Fr; 4]> = edges.iter().map(|&e| [e; 4]).collect();
+    cases.push([-Fr::one(), Fr::zero(), -Fr::one(), Fr::one()]);
+    cases.extend((0..500).map(|_| std::array::from_fn(|_| Fr::rand(&mut rng))));
+    for x in cases {
+        let out = program.run(x.map(|v| to_u256(&v)));
+        assert_eq!(
+            zk::field::from_u256(out, "output").unwrap(),
+            hash4(x[0], x[1], x[2], x[3]),
+            "{x:?}"
+        );
+    }
+    // circomlibjs's `poseidon([1, 2, 3, 4])`.
+    let out = program.run([1u64, 2, 3, 4].map(U256::from));
+    assert_eq!(
+        out,
+        U256::from_str_radix(
+            "18821383157269793795438455681495246036402687001665670618754263018637548127333",
+            10
+        )
+        .unwrap()
+    );
+    let source = poseidon_t5_contract();
+    assert!(
+        source.contains(
+            "function poseidon(uint256[4] calldata inputs) external pure returns (uint256)"
+        )
+    );
+    // + the modulus and the four calldata loads.
+    assert_eq!(
+        source.matches(" := ").count(),
+        program.assignments().len() + 5
+    );
+    let counts = program.counts();
+    println!("t = 5, per hash: {counts:?}");
+    assert_eq!(source.matches("mulmod(").count(), counts.mulmod);
+    assert!(
+        program.variables() <= 10,
+        "{} variables",
+        program.variables()
     );
 }

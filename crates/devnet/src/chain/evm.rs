@@ -109,6 +109,12 @@ pub fn new_evm(
             cfg.disable_nonce_check = true;
             // Nor EIP-3607: java-tron runs constant calls "from" contracts too.
             cfg.disable_eip3607 = true;
+            // Nor EIP-170's 24,576-byte code limit or EIP-3860's initcode limit: java-tron
+            // saves any code a creation returns, charging 200 energy a byte
+            // (`actuator/.../core/actuator/VMActuator.java`, the end of `execute`), and bounds
+            // a deployment only by the transaction's size and fee limit.
+            cfg.limit_contract_code_size = Some(usize::MAX / 2);
+            cfg.limit_contract_initcode_size = Some(usize::MAX / 2);
         })
         .with_block(block)
         .build_mainnet_with_inspector(TronInspector {

@@ -95,6 +95,19 @@ pub fn hash2(a: Fr, b: Fr) -> Fr {
     permute(tables3(), [Fr::zero(), a, b])
 }
 
+/// Poseidon of four inputs (t = 5), circomlib's `Poseidon(4)`: what binds a batch proof's
+/// public values (`crate::batch`).
+pub fn hash4(a: Fr, b: Fr, c: Fr, d: Fr) -> Fr {
+    permute(tables5(), [Fr::zero(), a, b, c, d])
+}
+
+/// The t = 5 tables that [`hash4`] uses (derived at first use), read-only.
+#[inline(always)]
+pub(crate) fn tables5() -> &'static Tables<5> {
+    static TABLES: OnceLock<Tables<5>> = OnceLock::new();
+    TABLES.get_or_init(|| Tables::derive(4))
+}
+
 /// The t = 3 tables that [`hash2`] uses (derived at first use), read-only.
 #[inline(always)]
 pub(crate) fn tables3() -> &'static Tables<3> {
@@ -399,6 +412,16 @@ mod tests {
             let (a, b) = (Fr::rand(&mut rng), Fr::rand(&mut rng));
             assert_eq!(hash2(a, b), reference::hash(&[a, b]), "[{a}, {b}]");
         }
+        for _ in 0..200 {
+            let x: [Fr; 4] = std::array::from_fn(|_| Fr::rand(&mut rng));
+            assert_eq!(hash4(x[0], x[1], x[2], x[3]), reference::hash(&x), "{x:?}");
+        }
+        // circomlibjs 0.1.7's `poseidon([1, 2, 3, 4])`, as `reference`'s vectors have it.
+        let four = [1u64, 2, 3, 4].map(Fr::from);
+        assert_eq!(
+            hash4(four[0], four[1], four[2], four[3]),
+            dec("18821383157269793795438455681495246036402687001665670618754263018637548127333")
+        );
     }
 
     /// Chained like a Merkle path, so outputs feed inputs.

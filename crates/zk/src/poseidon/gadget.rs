@@ -19,10 +19,12 @@ use crate::Fr;
 fn parameters(inputs: usize) -> &'static PoseidonParameters<Fr> {
     static ONE: OnceLock<PoseidonParameters<Fr>> = OnceLock::new();
     static TWO: OnceLock<PoseidonParameters<Fr>> = OnceLock::new();
+    static FOUR: OnceLock<PoseidonParameters<Fr>> = OnceLock::new();
     match inputs {
         1 => ONE.get_or_init(|| reference::parameters(1)),
         2 => TWO.get_or_init(|| reference::parameters(2)),
-        _ => unreachable!("tronpool hashes one or two inputs"),
+        4 => FOUR.get_or_init(|| reference::parameters(4)),
+        _ => unreachable!("tronpool hashes one, two or four inputs"),
     }
 }
 
@@ -74,6 +76,11 @@ pub fn hash2(a: &FpVar<Fr>, b: &FpVar<Fr>) -> Result<FpVar<Fr>, SynthesisError> 
     hash(&[a.clone(), b.clone()])
 }
 
+/// Poseidon of four inputs (t = 5), in the circuit.
+pub fn hash4(inputs: [&FpVar<Fr>; 4]) -> Result<FpVar<Fr>, SynthesisError> {
+    hash(&inputs.map(Clone::clone))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -100,6 +107,17 @@ mod tests {
             let h1 = hash1(&av).unwrap();
             assert_eq!(h1.value().unwrap(), reference::hash(&[a]));
             assert_eq!(cs.num_constraints(), 213);
+            assert!(cs.is_satisfied().unwrap());
+
+            // t = 5: 8 full rounds of 5 S-boxes and 60 partial of one, 3 constraints each,
+            // less the first round's constant capacity lane.
+            let (c, d) = (Fr::rand(&mut rng), Fr::rand(&mut rng));
+            let cs = ConstraintSystem::<Fr>::new_ref();
+            let vars = [a, b, c, d].map(|x| FpVar::new_witness(cs.clone(), || Ok(x)).unwrap());
+            let h4 = hash4([&vars[0], &vars[1], &vars[2], &vars[3]]).unwrap();
+            assert_eq!(h4.value().unwrap(), reference::hash(&[a, b, c, d]));
+            assert_eq!(h4.value().unwrap(), super::super::hash4(a, b, c, d));
+            assert_eq!(cs.num_constraints(), (8 * 5 + 60 - 1) * 3);
             assert!(cs.is_satisfied().unwrap());
         }
     }
