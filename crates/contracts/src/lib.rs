@@ -30,6 +30,13 @@
 
 use alloy_sol_types::sol;
 
+sol!(
+    /// The unsponsored door to queued pools' `insertBatch`: its caller pays a batch's energy
+    /// and is the batch's submitter.
+    #[sol(all_derives)]
+    BatchInserter,
+    "../../contracts/artifacts/BatchInserter.json"
+);
 
 sol!(
     /// The devnet's TRX/USDT price source: SunSwap V2's pair read ABI (`token0`, `token1`,
@@ -71,6 +78,14 @@ sol!(
     #[sol(all_derives)]
     PoseidonT5,
     "../../contracts/artifacts/PoseidonT5.json"
+);
+
+sol!(
+    /// The pool whose deposits queue and whose tree grows by batch proofs (issue 32's
+    /// contract; not in the devnet's genesis yet).
+    #[sol(all_derives)]
+    QueuedPool,
+    "../../contracts/artifacts/QueuedPool.json"
 );
 
 sol!(
@@ -140,11 +155,13 @@ macro_rules! artifact {
 
 /// Every artifact this crate binds, sorted by name.
 pub const ARTIFACTS: &[Artifact] = &[
+    artifact!("BatchInserter"),
     artifact!("DevSunswapPair"),
     artifact!("DevUSDT"),
     artifact!("Groth16Verifier"),
     artifact!("PoseidonT3"),
     artifact!("PoseidonT5"),
+    artifact!("QueuedPool"),
     artifact!("TronPool"),
 ];
 
