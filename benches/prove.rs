@@ -1,5 +1,6 @@
 //! Groth16 proving and verifying of the withdraw circuit, with the development keys and with
-//! a snarkjs ceremony's keys (whose proofs take snarkjs's R1CS-to-QAP reduction).
+//! a snarkjs ceremony's keys (whose proofs take snarkjs's R1CS-to-QAP reduction), and of the
+//! batch-insert circuit (`batch`: a full batch of 32 and a batch of one, with keys made here).
 //! Target on the 2-core reference machine: prove ≤ 0.3 s median. See BENCHMARKS.md.
 //!
 //! The ceremony's zkey is `$TRONPOOL_BENCH_ZKEY`, else the tests' shared ceremony
@@ -59,6 +60,36 @@ fn groth16(c: &mut Criterion) {
     group.bench_function("decode_proof", |b| {
         b.iter(|| encoded.to_proof().expect("valid"))
     });
+    group.finish();
+}
+
+/// `BatchInsert(5, 20)`: what a batcher pays in CPU for one batch, full or of one deposit.
+/// The proof is made the plain arkworks way (the circuit synthesized for every proof), as the
+/// batch circuit has no precomputed matrices yet.
+fn batch(c: &mut Criterion) {
+    use ark_bn254::Bn254;
+    use ark_groth16::Groth16;
+    use ark_snark::SNARK;
+    use zk::batch::{BATCH_LEVELS, BATCH_SIZE, BatchCircuit, chain};
+    use zk::tree::MerkleTree;
+
+    let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(4);
+    let (pk, _) =
+        Groth16::<Bn254>::circuit_specific_setup(BatchCircuit::blank(BATCH_LEVELS), &mut rng)
+            .unwrap();
+    let existing: Vec<Fr> = (0..64u64).map(Fr::from).collect();
+    let tree = MerkleTree::from_leaves(&existing).unwrap();
+    let start = chain(Fr::from(0u64), &existing);
+    let submitter = zk::field::from_address(&[7; 20]);
+    let mut group = c.benchmark_group("batch");
+    group.sample_size(10);
+    for count in [BATCH_SIZE, 1] {
+        let queued: Vec<Fr> = (0..count as u64).map(|i| Fr::from(1000 + i)).collect();
+        let circuit = BatchCircuit::new(BATCH_LEVELS, &tree, start, &queued, submitter).unwrap();
+        group.bench_function(format!("prove_{count}"), |b| {
+            b.iter(|| Groth16::<Bn254>::prove(&pk, circuit.clone(), &mut rng).unwrap())
+        });
+    }
     group.finish();
 }
 
@@ -163,5 +194,5 @@ fn against_snarkjs(zkey: &std::path::Path, keys: &Keys, public: &PublicInputs, w
     );
 }
 
-criterion_group!(benches, groth16, groth16_ceremony);
+criterion_group!(benches, groth16, groth16_ceremony, batch);
 criterion_main!(benches);

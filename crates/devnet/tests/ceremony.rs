@@ -13,9 +13,8 @@ mod support;
 use alloy_primitives::U256;
 use alloy_sol_types::SolCall;
 use contracts::Groth16Verifier;
-use serde_json::json;
-use support::{client, devnet, post};
-use tron::{Address, NodeClient, Transaction, Trigger};
+use support::{client, deploy_artifact, devnet};
+use tron::{Address, NodeClient, Trigger};
 use zk::Fr;
 use zk::circuit::PublicInputs;
 use zk::keys::{Keys, Setup};
@@ -63,30 +62,14 @@ async fn the_verifier_deployed_with_ceremony_keys_accepts_their_proofs() {
 
     let devnet = devnet().await;
     let client = client(&devnet);
-    let owner = devnet.accounts()[0].clone();
-    let artifact: serde_json::Value =
-        serde_json::from_str(contracts::artifact("Groth16Verifier").unwrap().json).unwrap();
-    let built = post(
-        &format!("{}/wallet/deploycontract", devnet.url()),
-        json!({
-            "owner_address": owner.address().to_base58(),
-            "abi": artifact["abi"].to_string(),
-            "bytecode": artifact["bytecode"].as_str().unwrap().trim_start_matches("0x"),
-            "parameter": hex::encode(keys.verifier_args().abi_encode()),
-            "name": "Groth16Verifier",
-            "fee_limit": 1_000_000_000,
-            "origin_energy_limit": 10_000_000,
-            "consume_user_resource_percent": 100,
-            "visible": true,
-        }),
+    let verifier = deploy_artifact(
+        &devnet,
+        "Groth16Verifier",
+        &keys.verifier_args().abi_encode(),
+        100,
+        10_000_000,
     )
     .await;
-    let mut tx = Transaction::from_json(&built).expect("a deployment transaction");
-    tx.sign(&owner).unwrap();
-    let txid = client.broadcast_transaction(&tx).await.unwrap();
-    let info = client.get_transaction_info(&txid).await.unwrap().unwrap();
-    assert!(info.succeeded(), "{:?}", info.failure_reason());
-    let verifier = info.contract_address.expect("deployed");
 
     let meta = NoteMeta::usdt(100, "devnet").unwrap();
     let mut tree = MerkleTree::new();

@@ -12,68 +12,18 @@ use alloy_primitives::{B256, Bytes, U256};
 use alloy_sol_types::SolCall;
 use contracts::TronPool;
 use devnet::chain::evm::TvmSwitches;
-use support::{client, send};
-use tron::abi::Trc20;
+use support::{
+    DENOMINATION, FEE_LIMIT, approve, call, client, cpu_line, energy_line, modeled_cpu_us, send,
+    succeed, usdt_balance, view, word,
+};
 use tron::client::EventQuery;
-use tron::{Action, Address, NodeClient, PrivateKey, Trigger};
+use tron::{Address, NodeClient, PrivateKey};
 use zk::Fr;
 use zk::circuit::PublicInputs;
 use zk::keys::Keys;
 use zk::note::{Note, NoteMeta};
 use zk::proof::{EncodedProof, Witness, prove};
 use zk::tree::MerkleTree;
-
-const FEE_LIMIT: i64 = 1_000_000_000;
-const DENOMINATION: u64 = 100_000_000;
-
-fn word(f: &Fr) -> B256 {
-    B256::from(zk::field::to_be_bytes(f))
-}
-
-fn call(owner: Address, contract: Address, data: Vec<u8>, call_value: i64) -> Action {
-    Action::Trigger(Trigger {
-        owner,
-        contract,
-        data,
-        call_value,
-        ..Trigger::default()
-    })
-}
-
-async fn view<C: SolCall>(client: &NodeClient, contract: Address, c: C) -> C::Return {
-    let out = client
-        .trigger_constant_contract(&Trigger {
-            owner: contract,
-            contract,
-            data: c.abi_encode(),
-            ..Trigger::default()
-        })
-        .await
-        .expect("view");
-    assert!(!out.reverted, "view reverted: {:?}", out.revert_reason());
-    C::abi_decode_returns(&out.output).expect("decodes")
-}
-
-async fn usdt_balance(client: &NodeClient, usdt: Address, who: Address) -> U256 {
-    view(client, usdt, Trc20::balanceOfCall { owner: who.into() }).await
-}
-
-/// The modeled java-tron CPU time of a transaction (the devnet's `devnet_cpu_time_us`).
-/// `owner` approves `amount` base units of USDT to `pool`; the approval must succeed.
-async fn approve(
-    client: &NodeClient,
-    owner: &PrivateKey,
-    usdt: Address,
-    pool: Address,
-    amount: u64,
-) {
-    let data = Trc20::approveCall {
-        spender: pool.into(),
-        value: U256::from(amount),
-    }
-    .abi_encode();
-    succeed(client, owner, usdt, data, "approve").await;
-}
 
 /// `owner` deposits `note` into `pool`; the deposit must succeed.
 async fn deposit(
@@ -87,53 +37,6 @@ async fn deposit(
     }
     .abi_encode();
     succeed(client, owner, pool, data, "deposit").await
-}
-
-/// `owner` calls `contract` with `data`; the call (named `what` if it fails) must succeed.
-async fn succeed(
-    client: &NodeClient,
-    owner: &PrivateKey,
-    contract: Address,
-    data: Vec<u8>,
-    what: &str,
-) -> (tron::TxId, tron::client::TransactionInfo) {
-    let (txid, info) = send(
-        client,
-        owner,
-        call(owner.address(), contract, data, 0),
-        FEE_LIMIT,
-    )
-    .await;
-    assert!(info.succeeded(), "{what}: {:?}", info.failure_reason());
-    (txid, info)
-}
-
-async fn modeled_cpu_us(devnet: &devnet::DevnetHandle, txid: &tron::TxId) -> i64 {
-    let info = support::post(
-        &format!("{}/wallet/gettransactioninfobyid", devnet.url()),
-        serde_json::json!({ "value": txid.to_hex() }),
-    )
-    .await;
-    info["devnet_cpu_time_us"]
-        .as_i64()
-        .expect("the modeled time")
-}
-
-/// Prints a run's modeled CPU time and checks it fits TRON's 80 ms (at the model's default
-/// speed: a producer-class node, warm).
-fn cpu_line(op: &str, micros: i64) {
-    println!(
-        r#"{{"bench":"cpu","model":"devnet default speed","op":"{op}","modeled_ms":{}}}"#,
-        micros as f64 / 1000.0
-    );
-    assert!(
-        micros < 80_000,
-        "{op}: {micros} µs of modeled CPU, past TRON's 80 ms"
-    );
-}
-
-fn energy_line(op: &str, energy: i64) {
-    println!(r#"{{"bench":"energy","schedule":"tron","op":"{op}","energy":{energy}}}"#);
 }
 
 /// The `withdraw` calldata for leaf `index` of `tree` holding `note`, proved with the

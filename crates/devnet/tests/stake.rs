@@ -8,16 +8,15 @@
 mod support;
 
 use serde_json::{Value, json};
-use support::{client, deploy_runtime, deploy_runtime_with, devnet, post};
-use tron::client::TransactionInfo;
-use tron::{Action, Address, PrivateKey, Transaction, Trigger};
+use support::{TRX, client, deploy_runtime, deploy_runtime_with, devnet, freeze, post, stake};
+
+use tron::{Action, Address, PrivateKey, Trigger};
 
 /// `PUSH1 1 PUSH1 0 SSTORE PUSH1 2 PUSH1 0 SSTORE STOP`: 25,012 energy on its first run.
 const SSTORE_TWICE: &[u8] = &[
     0x60, 0x01, 0x60, 0x00, 0x55, 0x60, 0x02, 0x60, 0x00, 0x55, 0x00,
 ];
 const FIRST_RUN: i64 = 25_012;
-const TRX: i64 = 1_000_000;
 /// What the devnet's deployer stakes at genesis to sponsor its pools, in TRX.
 const SPONSOR_STAKE_TRX: i64 = devnet::genesis::SPONSOR_STAKE_TRX_SUN / TRX;
 
@@ -28,41 +27,6 @@ const SPONSOR_STAKE_TRX: i64 = devnet::genesis::SPONSOR_STAKE_TRX_SUN / TRX;
 fn energy_of(amount_trx: i64, devnet_stake_trx: i64) -> i64 {
     let weight = 17_000_000_000 + SPONSOR_STAKE_TRX + devnet_stake_trx;
     (amount_trx as f64 * (180_000_000_000f64 / weight as f64)) as i64
-}
-
-/// Builds a Stake 2.0 transaction through the node's own endpoint, signs and sends it.
-async fn stake(
-    devnet: &devnet::DevnetHandle,
-    key: &PrivateKey,
-    endpoint: &str,
-    mut body: Value,
-) -> Result<TransactionInfo, String> {
-    body["owner_address"] = key.address().to_base58().into();
-    body["visible"] = true.into();
-    let built = post(&format!("{}/wallet/{endpoint}", devnet.url()), body).await;
-    if let Some(error) = built.get("Error") {
-        return Err(error.as_str().unwrap().to_owned());
-    }
-    let mut tx = Transaction::from_json(&built).unwrap();
-    tx.sign(key).unwrap();
-    let node = client(devnet);
-    let txid = node
-        .broadcast_transaction(&tx)
-        .await
-        .map_err(|e| e.to_string())?;
-    Ok(node.get_transaction_info(&txid).await.unwrap().unwrap())
-}
-
-async fn freeze(devnet: &devnet::DevnetHandle, key: &PrivateKey, trx: i64) {
-    let info = stake(
-        devnet,
-        key,
-        "freezebalancev2",
-        json!({ "frozen_balance": trx * TRX, "resource": "ENERGY" }),
-    )
-    .await
-    .unwrap();
-    assert!(info.succeeded());
 }
 
 async fn resource(devnet: &devnet::DevnetHandle, address: Address) -> Value {
