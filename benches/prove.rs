@@ -63,32 +63,50 @@ fn groth16(c: &mut Criterion) {
     group.finish();
 }
 
-/// `BatchInsert(5, 20)`: what a batcher pays in CPU for one batch, full or of one deposit.
-/// The proof is made the plain arkworks way (the circuit synthesized for every proof), as the
-/// batch circuit has no precomputed matrices yet.
+/// `BatchInsert(levels, 20)`: what a batcher pays in CPU for one batch, full or of one
+/// deposit, at the default block of 32 (`BATCH_LEVELS`) and beside it (16 and 64), with the
+/// circuit's size. The proof is made the plain arkworks way (the circuit synthesized for every
+/// proof), as the batch circuit has no precomputed matrices yet.
 fn batch(c: &mut Criterion) {
     use ark_bn254::Bn254;
     use ark_groth16::Groth16;
+    use ark_relations::gr1cs::{ConstraintSynthesizer, ConstraintSystem};
     use ark_snark::SNARK;
-    use zk::batch::{BATCH_LEVELS, BATCH_SIZE, BatchCircuit, chain};
+    use zk::batch::{BATCH_LEVELS, BatchCircuit, chain};
     use zk::tree::MerkleTree;
 
-    let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(4);
-    let (pk, _) =
-        Groth16::<Bn254>::circuit_specific_setup(BatchCircuit::blank(BATCH_LEVELS), &mut rng)
-            .unwrap();
-    let existing: Vec<Fr> = (0..64u64).map(Fr::from).collect();
-    let tree = MerkleTree::from_leaves(&existing).unwrap();
-    let start = chain(Fr::from(0u64), &existing);
-    let submitter = zk::field::from_address(&[7; 20]);
     let mut group = c.benchmark_group("batch");
     group.sample_size(10);
-    for count in [BATCH_SIZE, 1] {
-        let queued: Vec<Fr> = (0..count as u64).map(|i| Fr::from(1000 + i)).collect();
-        let circuit = BatchCircuit::new(BATCH_LEVELS, &tree, start, &queued, submitter).unwrap();
-        group.bench_function(format!("prove_{count}"), |b| {
-            b.iter(|| Groth16::<Bn254>::prove(&pk, circuit.clone(), &mut rng).unwrap())
-        });
+    for levels in [BATCH_LEVELS - 1, BATCH_LEVELS, BATCH_LEVELS + 1] {
+        let size = 1usize << levels;
+        let cs = ConstraintSystem::<Fr>::new_ref();
+        BatchCircuit::blank(levels)
+            .generate_constraints(cs.clone())
+            .unwrap();
+        println!(
+            "{}",
+            serde_json::json!({
+                "bench": "batch_circuit",
+                "batch_size": size,
+                "constraints": cs.num_constraints(),
+                "domain": (cs.num_constraints() + 2).next_power_of_two(),
+            })
+        );
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(4);
+        let (pk, _) =
+            Groth16::<Bn254>::circuit_specific_setup(BatchCircuit::blank(levels), &mut rng)
+                .unwrap();
+        let existing: Vec<Fr> = (0..2 * size as u64).map(Fr::from).collect();
+        let tree = MerkleTree::from_leaves(&existing).unwrap();
+        let start = chain(Fr::from(0u64), &existing);
+        let submitter = zk::field::from_address(&[7; 20]);
+        for count in [size, 1] {
+            let queued: Vec<Fr> = (0..count as u64).map(|i| Fr::from(1000 + i)).collect();
+            let circuit = BatchCircuit::new(levels, &tree, start, &queued, submitter).unwrap();
+            group.bench_function(format!("prove_{count}_of_{size}"), |b| {
+                b.iter(|| Groth16::<Bn254>::prove(&pk, circuit.clone(), &mut rng).unwrap())
+            });
+        }
     }
     group.finish();
 }
