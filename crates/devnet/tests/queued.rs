@@ -120,9 +120,8 @@ impl Pool {
         (info, cpu)
     }
 
-    /// The proof of the next batch of `count`, for `submitter`, and its `insertBatch` call
-    /// through the inserter.
-    fn batch(&self, count: usize, submitter: &PrivateKey) -> (BatchCircuit, Vec<u8>) {
+    /// The circuit of the next batch of `count`, for `submitter`.
+    fn circuit(&self, count: usize, submitter: &PrivateKey) -> BatchCircuit {
         let start = self.tree.len();
         let chain_start = start
             .checked_sub(1)
@@ -131,18 +130,34 @@ impl Pool {
             .iter()
             .map(Note::commitment)
             .collect();
-        let circuit = BatchCircuit::new(
+        BatchCircuit::new(
             BATCH_LEVELS,
             &self.tree,
             chain_start,
             &queued,
             zk::field::from_address(&submitter.address().evm_bytes()),
         )
-        .unwrap();
+        .unwrap()
+    }
+
+    /// The proof of the next batch of `count`, for `submitter`, and its `insertBatch` call
+    /// through the inserter.
+    fn batch(&self, count: usize, submitter: &PrivateKey) -> (BatchCircuit, Vec<u8>) {
+        let circuit = self.circuit(count, submitter);
         let proof =
             Groth16::<Bn254>::prove(&self.keys, circuit.clone(), &mut rand_core::OsRng).unwrap();
         let data = self.insert_call(&circuit, &EncodedProof::from_proof(&proof));
         (circuit, data)
+    }
+
+    /// The next batch of `count` deposits sent by `from` as a batch of `claimed` (with any
+    /// proof): refused with `reason` before any verification.
+    async fn refused_cheaply(&self, from: &PrivateKey, count: usize, claimed: u32, reason: &str) {
+        let mut circuit = self.circuit(count, from);
+        circuit.public.count = claimed;
+        let data = self.insert_call(&circuit, &EncodedProof([U256::from(1); 8]));
+        let energy = self.refused(from, self.inserter, data, reason).await;
+        assert!(energy < 10_000, "{reason}: {energy}");
     }
 
     fn insert_call(&self, circuit: &BatchCircuit, proof: &EncodedProof) -> Vec<u8> {
@@ -397,56 +412,33 @@ async fn a_false_or_stale_batch_is_refused_and_a_cheap_one_cheaply() {
         .await;
 
     // The cheap conditions, each before any verification.
-    let shape = |start: u32, count: u32| {
-        let mut c = circuit.clone();
-        c.public.start = start;
-        c.public.count = count;
-        p.insert_call(&c, &EncodedProof::from_proof(&proof))
-    };
-    let cases = [
-        (
-            shape(1, 4),
+    let mut early = circuit.clone();
+    early.public.start = 1;
+    let data = p.insert_call(&early, &EncodedProof::from_proof(&proof));
+    let energy = p
+        .refused(
+            &batcher,
+            p.inserter,
+            data,
             "pool: the batch does not start at the next leaf",
-        ),
-        (shape(0, 0), "pool: a batch holds 1 to 32 deposits"),
-        (shape(0, 33), "pool: a batch holds 1 to 32 deposits"),
-        (shape(0, 37), "pool: a batch holds 1 to 32 deposits"),
-    ];
-    for (data, reason) in cases {
-        let energy = p.refused(&batcher, p.inserter, data, reason).await;
-        assert!(energy < 10_000, "{reason}: {energy}");
+        )
+        .await;
+    assert!(energy < 10_000, "a later start: {energy}");
+    for claimed in [0, 33, 37] {
+        p.refused_cheaply(&batcher, 4, claimed, "pool: a batch holds 1 to 32 deposits")
+            .await;
     }
 
     // Past the queue, and across a block.
     p.insert(32, &batcher).await;
-    let (mut circuit, _) = p.batch(4, &batcher);
-    circuit.public.count = 5;
-    let past = p.insert_call(&circuit, &EncodedProof::from_proof(&proof));
-    let energy = p
-        .refused(
-            &batcher,
-            p.inserter,
-            past,
-            "pool: the batch reaches past the queue",
-        )
+    p.refused_cheaply(&batcher, 4, 5, "pool: the batch reaches past the queue")
         .await;
-    assert!(energy < 10_000, "past the queue: {energy}");
     for _ in 0..30 {
         p.deposit(&alice).await;
     }
     p.insert(2, &batcher).await;
-    let (mut circuit, _) = p.batch(6, &batcher);
-    circuit.public.count = 31;
-    let across = p.insert_call(&circuit, &EncodedProof::from_proof(&proof));
-    let energy = p
-        .refused(
-            &batcher,
-            p.inserter,
-            across,
-            "pool: a batch may not cross a block",
-        )
+    p.refused_cheaply(&batcher, 6, 31, "pool: a batch may not cross a block")
         .await;
-    assert!(energy < 10_000, "across a block: {energy}");
 
     // A batch already sent, sent again: stale, for a few thousand energy.
     let (_, data) = p.batch(6, &batcher);
@@ -482,7 +474,12 @@ async fn the_queue_may_outrun_its_ring_and_every_deposit_is_still_inserted() {
     }
     energy_line("queued_deposit_that_keeps_a_checkpoint", energy[159]);
     energy_line("queued_deposit_beside_it", energy[158]);
-    assert!(energy[159] > energy[158], "{} vs {}", energy[159], energy[158]);
+    assert!(
+        energy[159] > energy[158],
+        "{} vs {}",
+        energy[159],
+        energy[158]
+    );
 
     let kept = |position: u32| QueuedPool::queueHashCall { position }.abi_encode();
     let at_31: alloy_primitives::B256 = view(
@@ -552,5 +549,8 @@ async fn in_a_sponsored_pool_the_sponsor_pays_deposits_and_never_batches() {
         "the batcher burns TRX for every unit: {:?}",
         info.receipt
     );
-    energy_line("batch_of_3_in_a_sponsored_pool", info.receipt.energy_usage_total);
+    energy_line(
+        "batch_of_3_in_a_sponsored_pool",
+        info.receipt.energy_usage_total,
+    );
 }
