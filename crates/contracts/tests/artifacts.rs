@@ -28,6 +28,11 @@ fn every_artifact_is_bound() {
 fn artifacts_are_consistent() {
     let by_name = [
         (
+            "BatchInserter",
+            &contracts::BatchInserter::BYTECODE,
+            &contracts::BatchInserter::DEPLOYED_BYTECODE,
+        ),
+        (
             "DevSunswapPair",
             &contracts::DevSunswapPair::BYTECODE,
             &contracts::DevSunswapPair::DEPLOYED_BYTECODE,
@@ -46,6 +51,16 @@ fn artifacts_are_consistent() {
             "PoseidonT3",
             &contracts::PoseidonT3::BYTECODE,
             &contracts::PoseidonT3::DEPLOYED_BYTECODE,
+        ),
+        (
+            "PoseidonT5",
+            &contracts::PoseidonT5::BYTECODE,
+            &contracts::PoseidonT5::DEPLOYED_BYTECODE,
+        ),
+        (
+            "QueuedPool",
+            &contracts::QueuedPool::BYTECODE,
+            &contracts::QueuedPool::DEPLOYED_BYTECODE,
         ),
         (
             "TronPool",
@@ -75,11 +90,13 @@ fn artifacts_are_consistent() {
         );
         let sha = hex(&Sha256::digest(bytecode.as_ref()));
         assert_eq!(json["bytecodeSha256"].as_str().unwrap(), sha, "{name}");
-        // EIP-170's 24,576-byte limit, which the test chain (Cancun rules) enforces.
+        // TRON has no EIP-170 limit (`PoseidonT5` is past it); a deployment is bounded by
+        // java-tron's transaction size, `Constant.TRANSACTION_MAX_BYTE_SIZE` (500 KiB), which
+        // also holds the ABI and the rest of the transaction.
         assert!(
-            deployed.len() <= 24_576,
-            "{name}: {} bytes deployed",
-            deployed.len()
+            bytecode.len() < 400 * 1_024,
+            "{name}: {} bytes of creation code",
+            bytecode.len()
         );
         println!(
             r#"{{"contract":"{name}","deployedBytes":{},"creationBytes":{}}}"#,

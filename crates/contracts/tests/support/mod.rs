@@ -147,6 +147,10 @@ impl Vm {
                 cfg.set_gas_params(gas_params);
                 cfg.chain_id = CHAIN_ID;
                 cfg.disable_nonce_check = true; // TRON transactions carry no nonce
+                // Nor Ethereum's code-size limits (EIP-170, EIP-3860): java-tron saves any
+                // code a creation returns (`VMActuator.java`), as the devnet does.
+                cfg.limit_contract_code_size = Some(usize::MAX / 2);
+                cfg.limit_contract_initcode_size = Some(usize::MAX / 2);
             })
             .modify_block_chained(|block: &mut BlockEnv| {
                 block.number = U256::from(1);
