@@ -65,8 +65,9 @@ fn groth16(c: &mut Criterion) {
 
 /// `BatchInsert(levels, 20)`: what a batcher pays in CPU for one batch, full or of one
 /// deposit, at the default block of 32 (`BATCH_LEVELS`) and beside it (16 and 64), with the
-/// circuit's size. The proof is made the plain arkworks way (the circuit synthesized for every
-/// proof), as the batch circuit has no precomputed matrices yet.
+/// circuit's size. Each size is proved the plain arkworks way (the circuit synthesized for
+/// every proof); the default size also with `zk::batch::prove`, which is handed the matrices
+/// and checks the assignment first, as a batcher proves.
 fn batch(c: &mut Criterion) {
     use ark_bn254::Bn254;
     use ark_groth16::Groth16;
@@ -106,6 +107,11 @@ fn batch(c: &mut Criterion) {
             group.bench_function(format!("prove_{count}_of_{size}"), |b| {
                 b.iter(|| Groth16::<Bn254>::prove(&pk, circuit.clone(), &mut rng).unwrap())
             });
+            if levels == BATCH_LEVELS {
+                group.bench_function(format!("batcher_prove_{count}_of_{size}"), |b| {
+                    b.iter(|| zk::batch::prove(&pk, &circuit, &mut rng).unwrap())
+                });
+            }
         }
     }
     group.finish();

@@ -144,8 +144,7 @@ impl Pool {
     /// through the inserter.
     fn batch(&self, count: usize, submitter: &PrivateKey) -> (BatchCircuit, Vec<u8>) {
         let circuit = self.circuit(count, submitter);
-        let proof =
-            Groth16::<Bn254>::prove(&self.keys, circuit.clone(), &mut rand_core::OsRng).unwrap();
+        let proof = zk::batch::prove(&self.keys, &circuit, &mut rand_core::OsRng).unwrap();
         let data = self.insert_call(&circuit, &EncodedProof::from_proof(&proof));
         (circuit, data)
     }

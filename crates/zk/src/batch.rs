@@ -63,13 +63,20 @@
 //! The zero leaf and the hash are the live tree's ([`crate::tree::ZERO`], Poseidon t=3).
 
 use alloy_primitives::U256;
+use ark_bn254::Bn254;
 use ark_ff::{BigInteger, PrimeField};
+use ark_groth16::{Groth16, Proof, ProvingKey, r1cs_to_qap::LibsnarkReduction};
 use ark_r1cs_std::fields::fp::FpVar;
 use ark_r1cs_std::prelude::*;
 use ark_relations::gr1cs::{ConstraintSynthesizer, ConstraintSystemRef, SynthesisError};
+use ark_snark::SNARK;
+use ark_std::UniformRand;
+use rand_core::{CryptoRng, RngCore};
 
 use crate::Fr;
+use crate::keys::Setup;
 use crate::poseidon::{self, gadget};
+use crate::qap::SnarkjsReduction;
 use crate::tree::{DEPTH, MerkleTree, TreeError, ZERO};
 
 /// The default block height: batches of up to 32 deposits.
@@ -146,6 +153,14 @@ pub enum BatchError {
     BadSubmitter,
     #[error(transparent)]
     Tree(#[from] TreeError),
+    #[error("the proving key is not for BatchInsert({BATCH_LEVELS}, {DEPTH}): {0}")]
+    WrongKey(String),
+    #[error("the batch does not hold: constraint {0} of the circuit is not satisfied")]
+    Unsatisfied(usize),
+    #[error("the prover failed: {0}")]
+    Prover(String),
+    #[error("the proof does not verify against the key it was made with")]
+    SelfCheckFailed,
 }
 
 /// Everything the prover knows.
@@ -397,6 +412,89 @@ impl ConstraintSynthesizer<Fr> for BatchCircuit {
         bound.enforce_equal(&public_hash)?;
         Ok(())
     }
+}
+
+/// Which setup made `pk`, told by its H query (as `Keys::new` tells withdraw keys), after
+/// checking its sizes are the default batch circuit's.
+pub fn setup_of(pk: &ProvingKey<Bn254>) -> Result<Setup, BatchError> {
+    let circuit = crate::r1cs::batch();
+    let wrong = |what: String| Err(BatchError::WrongKey(what));
+    if pk.vk.gamma_abc_g1.len() != circuit.num_instance {
+        return wrong(format!(
+            "{} public inputs",
+            pk.vk.gamma_abc_g1.len().saturating_sub(1)
+        ));
+    }
+    if pk.a_query.len() != circuit.num_wires() || pk.l_query.len() != circuit.num_witness {
+        return wrong(format!("{} A query points", pk.a_query.len()));
+    }
+    let domain = circuit.domain_size();
+    match pk.h_query.len() {
+        n if n == domain => Ok(Setup::Snarkjs),
+        n if n + 1 == domain => Ok(Setup::Arkworks),
+        n => wrong(format!("{n} H query points")),
+    }
+}
+
+/// Proves `circuit` (a default-size batch) with `pk`, from arkworks' setup or a snarkjs
+/// ceremony. The assignment is checked against the constraint system first, so a false batch
+/// gets an error naming the constraint rather than a proof that fails on chain; the matrices
+/// are made once per process, so a proof only computes the assignment; the finished proof is
+/// verified before it is returned.
+pub fn prove<R: RngCore + CryptoRng>(
+    pk: &ProvingKey<Bn254>,
+    circuit: &BatchCircuit,
+    rng: &mut R,
+) -> Result<Proof<Bn254>, BatchError> {
+    if circuit.levels != BATCH_LEVELS {
+        return Err(BatchError::BadLevels {
+            levels: circuit.levels,
+            depth: DEPTH,
+        });
+    }
+    let setup = setup_of(pk)?;
+    let system = crate::r1cs::batch();
+    let z = crate::r1cs::full_assignment(circuit.clone())
+        .map_err(|e| BatchError::Prover(e.to_string()))?;
+    if let Some(row) = system.first_unsatisfied(&z) {
+        return Err(BatchError::Unsatisfied(row));
+    }
+    let matrices = &crate::r1cs::batch_matrices()[..];
+    let (r, s) = (Fr::rand(rng), Fr::rand(rng));
+    let (instance, constraints) = (system.num_instance, system.num_constraints());
+    let proof = match setup {
+        Setup::Arkworks => {
+            Groth16::<Bn254, LibsnarkReduction>::create_proof_with_reduction_and_matrices(
+                pk,
+                r,
+                s,
+                matrices,
+                instance,
+                constraints,
+                &z,
+            )
+        }
+        Setup::Snarkjs => {
+            Groth16::<Bn254, SnarkjsReduction>::create_proof_with_reduction_and_matrices(
+                pk,
+                r,
+                s,
+                matrices,
+                instance,
+                constraints,
+                &z,
+            )
+        }
+    }
+    .map_err(|e| BatchError::Prover(e.to_string()))?;
+    let prepared = ark_groth16::prepare_verifying_key(&pk.vk);
+    let verified =
+        Groth16::<Bn254>::verify_with_processed_vk(&prepared, &circuit.public.instance(), &proof)
+            .unwrap_or(false);
+    if !verified {
+        return Err(BatchError::SelfCheckFailed);
+    }
+    Ok(proof)
 }
 
 #[cfg(test)]

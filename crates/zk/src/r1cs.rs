@@ -1,12 +1,13 @@
-//! The withdraw circuit's constraint system as circom/snarkjs files: the `.r1cs` a snarkjs
-//! Phase 2 ceremony runs on, and `.wtns` witnesses that `snarkjs wtns check` and
-//! `snarkjs groth16 prove` accept.
+//! The circuits' constraint systems (`Withdraw(20)`, `BatchInsert(5, 20)`) as circom/snarkjs
+//! files: the `.r1cs` a snarkjs Phase 2 ceremony runs on, and `.wtns` witnesses that
+//! `snarkjs wtns check` and `snarkjs groth16 prove` accept; and the matrices a prover is handed
+//! instead of synthesizing the circuit for every proof.
 //!
 //! The ceremony's keys are only usable if the prover uses exactly the constraint system the
 //! ceremony saw, so the matrices come from synthesizing the circuit the way ark-groth16 0.6
 //! does for its setup and prover (`OptimizationGoal::Constraints`, then `finalize`), and wire
 //! `i` of the file is arkworks' full-assignment index `i`: the constant one, the public input
-//! (the circuit has one), then the witness variables in allocation order.
+//! (each circuit has one), then the witness variables in allocation order.
 
 use std::sync::OnceLock;
 
@@ -17,6 +18,7 @@ use ark_relations::gr1cs::{
 };
 
 use crate::Fr;
+use crate::batch::{BATCH_LEVELS, BatchCircuit};
 use crate::circuit::WithdrawCircuit;
 
 /// One row of a matrix: `(wire, coefficient)`, wires ascending, no zero coefficient.
@@ -84,11 +86,12 @@ fn canonical_row(terms: &[(Fr, usize)]) -> Row {
     out
 }
 
-fn synthesize() -> Result<R1cs, SynthesisError> {
+/// The constraint system of `blank`, a circuit of the right shape.
+fn synthesize(blank: impl ConstraintSynthesizer<Fr>) -> Result<R1cs, SynthesisError> {
     let cs = ConstraintSystem::<Fr>::new_ref();
     cs.set_optimization_goal(OptimizationGoal::Constraints);
     cs.set_mode(SynthesisMode::Setup);
-    WithdrawCircuit::blank().generate_constraints(cs.clone())?;
+    blank.generate_constraints(cs.clone())?;
     cs.finalize();
     let mut matrices = cs.to_matrices()?;
     let matrices = matrices
@@ -108,23 +111,41 @@ fn synthesize() -> Result<R1cs, SynthesisError> {
 /// The withdraw circuit's constraint system, synthesized once per process.
 pub fn withdraw() -> &'static R1cs {
     static R1CS: OnceLock<R1cs> = OnceLock::new();
-    R1CS.get_or_init(|| synthesize().expect("the blank withdraw circuit synthesizes"))
+    R1CS.get_or_init(|| {
+        synthesize(WithdrawCircuit::blank()).expect("the blank withdraw circuit synthesizes")
+    })
 }
 
-/// The withdraw circuit's matrices `[A, B, C]` in ark-groth16's form (`(coefficient, wire)`
-/// rows), made once per process from [`withdraw`], for a prover that is handed the
-/// constraint system instead of building it again for every proof.
+/// The batch-insert circuit's constraint system at the default block ([`BATCH_LEVELS`]),
+/// synthesized once per process.
+pub fn batch() -> &'static R1cs {
+    static R1CS: OnceLock<R1cs> = OnceLock::new();
+    R1CS.get_or_init(|| {
+        synthesize(BatchCircuit::blank(BATCH_LEVELS)).expect("the blank batch circuit synthesizes")
+    })
+}
+
+/// `r`'s matrices `[A, B, C]` in ark-groth16's form (`(coefficient, wire)` rows).
+fn matrices(r: &R1cs) -> [Matrix; 3] {
+    let matrix = |rows: &[Row]| {
+        rows.iter()
+            .map(|row| row.iter().map(|&(wire, coeff)| (coeff, wire)).collect())
+            .collect()
+    };
+    [matrix(&r.a), matrix(&r.b), matrix(&r.c)]
+}
+
+/// The withdraw circuit's matrices, made once per process from [`withdraw`], for a prover
+/// that is handed the constraint system instead of building it again for every proof.
 pub fn withdraw_matrices() -> &'static [Matrix; 3] {
     static MATRICES: OnceLock<[Matrix; 3]> = OnceLock::new();
-    MATRICES.get_or_init(|| {
-        let r1cs = withdraw();
-        let matrix = |rows: &[Row]| {
-            rows.iter()
-                .map(|row| row.iter().map(|&(wire, coeff)| (coeff, wire)).collect())
-                .collect()
-        };
-        [matrix(&r1cs.a), matrix(&r1cs.b), matrix(&r1cs.c)]
-    })
+    MATRICES.get_or_init(|| matrices(withdraw()))
+}
+
+/// The batch circuit's matrices, made once per process from [`batch`].
+pub fn batch_matrices() -> &'static [Matrix; 3] {
+    static MATRICES: OnceLock<[Matrix; 3]> = OnceLock::new();
+    MATRICES.get_or_init(|| matrices(batch()))
 }
 
 /// The full assignment `[1, public inputs, witness]` of a concrete circuit, so its indices are
@@ -132,7 +153,7 @@ pub fn withdraw_matrices() -> &'static [Matrix; 3] {
 /// order as in the synthesis that made the matrices (inlining with
 /// `OptimizationGoal::Constraints` adds none), and no constraint is recorded, which is most of
 /// what a full synthesis costs.
-pub fn full_assignment(circuit: WithdrawCircuit) -> Result<Vec<Fr>, SynthesisError> {
+pub fn full_assignment(circuit: impl ConstraintSynthesizer<Fr>) -> Result<Vec<Fr>, SynthesisError> {
     let cs = ConstraintSystem::<Fr>::new_ref();
     cs.set_optimization_goal(OptimizationGoal::Constraints);
     cs.set_mode(SynthesisMode::Prove {
@@ -173,7 +194,7 @@ pub(crate) fn binfile(magic: &[u8; 4], version: u32, sections: &[(u32, Vec<u8>)]
 
 fn u32_le(n: usize) -> [u8; 4] {
     u32::try_from(n)
-        .expect("the withdraw circuit's sizes fit in u32")
+        .expect("the circuits' sizes fit in u32")
         .to_le_bytes()
 }
 
@@ -228,6 +249,16 @@ pub fn encode_wtns(z: &[Fr]) -> Vec<u8> {
 /// The witness file of a concrete withdrawal, for `snarkjs wtns check` and
 /// `snarkjs groth16 prove`.
 pub fn withdraw_wtns(circuit: WithdrawCircuit) -> Result<Vec<u8>, SynthesisError> {
+    Ok(encode_wtns(&full_assignment(circuit)?))
+}
+
+/// The batch circuit's `.r1cs` file.
+pub fn batch_r1cs() -> Vec<u8> {
+    encode_r1cs(batch())
+}
+
+/// The witness file of a concrete batch.
+pub fn batch_wtns(circuit: BatchCircuit) -> Result<Vec<u8>, SynthesisError> {
     Ok(encode_wtns(&full_assignment(circuit)?))
 }
 
@@ -315,7 +346,7 @@ pub(crate) mod tests {
             }
         }
         // Synthesizing again gives the same system: keys made for one run fit every other.
-        assert_eq!(&synthesize().unwrap(), r);
+        assert_eq!(&synthesize(WithdrawCircuit::blank()).unwrap(), r);
     }
 
     #[test]

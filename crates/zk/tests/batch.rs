@@ -1,5 +1,8 @@
 //! `BatchInsert(5, 20)` with real Groth16 proofs: a batch proof verifies for the pool state and
-//! the sender it was made for, and for nothing else.
+//! the sender it was made for, and for nothing else; a false batch is refused before proving;
+//! snarkjs reads the circuit's `.r1cs` and checks its witnesses (those two need node and
+//! `bash tests/interop/install.sh`, so they are ignored by a plain `cargo test` and run by
+//! `scripts/test`).
 #![allow(clippy::unwrap_used)] // a test fails by panicking: unwrapping is how it says so
 
 use ark_bn254::Bn254;
@@ -8,7 +11,7 @@ use ark_snark::SNARK;
 use rand_chacha::ChaCha20Rng;
 use rand_core::SeedableRng;
 use zk::Fr;
-use zk::batch::{BATCH_LEVELS, BATCH_SIZE, BatchCircuit, BatchPublic, chain};
+use zk::batch::{BATCH_LEVELS, BATCH_SIZE, BatchCircuit, BatchError, BatchPublic, chain, prove};
 use zk::field;
 use zk::poseidon::hash2;
 use zk::tree::MerkleTree;
@@ -49,7 +52,7 @@ fn a_batch_proof_binds_the_pool_state_and_its_sender() {
     )
     .unwrap();
     let public = circuit.public;
-    let proof = Groth16::<Bn254>::prove(&pk, circuit, &mut rng).unwrap();
+    let proof = prove(&pk, &circuit, &mut rng).unwrap();
     assert!(verifies(&vk, &public, &proof));
     tree.extend(&queued).unwrap();
     assert_eq!(public.new_root, tree.root());
@@ -102,8 +105,76 @@ fn a_batch_proof_binds_the_pool_state_and_its_sender() {
     let rest = commitments(51, 2 * BATCH_SIZE - 51);
     let circuit = BatchCircuit::new(BATCH_LEVELS, &tree, start, &rest, sender).unwrap();
     let public = circuit.public;
-    let proof = Groth16::<Bn254>::prove(&pk, circuit, &mut rng).unwrap();
+    let proof = prove(&pk, &circuit, &mut rng).unwrap();
     assert!(verifies(&vk, &public, &proof));
     tree.extend(&rest).unwrap();
     assert_eq!(public.new_root, tree.root());
+
+    // A false batch (a commitment the queue does not have) is refused before proving.
+    let tail = commitments(64, 3);
+    let start = chain(Fr::from(0u64), &[existing, queued, rest].concat());
+    let mut false_batch = BatchCircuit::new(BATCH_LEVELS, &tree, start, &tail, sender).unwrap();
+    false_batch.slots[1] = Fr::from(7u64);
+    assert!(matches!(
+        prove(&pk, &false_batch, &mut rng),
+        Err(BatchError::Unsatisfied(_))
+    ));
+    // And the withdraw circuit's keys are not taken for a batch's.
+    let withdraw_keys = zk::keys::Keys::insecure_dev();
+    assert!(matches!(
+        prove(&withdraw_keys.proving, &false_batch, &mut rng),
+        Err(BatchError::WrongKey(_))
+    ));
+}
+
+/// A batch in the second block, as the interop tests hand it to snarkjs.
+fn sample() -> BatchCircuit {
+    let existing = commitments(0, 40);
+    let tree = MerkleTree::from_leaves(&existing).unwrap();
+    BatchCircuit::new(
+        BATCH_LEVELS,
+        &tree,
+        chain(Fr::from(0u64), &existing),
+        &commitments(40, 9),
+        field::from_address(&[0x41; 20]),
+    )
+    .unwrap()
+}
+
+#[test]
+#[ignore = "needs node: bash tests/interop/install.sh (scripts/test runs it)"]
+fn snarkjs_reads_the_batch_r1cs_and_checks_its_witness() {
+    use test_support::interop::{snarkjs, text};
+    let dir = tempfile::tempdir().unwrap();
+    let r = zk::r1cs::batch();
+    let r1cs = dir.path().join("batch.r1cs");
+    std::fs::write(&r1cs, zk::r1cs::batch_r1cs()).unwrap();
+    let path = |p: &std::path::Path| p.to_str().unwrap().to_owned();
+    let out = snarkjs(&["r1cs", "info", &path(&r1cs)]);
+    let said = text(&out);
+    assert!(out.status.success(), "{said}");
+    for expected in [
+        format!("# of Wires: {}", r.num_wires()),
+        format!("# of Constraints: {}", r.num_constraints()),
+        "# of Public Inputs: 1".to_string(),
+    ] {
+        assert!(said.contains(&expected), "no {expected:?} in:\n{said}");
+    }
+    assert_eq!(r.num_constraints(), 30_548);
+
+    let good = dir.path().join("good.wtns");
+    std::fs::write(&good, zk::r1cs::batch_wtns(sample()).unwrap()).unwrap();
+    let out = snarkjs(&["wtns", "check", &path(&r1cs), &path(&good)]);
+    assert!(text(&out).contains("WITNESS IS CORRECT"), "{}", text(&out));
+    // A commitment the queue does not have: snarkjs finds the broken constraint too.
+    let mut false_batch = sample();
+    false_batch.slots[9] = Fr::from(5u64);
+    let bad = dir.path().join("bad.wtns");
+    std::fs::write(&bad, zk::r1cs::batch_wtns(false_batch).unwrap()).unwrap();
+    let out = snarkjs(&["wtns", "check", &path(&r1cs), &path(&bad)]);
+    assert!(
+        text(&out).contains("WITNESS IS NOT CORRECT"),
+        "{}",
+        text(&out)
+    );
 }
