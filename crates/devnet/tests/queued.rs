@@ -14,10 +14,8 @@ mod support;
 use alloy_primitives::{Bytes, U256};
 use alloy_sol_types::{SolCall, SolConstructor};
 use ark_bn254::Bn254;
-use ark_groth16::{Groth16, ProvingKey};
-use ark_snark::SNARK;
+use ark_groth16::ProvingKey;
 use contracts::{BatchInserter, QueuedPool};
-use rand_core::SeedableRng;
 use support::{
     DENOMINATION, FEE_LIMIT, approve, call, client, cpu_line, deploy_artifact, energy_line, freeze,
     modeled_cpu_us, send, succeed, usdt_balance, view, word,
@@ -35,12 +33,10 @@ use zk::tree::MerkleTree;
 /// What each deposit escrows for its insertion: 0.25 USDT.
 const INSERTION_FEE: u64 = 250_000;
 
-/// The batch circuit's keys, made here (a few seconds): the test's own, not a ceremony's.
+/// The batch circuit's development keys (`zk::batch::insecure_dev_keys`, seconds to make the
+/// first time in a process).
 fn batch_keys() -> ProvingKey<Bn254> {
-    let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(5);
-    Groth16::<Bn254>::circuit_specific_setup(BatchCircuit::blank(BATCH_LEVELS), &mut rng)
-        .unwrap()
-        .0
+    zk::batch::insecure_dev_keys().clone()
 }
 
 /// A queued 100 USDT pool and what a client keeps of it: the queue, its chain, and the tree
@@ -404,7 +400,7 @@ async fn a_false_or_stale_batch_is_refused_and_a_cheap_one_cheaply() {
 
     // A proof for another root than it claims.
     let (mut circuit, _) = p.batch(4, &batcher);
-    let proof = Groth16::<Bn254>::prove(&p.keys, circuit.clone(), &mut rand_core::OsRng).unwrap();
+    let proof = zk::batch::prove(&p.keys, &circuit, &mut rand_core::OsRng).unwrap();
     circuit.public.new_root = Fr::from(12345u64);
     let lying = p.insert_call(&circuit, &EncodedProof::from_proof(&proof));
     p.refused(&batcher, p.inserter, lying, "pool: invalid batch proof")

@@ -414,6 +414,36 @@ impl ConstraintSynthesizer<Fr> for BatchCircuit {
     }
 }
 
+/// The seed of the batch circuit's insecure development setup: public, like the withdraw
+/// circuit's (`crate::keys::INSECURE_DEV_SEED`), so keys made from it must never guard money.
+pub const INSECURE_DEV_SEED: &[u8] = b"tronpool insecure development setup, BatchInsert(5, 20) v1";
+
+/// SHA-256 of the development setup's verifying key (`keys::verifying_key_bytes`), so a
+/// deployment that pins it is recognized without running the setup (a test keeps it equal).
+pub const INSECURE_DEV_VK_SHA256: &str =
+    "64cbfcbd6fcfa116db1bb4fbea3b2bcbe25a76a60f39e2d422ad533eec3962c0";
+
+/// The batch circuit's deterministic development keys, made once per process (a few seconds:
+/// the setup runs on a 2^15 domain). Insecure: anyone can recompute their toxic waste.
+pub fn insecure_dev_keys() -> &'static ProvingKey<Bn254> {
+    static KEYS: std::sync::OnceLock<ProvingKey<Bn254>> = std::sync::OnceLock::new();
+    KEYS.get_or_init(|| {
+        use rand_core::SeedableRng;
+        use sha2::Digest;
+        let seed: [u8; 32] = sha2::Sha256::digest(INSECURE_DEV_SEED).into();
+        let mut rng = rand_chacha::ChaCha20Rng::from_seed(seed);
+        Groth16::<Bn254>::circuit_specific_setup(BatchCircuit::blank(BATCH_LEVELS), &mut rng)
+            .expect("the blank batch circuit synthesizes")
+            .0
+    })
+}
+
+/// SHA-256 of `vk` as `keys::verifying_key_bytes` encodes it, hex.
+pub fn verifying_key_sha256(vk: &ark_groth16::VerifyingKey<Bn254>) -> String {
+    use sha2::Digest;
+    hex::encode(sha2::Sha256::digest(crate::keys::verifying_key_bytes(vk)))
+}
+
 /// Which setup made `pk`, told by its H query (as `Keys::new` tells withdraw keys), after
 /// checking its sizes are the default batch circuit's.
 pub fn setup_of(pk: &ProvingKey<Bn254>) -> Result<Setup, BatchError> {
@@ -540,6 +570,15 @@ mod tests {
             hashes * 240 + binding + flags + slots + path + rest
         );
         assert_eq!(cs.num_constraints(), 30_548);
+    }
+
+    #[test]
+    fn the_development_keys_are_the_pinned_ones() {
+        let keys = insecure_dev_keys();
+        assert_eq!(verifying_key_sha256(&keys.vk), INSECURE_DEV_VK_SHA256);
+        assert_eq!(setup_of(keys).unwrap(), Setup::Arkworks);
+        // Not the withdraw circuit's.
+        assert_ne!(INSECURE_DEV_VK_SHA256, crate::keys::INSECURE_DEV_VK_SHA256);
     }
 
     #[test]
