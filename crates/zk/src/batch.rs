@@ -65,19 +65,17 @@
 use alloy_primitives::U256;
 use ark_bn254::Bn254;
 use ark_ff::{BigInteger, PrimeField};
-use ark_groth16::{Groth16, Proof, ProvingKey, r1cs_to_qap::LibsnarkReduction};
+use ark_groth16::{Groth16, Proof, ProvingKey};
 use ark_r1cs_std::fields::fp::FpVar;
 use ark_r1cs_std::prelude::*;
 use ark_relations::gr1cs::{ConstraintSynthesizer, ConstraintSystemRef, SynthesisError};
 use ark_snark::SNARK;
-use ark_std::UniformRand;
 use rand_core::{CryptoRng, RngCore};
 
 use crate::Fr;
-use crate::keys::Setup;
+use crate::keys::{KeyError, Setup};
 use crate::poseidon::{self, gadget};
-use crate::qap::SnarkjsReduction;
-use crate::tree::{DEPTH, MerkleTree, TreeError, ZERO};
+use crate::tree::{DEPTH, MerklePath, MerkleTree, TreeError, ZERO};
 
 /// The default block height: batches of up to 32 deposits.
 pub const BATCH_LEVELS: usize = 5;
@@ -251,10 +249,14 @@ impl BatchCircuit {
         let new_leaves: Vec<Fr> = (0..size)
             .map(|j| if j < offset { old_leaves[j] } else { slots[j] })
             .collect();
-        let siblings = tree.siblings_above(levels, block)?;
-        let new_root = climb(block_root(&new_leaves), block, &siblings);
+        // The block's path to the root: its siblings, its index's bits.
+        let above = MerklePath {
+            siblings: tree.siblings_above(levels, block)?,
+            index: block as u32,
+        };
+        let new_root = above.root(block_root(&new_leaves));
         debug_assert_eq!(
-            climb(block_root(&old_leaves), block, &siblings),
+            above.root(block_root(&old_leaves)),
             tree.root(),
             "the tree's own nodes make its root"
         );
@@ -271,7 +273,7 @@ impl BatchCircuit {
             chain_start,
             old_leaves,
             slots,
-            siblings,
+            siblings: above.siblings,
         })
     }
 }
@@ -286,20 +288,6 @@ fn block_root(leaves: &[Fr]) -> Fr {
             .collect();
     }
     level[0]
-}
-
-/// The root a block's root hashes up to through its siblings.
-fn climb(node: Fr, block: usize, siblings: &[Fr]) -> Fr {
-    siblings
-        .iter()
-        .enumerate()
-        .fold(node, |node, (level, sibling)| {
-            if block >> level & 1 == 1 {
-                poseidon::hash2(*sibling, node)
-            } else {
-                poseidon::hash2(node, *sibling)
-            }
-        })
 }
 
 /// The root of a block in the circuit.
@@ -428,42 +416,20 @@ pub const INSECURE_DEV_VK_SHA256: &str =
 pub fn insecure_dev_keys() -> &'static ProvingKey<Bn254> {
     static KEYS: std::sync::OnceLock<ProvingKey<Bn254>> = std::sync::OnceLock::new();
     KEYS.get_or_init(|| {
-        use rand_core::SeedableRng;
-        use sha2::Digest;
-        let seed: [u8; 32] = sha2::Sha256::digest(INSECURE_DEV_SEED).into();
-        let mut rng = rand_chacha::ChaCha20Rng::from_seed(seed);
+        let mut rng = crate::keys::insecure_dev_rng(INSECURE_DEV_SEED);
         Groth16::<Bn254>::circuit_specific_setup(BatchCircuit::blank(BATCH_LEVELS), &mut rng)
             .expect("the blank batch circuit synthesizes")
             .0
     })
 }
 
-/// SHA-256 of `vk` as `keys::verifying_key_bytes` encodes it, hex.
-pub fn verifying_key_sha256(vk: &ark_groth16::VerifyingKey<Bn254>) -> String {
-    use sha2::Digest;
-    hex::encode(sha2::Sha256::digest(crate::keys::verifying_key_bytes(vk)))
-}
-
-/// Which setup made `pk`, told by its H query (as `Keys::new` tells withdraw keys), after
-/// checking its sizes are the default batch circuit's.
+/// Which setup made `pk` (`keys::setup_for`), once its sizes are checked to be the default
+/// batch circuit's.
 pub fn setup_of(pk: &ProvingKey<Bn254>) -> Result<Setup, BatchError> {
-    let circuit = crate::r1cs::batch();
-    let wrong = |what: String| Err(BatchError::WrongKey(what));
-    if pk.vk.gamma_abc_g1.len() != circuit.num_instance {
-        return wrong(format!(
-            "{} public inputs",
-            pk.vk.gamma_abc_g1.len().saturating_sub(1)
-        ));
-    }
-    if pk.a_query.len() != circuit.num_wires() || pk.l_query.len() != circuit.num_witness {
-        return wrong(format!("{} A query points", pk.a_query.len()));
-    }
-    let domain = circuit.domain_size();
-    match pk.h_query.len() {
-        n if n == domain => Ok(Setup::Snarkjs),
-        n if n + 1 == domain => Ok(Setup::Arkworks),
-        n => wrong(format!("{n} H query points")),
-    }
+    crate::keys::setup_for(pk, crate::r1cs::batch()).map_err(|e| match e {
+        KeyError::WrongCircuit(what) => BatchError::WrongKey(what),
+        other => BatchError::WrongKey(other.to_string()),
+    })
 }
 
 /// Proves `circuit` (a default-size batch) with `pk`, from arkworks' setup or a snarkjs
@@ -489,34 +455,9 @@ pub fn prove<R: RngCore + CryptoRng>(
     if let Some(row) = system.first_unsatisfied(&z) {
         return Err(BatchError::Unsatisfied(row));
     }
-    let matrices = &crate::r1cs::batch_matrices()[..];
-    let (r, s) = (Fr::rand(rng), Fr::rand(rng));
-    let (instance, constraints) = (system.num_instance, system.num_constraints());
-    let proof = match setup {
-        Setup::Arkworks => {
-            Groth16::<Bn254, LibsnarkReduction>::create_proof_with_reduction_and_matrices(
-                pk,
-                r,
-                s,
-                matrices,
-                instance,
-                constraints,
-                &z,
-            )
-        }
-        Setup::Snarkjs => {
-            Groth16::<Bn254, SnarkjsReduction>::create_proof_with_reduction_and_matrices(
-                pk,
-                r,
-                s,
-                matrices,
-                instance,
-                constraints,
-                &z,
-            )
-        }
-    }
-    .map_err(|e| BatchError::Prover(e.to_string()))?;
+    let proof =
+        crate::proof::prove_assignment(pk, setup, (system, crate::r1cs::batch_matrices()), &z, rng)
+            .map_err(|e| BatchError::Prover(e.to_string()))?;
     let prepared = ark_groth16::prepare_verifying_key(&pk.vk);
     let verified =
         Groth16::<Bn254>::verify_with_processed_vk(&prepared, &circuit.public.instance(), &proof)
@@ -575,7 +516,10 @@ mod tests {
     #[test]
     fn the_development_keys_are_the_pinned_ones() {
         let keys = insecure_dev_keys();
-        assert_eq!(verifying_key_sha256(&keys.vk), INSECURE_DEV_VK_SHA256);
+        assert_eq!(
+            crate::keys::verifying_key_sha256(&keys.vk),
+            INSECURE_DEV_VK_SHA256
+        );
         assert_eq!(setup_of(keys).unwrap(), Setup::Arkworks);
         // Not the withdraw circuit's.
         assert_ne!(INSECURE_DEV_VK_SHA256, crate::keys::INSECURE_DEV_VK_SHA256);

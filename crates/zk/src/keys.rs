@@ -22,6 +22,7 @@ use rand_core::SeedableRng;
 use sha2::{Digest, Sha256};
 
 use crate::circuit::WithdrawCircuit;
+use crate::r1cs::R1cs;
 
 /// The seed of the insecure development setup. Public on purpose: it is not a secret, which
 /// is exactly why keys made from it must never guard real money.
@@ -62,40 +63,8 @@ impl Keys {
     /// Checks that the key's queries have the withdraw circuit's sizes, and tells the setup
     /// from the H query's length, so that a key keeps its kind through any file format.
     pub fn new(proving: ProvingKey<Bn254>) -> Result<Self, KeyError> {
+        let setup = setup_for(&proving, crate::r1cs::withdraw())?;
         let verifying = proving.vk.clone();
-        let circuit = crate::r1cs::withdraw();
-        // One public input plus the constant one.
-        if verifying.gamma_abc_g1.len() != circuit.num_instance {
-            return Err(KeyError::WrongCircuit(format!(
-                "{} public inputs, expected {}",
-                verifying.gamma_abc_g1.len().saturating_sub(1),
-                circuit.num_public()
-            )));
-        }
-        let sizes = [
-            ("A", proving.a_query.len(), circuit.num_wires()),
-            ("B1", proving.b_g1_query.len(), circuit.num_wires()),
-            ("B2", proving.b_g2_query.len(), circuit.num_wires()),
-            ("L", proving.l_query.len(), circuit.num_witness),
-        ];
-        for (name, found, expected) in sizes {
-            if found != expected {
-                return Err(KeyError::WrongCircuit(format!(
-                    "{found} {name} query points, the circuit has {expected} variables for them"
-                )));
-            }
-        }
-        let domain = circuit.domain_size();
-        let setup = match proving.h_query.len() {
-            n if n == domain => Setup::Snarkjs,
-            n if n + 1 == domain => Setup::Arkworks,
-            n => {
-                return Err(KeyError::WrongCircuit(format!(
-                    "{n} H query points, expected {domain} (snarkjs) or {} (arkworks)",
-                    domain - 1
-                )));
-            }
-        };
         let prepared = ark_groth16::prepare_verifying_key(&verifying);
         Ok(Keys {
             proving,
@@ -127,8 +96,7 @@ impl Keys {
 
     /// The deterministic development setup. Insecure: see the module documentation.
     pub fn insecure_dev_setup() -> Self {
-        let seed: [u8; 32] = Sha256::digest(INSECURE_DEV_SEED).into();
-        let mut rng = rand_chacha::ChaCha20Rng::from_seed(seed);
+        let mut rng = insecure_dev_rng(INSECURE_DEV_SEED);
         let (proving, _) =
             Groth16::<Bn254>::circuit_specific_setup(WithdrawCircuit::blank(), &mut rng)
                 .expect("the blank withdraw circuit synthesizes");
@@ -172,7 +140,7 @@ impl Keys {
 
     /// The identity of the verifying key, pinned in a deployment: SHA-256 of its bytes, hex.
     pub fn verifying_key_sha256(&self) -> String {
-        hex::encode(Sha256::digest(self.verifying_key_bytes()))
+        verifying_key_sha256(&self.verifying)
     }
 
     /// Writes the proving key to `path`.
@@ -212,6 +180,53 @@ impl Keys {
     pub fn verifier_args(&self) -> VerifierArgs {
         VerifierArgs::from(&self.verifying)
     }
+}
+
+/// The randomness of a development setup: ChaCha20 seeded with SHA-256 of a published `seed`,
+/// so anyone can recompute the setup's toxic waste (which is the point: such keys are
+/// insecure by construction).
+pub(crate) fn insecure_dev_rng(seed: &[u8]) -> rand_chacha::ChaCha20Rng {
+    rand_chacha::ChaCha20Rng::from_seed(Sha256::digest(seed).into())
+}
+
+/// Checks that `proving`'s queries have `circuit`'s sizes, and tells the setup that made it
+/// from the H query's length, so that a key keeps its kind through any file format.
+pub(crate) fn setup_for(proving: &ProvingKey<Bn254>, circuit: &R1cs) -> Result<Setup, KeyError> {
+    // One public input plus the constant one.
+    if proving.vk.gamma_abc_g1.len() != circuit.num_instance {
+        return Err(KeyError::WrongCircuit(format!(
+            "{} public inputs, expected {}",
+            proving.vk.gamma_abc_g1.len().saturating_sub(1),
+            circuit.num_public()
+        )));
+    }
+    let sizes = [
+        ("A", proving.a_query.len(), circuit.num_wires()),
+        ("B1", proving.b_g1_query.len(), circuit.num_wires()),
+        ("B2", proving.b_g2_query.len(), circuit.num_wires()),
+        ("L", proving.l_query.len(), circuit.num_witness),
+    ];
+    for (name, found, expected) in sizes {
+        if found != expected {
+            return Err(KeyError::WrongCircuit(format!(
+                "{found} {name} query points, the circuit has {expected} variables for them"
+            )));
+        }
+    }
+    let domain = circuit.domain_size();
+    match proving.h_query.len() {
+        n if n == domain => Ok(Setup::Snarkjs),
+        n if n + 1 == domain => Ok(Setup::Arkworks),
+        n => Err(KeyError::WrongCircuit(format!(
+            "{n} H query points, expected {domain} (snarkjs) or {} (arkworks)",
+            domain - 1
+        ))),
+    }
+}
+
+/// The identity of a verifying key: SHA-256 of its compressed bytes, hex.
+pub fn verifying_key_sha256(vk: &VerifyingKey<Bn254>) -> String {
+    hex::encode(Sha256::digest(verifying_key_bytes(vk)))
 }
 
 pub fn verifying_key_bytes(vk: &VerifyingKey<Bn254>) -> Vec<u8> {

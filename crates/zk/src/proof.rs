@@ -10,7 +10,7 @@ use ark_bn254::{Bn254, Fq, Fq2, G1Affine, G2Affine};
 use ark_ec::AffineRepr;
 use ark_ff::{BigInt, PrimeField};
 use ark_groth16::r1cs_to_qap::{LibsnarkReduction, R1CSToQAP};
-use ark_groth16::{Groth16, Proof};
+use ark_groth16::{Groth16, Proof, ProvingKey};
 use ark_relations::gr1cs::SynthesisError;
 use ark_snark::SNARK;
 use ark_std::UniformRand;
@@ -147,11 +147,13 @@ pub fn prove<R: RngCore + CryptoRng>(
     // The constraint system is the same for every proof: its matrices are made once
     // (`r1cs::withdraw_matrices`), and a proof only computes the assignment.
     let z = r1cs::full_assignment(circuit).map_err(|e| ProofError::Prover(e.to_string()))?;
-    // The reduction must be the one the keys were made for (see `Setup`).
-    let proof = match keys.setup() {
-        Setup::Arkworks => prove_assignment::<LibsnarkReduction, _>(keys, &z, rng),
-        Setup::Snarkjs => prove_assignment::<SnarkjsReduction, _>(keys, &z, rng),
-    }
+    let proof = prove_assignment(
+        &keys.proving,
+        keys.setup(),
+        (r1cs::withdraw(), r1cs::withdraw_matrices()),
+        &z,
+        rng,
+    )
     .map_err(|e| ProofError::Prover(e.to_string()))?;
     if !verify(keys, public, &proof) {
         return Err(ProofError::SelfCheckFailed);
@@ -159,24 +161,38 @@ pub fn prove<R: RngCore + CryptoRng>(
     Ok(proof)
 }
 
-/// Groth16 over the withdraw circuit's matrices for the full assignment `z`, with the
-/// reduction `Q` (randomized with two fresh scalars, as `Groth16::prove` does).
-fn prove_assignment<Q: R1CSToQAP, R: RngCore + CryptoRng>(
-    keys: &Keys,
+/// Groth16 over a circuit's constraint system and matrices (made once per process, see
+/// `r1cs`) for the full assignment `z`, randomized with two fresh scalars as `Groth16::prove`
+/// does, with the R1CS-to-QAP reduction the keys were made for (see `Setup`): a proof made
+/// with the other one does not verify.
+pub(crate) fn prove_assignment<R: RngCore + CryptoRng>(
+    proving: &ProvingKey<Bn254>,
+    setup: Setup,
+    (system, matrices): (&r1cs::R1cs, &[r1cs::Matrix; 3]),
     z: &[Fr],
     rng: &mut R,
 ) -> Result<Proof<Bn254>, SynthesisError> {
-    let system = r1cs::withdraw();
-    let (r, s) = (Fr::rand(rng), Fr::rand(rng));
-    Groth16::<Bn254, Q>::create_proof_with_reduction_and_matrices(
-        &keys.proving,
-        r,
-        s,
-        &r1cs::withdraw_matrices()[..],
-        system.num_instance,
-        system.num_constraints(),
-        z,
-    )
+    fn with<Q: R1CSToQAP>(
+        proving: &ProvingKey<Bn254>,
+        (r, s): (Fr, Fr),
+        (system, matrices): (&r1cs::R1cs, &[r1cs::Matrix; 3]),
+        z: &[Fr],
+    ) -> Result<Proof<Bn254>, SynthesisError> {
+        Groth16::<Bn254, Q>::create_proof_with_reduction_and_matrices(
+            proving,
+            r,
+            s,
+            &matrices[..],
+            system.num_instance,
+            system.num_constraints(),
+            z,
+        )
+    }
+    let randomness = (Fr::rand(rng), Fr::rand(rng));
+    match setup {
+        Setup::Arkworks => with::<LibsnarkReduction>(proving, randomness, (system, matrices), z),
+        Setup::Snarkjs => with::<SnarkjsReduction>(proving, randomness, (system, matrices), z),
+    }
 }
 
 /// Checks a proof against the public inputs.
