@@ -62,6 +62,8 @@
 //!
 //! The zero leaf and the hash are the live tree's ([`crate::tree::ZERO`], Poseidon t=3).
 
+use std::sync::OnceLock;
+
 use alloy_primitives::U256;
 use ark_bn254::Bn254;
 use ark_ff::{BigInteger, PrimeField};
@@ -75,6 +77,7 @@ use rand_core::{CryptoRng, RngCore};
 use crate::Fr;
 use crate::keys::{KeyError, Setup};
 use crate::poseidon::{self, gadget};
+use crate::r1cs::{self, Matrix, R1cs};
 use crate::tree::{DEPTH, MerklePath, MerkleTree, TreeError, ZERO};
 
 /// The default block height: batches of up to 32 deposits.
@@ -402,6 +405,32 @@ impl ConstraintSynthesizer<Fr> for BatchCircuit {
     }
 }
 
+/// The circuit's constraint system at the default block ([`BATCH_LEVELS`]), synthesized once
+/// per process.
+pub fn constraint_system() -> &'static R1cs {
+    static R1CS: OnceLock<R1cs> = OnceLock::new();
+    R1CS.get_or_init(|| {
+        r1cs::synthesize(BatchCircuit::blank(BATCH_LEVELS))
+            .expect("the blank batch circuit synthesizes")
+    })
+}
+
+/// Its matrices, made once per process, for a prover that is handed them.
+pub fn constraint_matrices() -> &'static [Matrix; 3] {
+    static MATRICES: OnceLock<[Matrix; 3]> = OnceLock::new();
+    MATRICES.get_or_init(|| r1cs::matrices(constraint_system()))
+}
+
+/// The circuit's `.r1cs` file, for snarkjs.
+pub fn r1cs_file() -> Vec<u8> {
+    r1cs::encode_r1cs(constraint_system())
+}
+
+/// The `.wtns` file of a concrete batch, for `snarkjs wtns check` and `groth16 prove`.
+pub fn wtns_file(circuit: BatchCircuit) -> Result<Vec<u8>, SynthesisError> {
+    Ok(r1cs::encode_wtns(&r1cs::full_assignment(circuit)?))
+}
+
 /// The seed of the batch circuit's insecure development setup: public, like the withdraw
 /// circuit's (`crate::keys::INSECURE_DEV_SEED`), so keys made from it must never guard money.
 pub const INSECURE_DEV_SEED: &[u8] = b"tronpool insecure development setup, BatchInsert(5, 20) v1";
@@ -414,7 +443,7 @@ pub const INSECURE_DEV_VK_SHA256: &str =
 /// The batch circuit's deterministic development keys, made once per process (a few seconds:
 /// the setup runs on a 2^15 domain). Insecure: anyone can recompute their toxic waste.
 pub fn insecure_dev_keys() -> &'static ProvingKey<Bn254> {
-    static KEYS: std::sync::OnceLock<ProvingKey<Bn254>> = std::sync::OnceLock::new();
+    static KEYS: OnceLock<ProvingKey<Bn254>> = OnceLock::new();
     KEYS.get_or_init(|| {
         let mut rng = crate::keys::insecure_dev_rng(INSECURE_DEV_SEED);
         Groth16::<Bn254>::circuit_specific_setup(BatchCircuit::blank(BATCH_LEVELS), &mut rng)
@@ -426,7 +455,7 @@ pub fn insecure_dev_keys() -> &'static ProvingKey<Bn254> {
 /// Which setup made `pk` (`keys::setup_for`), once its sizes are checked to be the default
 /// batch circuit's.
 pub fn setup_of(pk: &ProvingKey<Bn254>) -> Result<Setup, BatchError> {
-    crate::keys::setup_for(pk, crate::r1cs::batch()).map_err(|e| match e {
+    crate::keys::setup_for(pk, constraint_system()).map_err(|e| match e {
         KeyError::WrongCircuit(what) => BatchError::WrongKey(what),
         other => BatchError::WrongKey(other.to_string()),
     })
@@ -449,15 +478,14 @@ pub fn prove<R: RngCore + CryptoRng>(
         });
     }
     let setup = setup_of(pk)?;
-    let system = crate::r1cs::batch();
-    let z = crate::r1cs::full_assignment(circuit.clone())
-        .map_err(|e| BatchError::Prover(e.to_string()))?;
+    let system = constraint_system();
+    let z =
+        r1cs::full_assignment(circuit.clone()).map_err(|e| BatchError::Prover(e.to_string()))?;
     if let Some(row) = system.first_unsatisfied(&z) {
         return Err(BatchError::Unsatisfied(row));
     }
-    let proof =
-        crate::proof::prove_assignment(pk, setup, (system, crate::r1cs::batch_matrices()), &z, rng)
-            .map_err(|e| BatchError::Prover(e.to_string()))?;
+    let proof = crate::proof::prove_assignment(pk, setup, (system, constraint_matrices()), &z, rng)
+        .map_err(|e| BatchError::Prover(e.to_string()))?;
     let prepared = ark_groth16::prepare_verifying_key(&pk.vk);
     let verified =
         Groth16::<Bn254>::verify_with_processed_vk(&prepared, &circuit.public.instance(), &proof)

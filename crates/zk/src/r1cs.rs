@@ -18,7 +18,6 @@ use ark_relations::gr1cs::{
 };
 
 use crate::Fr;
-use crate::batch::{BATCH_LEVELS, BatchCircuit};
 use crate::circuit::WithdrawCircuit;
 
 /// One row of a matrix: `(wire, coefficient)`, wires ascending, no zero coefficient.
@@ -86,8 +85,9 @@ fn canonical_row(terms: &[(Fr, usize)]) -> Row {
     out
 }
 
-/// The constraint system of `blank`, a circuit of the right shape.
-fn synthesize(blank: impl ConstraintSynthesizer<Fr>) -> Result<R1cs, SynthesisError> {
+/// The constraint system of `blank`, a circuit of the right shape. Each circuit's module keeps
+/// its own, made once per process ([`withdraw`] here, `batch::constraint_system`).
+pub(crate) fn synthesize(blank: impl ConstraintSynthesizer<Fr>) -> Result<R1cs, SynthesisError> {
     let cs = ConstraintSystem::<Fr>::new_ref();
     cs.set_optimization_goal(OptimizationGoal::Constraints);
     cs.set_mode(SynthesisMode::Setup);
@@ -116,17 +116,8 @@ pub fn withdraw() -> &'static R1cs {
     })
 }
 
-/// The batch-insert circuit's constraint system at the default block ([`BATCH_LEVELS`]),
-/// synthesized once per process.
-pub fn batch() -> &'static R1cs {
-    static R1CS: OnceLock<R1cs> = OnceLock::new();
-    R1CS.get_or_init(|| {
-        synthesize(BatchCircuit::blank(BATCH_LEVELS)).expect("the blank batch circuit synthesizes")
-    })
-}
-
 /// `r`'s matrices `[A, B, C]` in ark-groth16's form (`(coefficient, wire)` rows).
-fn matrices(r: &R1cs) -> [Matrix; 3] {
+pub(crate) fn matrices(r: &R1cs) -> [Matrix; 3] {
     let matrix = |rows: &[Row]| {
         rows.iter()
             .map(|row| row.iter().map(|&(wire, coeff)| (coeff, wire)).collect())
@@ -140,12 +131,6 @@ fn matrices(r: &R1cs) -> [Matrix; 3] {
 pub fn withdraw_matrices() -> &'static [Matrix; 3] {
     static MATRICES: OnceLock<[Matrix; 3]> = OnceLock::new();
     MATRICES.get_or_init(|| matrices(withdraw()))
-}
-
-/// The batch circuit's matrices, made once per process from [`batch`].
-pub fn batch_matrices() -> &'static [Matrix; 3] {
-    static MATRICES: OnceLock<[Matrix; 3]> = OnceLock::new();
-    MATRICES.get_or_init(|| matrices(batch()))
 }
 
 /// The full assignment `[1, public inputs, witness]` of a concrete circuit, so its indices are
@@ -249,16 +234,6 @@ pub fn encode_wtns(z: &[Fr]) -> Vec<u8> {
 /// The witness file of a concrete withdrawal, for `snarkjs wtns check` and
 /// `snarkjs groth16 prove`.
 pub fn withdraw_wtns(circuit: WithdrawCircuit) -> Result<Vec<u8>, SynthesisError> {
-    Ok(encode_wtns(&full_assignment(circuit)?))
-}
-
-/// The batch circuit's `.r1cs` file.
-pub fn batch_r1cs() -> Vec<u8> {
-    encode_r1cs(batch())
-}
-
-/// The witness file of a concrete batch.
-pub fn batch_wtns(circuit: BatchCircuit) -> Result<Vec<u8>, SynthesisError> {
     Ok(encode_wtns(&full_assignment(circuit)?))
 }
 

@@ -146,9 +146,9 @@ fn sample() -> BatchCircuit {
 fn snarkjs_reads_the_batch_r1cs_and_checks_its_witness() {
     use test_support::interop::{snarkjs, text};
     let dir = tempfile::tempdir().unwrap();
-    let r = zk::r1cs::batch();
+    let r = zk::batch::constraint_system();
     let r1cs = dir.path().join("batch.r1cs");
-    std::fs::write(&r1cs, zk::r1cs::batch_r1cs()).unwrap();
+    std::fs::write(&r1cs, zk::batch::r1cs_file()).unwrap();
     let path = |p: &std::path::Path| p.to_str().unwrap().to_owned();
     let out = snarkjs(&["r1cs", "info", &path(&r1cs)]);
     let said = text(&out);
@@ -163,14 +163,14 @@ fn snarkjs_reads_the_batch_r1cs_and_checks_its_witness() {
     assert_eq!(r.num_constraints(), 30_548);
 
     let good = dir.path().join("good.wtns");
-    std::fs::write(&good, zk::r1cs::batch_wtns(sample()).unwrap()).unwrap();
+    std::fs::write(&good, zk::batch::wtns_file(sample()).unwrap()).unwrap();
     let out = snarkjs(&["wtns", "check", &path(&r1cs), &path(&good)]);
     assert!(text(&out).contains("WITNESS IS CORRECT"), "{}", text(&out));
     // A commitment the queue does not have: snarkjs finds the broken constraint too.
     let mut false_batch = sample();
     false_batch.slots[9] = Fr::from(5u64);
     let bad = dir.path().join("bad.wtns");
-    std::fs::write(&bad, zk::r1cs::batch_wtns(false_batch).unwrap()).unwrap();
+    std::fs::write(&bad, zk::batch::wtns_file(false_batch).unwrap()).unwrap();
     let out = snarkjs(&["wtns", "check", &path(&r1cs), &path(&bad)]);
     assert!(
         text(&out).contains("WITNESS IS NOT CORRECT"),
