@@ -258,11 +258,18 @@ fn batch_figures(count: usize, info: &TransactionInfo, micros: i64) {
         &format!("batch_of_{count}"),
         info.receipt.energy_usage_total,
     );
+    bytes_line(&format!("batch_of_{count}"), info);
     cpu_line(&format!("batch_of_{count}"), micros);
     assert!(
         micros <= 64_000,
         "a batch of {count}: {micros} µs of modeled CPU"
     );
+}
+
+/// Prints a transaction's bandwidth: its bytes, free, staked or burned (1,000 sun a byte).
+fn bytes_line(op: &str, info: &TransactionInfo) {
+    let bytes = info.receipt.net_usage + info.receipt.net_fee / 1_000;
+    println!(r#"{{"bench":"bandwidth","op":"{op}","bytes":{bytes}}}"#);
 }
 
 fn median(mut values: Vec<i64>) -> i64 {
@@ -284,6 +291,9 @@ async fn deposits_queue_and_batches_of_every_size_insert_them() {
     let mut cpu = Vec::new();
     for i in 0..40 {
         let (info, micros) = p.deposit(&depositors[i % 3]).await;
+        if i == 39 {
+            bytes_line("queued_deposit", &info);
+        }
         deposits.push(info.receipt.energy_usage_total);
         cpu.push(micros);
     }
