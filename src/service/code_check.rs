@@ -31,11 +31,16 @@ use crate::service::check::{Check, failures};
 
 /// Every contract of the deployment and the network it is on, checked against our artifacts
 /// and the record: one [`Check`] per contract, and one for the network.
-pub(crate) async fn check_code(chain: &Chain, usdt: Option<Address>) -> Result<Vec<Check>> {
+pub async fn check_code(chain: &Chain, usdt: Option<Address>) -> Result<Vec<Check>> {
     let d = &chain.deployment;
     let mut checks = vec![network(chain, usdt).await?];
-    checks.push(hasher(chain).await?);
-    checks.push(verifier(chain).await?);
+    checks.push(argless(chain, d.hasher, "PoseidonT3", "hasher").await?);
+    checks.push(verifier(chain, d.verifier, &d.verifying_key_sha256, "verifier").await?);
+    if let Some(b) = &d.batches {
+        checks.push(argless(chain, b.hasher4, "PoseidonT5", "batch hasher").await?);
+        checks.push(verifier(chain, b.verifier, &b.verifying_key_sha256, "batch verifier").await?);
+        checks.push(argless(chain, b.inserter, "BatchInserter", "batch inserter").await?);
+    }
     for pool in &d.pools {
         checks.push(pool_code(chain, pool.denomination, pool.address).await?);
         checks.push(pool_wiring(chain, pool.denomination).await?);
@@ -173,31 +178,27 @@ fn address_word(address: Address) -> Vec<u8> {
         .to_vec()
 }
 
-async fn hasher(chain: &Chain) -> Result<Check> {
-    let address = chain.deployment.hasher;
-    Ok(match code(chain, address, "PoseidonT3").await? {
-        Found::NotOurs(why) => Check::new("hasher code", false, why),
+/// A contract created without constructor arguments from the artifact `artifact`, shown as
+/// `what` (the hashers and the batch inserter).
+async fn argless(chain: &Chain, address: Address, artifact: &str, what: &str) -> Result<Check> {
+    let name = format!("{what} code");
+    Ok(match code(chain, address, artifact).await? {
+        Found::NotOurs(why) => Check::new(name, false, why),
         Found::Ours(code) if !code.args.is_empty() => Check::new(
-            "hasher code",
+            name,
             false,
-            format!("{address} was created with arguments tronpool's hasher does not take"),
+            format!("{address} was created with arguments tronpool's {what} does not take"),
         ),
-        Found::Ours(_) => Check::new(
-            "hasher code",
-            true,
-            format!("{address} runs tronpool's PoseidonT3"),
-        ),
+        Found::Ours(_) => Check::new(name, true, format!("{address} runs tronpool's {artifact}")),
     })
 }
 
-async fn verifier(chain: &Chain) -> Result<Check> {
-    let address = chain.deployment.verifier;
-    let pinned = chain
-        .deployment
-        .verifying_key_sha256
-        .trim_start_matches("0x")
-        .to_ascii_lowercase();
-    let name = "verifier code";
+/// A `Groth16Verifier` at `address` holding the verifying key whose hash is `pinned`, shown
+/// as `what` (the withdrawals' verifier, or the batches').
+async fn verifier(chain: &Chain, address: Address, pinned: &str, what: &str) -> Result<Check> {
+    let pinned = pinned.trim_start_matches("0x").to_ascii_lowercase();
+    let name = format!("{what} code");
+    let name = name.as_str();
     let code = match code(chain, address, "Groth16Verifier").await? {
         Found::Ours(code) => code,
         Found::NotOurs(why) => return Ok(Check::new(name, false, why)),

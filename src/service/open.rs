@@ -131,6 +131,19 @@ async fn prove_devnet(mut chain: Chain) -> Result<Chain> {
     if *pinned != zk::keys::INSECURE_DEV_VK_SHA256 {
         chain.devnet =
             ceremony::devnet_for_keys(&chain.node, chain.keys_dir.as_deref(), pinned).await?;
+        // The batch circuit's development key guards the pools' trees as the withdraw
+        // circuit's guards their funds: a forged batch could insert any leaf.
+        let batch_dev = chain
+            .deployment
+            .batches
+            .as_ref()
+            .is_some_and(|b| b.verifying_key_sha256 == zk::batch::INSECURE_DEV_VK_SHA256);
+        if batch_dev && !chain.devnet {
+            chain.devnet = devnet_identity::is_tronpool_devnet(&chain.node).await?;
+            if !chain.devnet {
+                return Err(chain.insecure_dev_key());
+            }
+        }
         return Ok(chain);
     }
     chain.devnet = devnet_identity::is_tronpool_devnet(&chain.node).await?;

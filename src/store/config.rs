@@ -187,6 +187,8 @@ impl DeploymentRecord {
             deployer: self.deployer,
             price_pair: None,
             wtrx: None,
+            // `tronpool deploy` does not deploy batch insertion yet (docs/batches.md).
+            batches: None,
         })
     }
 }

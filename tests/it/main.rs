@@ -13,6 +13,7 @@ mod cli_stake;
 mod cli_sync;
 mod cli_tty;
 mod cli_tx;
+mod code_check;
 mod generated;
 mod golden;
 mod interop;

@@ -29,6 +29,24 @@ pub struct Deployment {
     /// stand-in; on a real network, the configuration's).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wtrx: Option<Address>,
+    /// What queued pools insert their deposits with (`docs/batches.md`). `None` in a state
+    /// file or record written before there were any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub batches: Option<BatchDeployment>,
+}
+
+/// The contracts behind batch insertion, shared by every queued pool of a deployment.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BatchDeployment {
+    /// `PoseidonT5`: the four-input hasher that binds a batch's public input.
+    pub hasher4: Address,
+    /// A `Groth16Verifier` deployed with the batch circuit's verifying key.
+    pub verifier: Address,
+    /// SHA-256 of that verifying key.
+    pub verifying_key_sha256: String,
+    /// The `BatchInserter`: the unsponsored door every batch goes through.
+    pub inserter: Address,
 }
 
 /// One pool.

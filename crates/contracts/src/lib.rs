@@ -100,7 +100,7 @@ sol!(
 /// `origin_energy_limit`).
 pub mod deployment;
 
-pub use deployment::{Deployment, PoolDeployment};
+pub use deployment::{BatchDeployment, Deployment, PoolDeployment};
 
 pub mod sponsorship {
     /// The hasher's and the verifier's energy limit for their callers' share: nobody calls them

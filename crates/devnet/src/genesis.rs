@@ -3,8 +3,9 @@
 //! today's, tomorrow's, a CI runner's — has the token and the pools at the same addresses.
 //!
 //! Block 1 holds, in this order: the hasher, the verifier, the USDT, the six pools, one USDT
-//! transfer per dev account, the TRX/USDT price pair (a `DevSunswapPair`), and last, unless
-//! the devnet starts unsponsored, the deployer's energy stake. A contract's address depends
+//! transfer per dev account, the TRX/USDT price pair (a `DevSunswapPair`), the contracts of
+//! batch insertion (`PoseidonT5`, the batch circuit's verifier, the `BatchInserter`), and
+//! last, unless the devnet starts unsponsored, the deployer's energy stake. A contract's address depends
 //! only on its own transaction (its txID and owner), so what was added later moved nothing.
 //!
 //! The pools are created as `tronpool deploy` creates them: their callers pay no energy
@@ -13,7 +14,7 @@
 //! for that: a day of normal use.
 
 use alloy_sol_types::SolConstructor;
-use contracts::{Deployment, PoolDeployment};
+use contracts::{BatchDeployment, Deployment, PoolDeployment};
 use sha2::{Digest, Sha256};
 use tron::proto::{CreateSmartContract, SmartContract};
 use tron::transaction::DEFAULT_EXPIRATION_MS;
@@ -239,6 +240,21 @@ pub fn build(accounts: usize, sponsor: bool) -> Result<(Ledger, Deployment), Gen
         .abi_encode(),
         unsponsored,
     )?;
+    // Batch insertion, after everything above so that nothing above moved: the four-input
+    // hasher, the batch circuit's verifier (its development key, pinned so a start costs no
+    // setup) and the inserter, whose callers pay every batch in full.
+    let batch_key = zk::batch::insecure_dev_verifying_key();
+    let batches = BatchDeployment {
+        hasher4: deploy(&mut chain, "PoseidonT5", Vec::new(), unsponsored)?,
+        verifier: deploy(
+            &mut chain,
+            "Groth16Verifier",
+            zk::keys::VerifierArgs::from(&batch_key).abi_encode(),
+            unsponsored,
+        )?,
+        verifying_key_sha256: zk::keys::verifying_key_sha256(&batch_key),
+        inserter: deploy(&mut chain, "BatchInserter", Vec::new(), unsponsored)?,
+    };
     if sponsor {
         let stake = Action::Stake(tron::Stake::Freeze {
             owner: deployer.address(),
@@ -265,6 +281,7 @@ pub fn build(accounts: usize, sponsor: bool) -> Result<(Ledger, Deployment), Gen
         deployer: deployer.address(),
         price_pair: Some(price_pair),
         wtrx: Some(wtrx_stand_in()),
+        batches: Some(batches),
     };
     Ok((chain, deployment))
 }

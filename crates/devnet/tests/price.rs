@@ -159,7 +159,7 @@ async fn genesis_pair_reads_as_sunswap_v2_wtrx_usdt() {
     // Both tokens answer with 6 decimals, as WTRX and USDT do on mainnet.
     let decimals = read(&url, &usdt, Trc20::decimalsCall {}).await;
     assert_eq!(decimals, 6);
-    // The pair is deployed last in block 1, by the deployer.
+    // The pair is deployed in block 1, by the deployer.
     assert_eq!(d["block"], 1);
     assert_eq!(
         Some(token1),

@@ -67,7 +67,7 @@ use std::sync::OnceLock;
 use alloy_primitives::U256;
 use ark_bn254::Bn254;
 use ark_ff::{BigInteger, PrimeField};
-use ark_groth16::{Groth16, Proof, ProvingKey};
+use ark_groth16::{Groth16, Proof, ProvingKey, VerifyingKey};
 use ark_r1cs_std::fields::fp::FpVar;
 use ark_r1cs_std::prelude::*;
 use ark_relations::gr1cs::{ConstraintSynthesizer, ConstraintSystemRef, SynthesisError};
@@ -440,6 +440,26 @@ pub const INSECURE_DEV_SEED: &[u8] = b"tronpool insecure development setup, Batc
 pub const INSECURE_DEV_VK_SHA256: &str =
     "64cbfcbd6fcfa116db1bb4fbea3b2bcbe25a76a60f39e2d422ad533eec3962c0";
 
+/// The development setup's verifying key (`keys::verifying_key_bytes`, hex), so a devnet's
+/// genesis deploys the batch verifier without the seconds of setup the proving key takes (a
+/// test keeps it equal to [`insecure_dev_keys`]'s).
+pub const INSECURE_DEV_VERIFYING_KEY_HEX: &str = concat!(
+    "caf93d956fe151d86c4c18098a41e8831d1717f40813decb30726ad0242271152cdaeb3411ba6a3d",
+    "501a9a450db323ea38dfec494b003484ccb10fea5f50650002d7045fa08e5d05c284e9a75f232b99",
+    "e323552f3a319b29feab85207c6bde2a5135402c1680e0560e7b9a7201bfa346016bb64f05e49d11",
+    "e4f713b8f8b74d26e639c969ff932ed75dc96b59667736794e1131175782b7eaa1c238245c69328d",
+    "102f02b05b166815362a5eb2062198926a770895712debb54d78db0495da79161fadef17a34b741a",
+    "0b44d96f2430ffba2dad5cca158d37a2586b9f1c735399a4020000000000000037bb0e45ce87681c",
+    "a02727bc0c17ec18a933255c64db27a5a462da7ded479292a3500d25d1e8d8d0803bdb2b65f568a8",
+    "6f894cdab580182919bd8aada8a69810",
+);
+
+/// [`INSECURE_DEV_VERIFYING_KEY_HEX`] read back.
+pub fn insecure_dev_verifying_key() -> VerifyingKey<Bn254> {
+    let bytes = hex::decode(INSECURE_DEV_VERIFYING_KEY_HEX).expect("the pinned key is hex");
+    crate::keys::read_verifying_key(&bytes).expect("the pinned key is a verifying key")
+}
+
 /// The batch circuit's deterministic development keys, made once per process (a few seconds:
 /// the setup runs on a 2^15 domain). Insecure: anyone can recompute their toxic waste.
 pub fn insecure_dev_keys() -> &'static ProvingKey<Bn254> {
@@ -551,6 +571,9 @@ mod tests {
         assert_eq!(setup_of(keys).unwrap(), Setup::Arkworks);
         // Not the withdraw circuit's.
         assert_ne!(INSECURE_DEV_VK_SHA256, crate::keys::INSECURE_DEV_VK_SHA256);
+        let bytes = crate::keys::verifying_key_bytes(&keys.vk);
+        assert_eq!(hex::encode(bytes), INSECURE_DEV_VERIFYING_KEY_HEX);
+        assert_eq!(insecure_dev_verifying_key(), keys.vk);
     }
 
     #[test]
