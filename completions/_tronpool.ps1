@@ -147,6 +147,7 @@ Register-ArgumentCompleter -Native -CommandName 'tronpool' -ScriptBlock {
             [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Log lines as text or as JSON objects (for a log collector)')
             [CompletionResult]::new('--unsigned', '--unsigned', [CompletionResultType]::ParameterName, 'Store the notes and print unsigned deposits (the API''s JSON) for an external signer; `tronpool notes check` settles them once they are broadcast')
             [CompletionResult]::new('--random', '--random', [CompletionResultType]::ParameterName, 'Make random notes even though a mnemonic is stored (such notes cannot be recovered from the mnemonic: back them up with `tronpool notes export`)')
+            [CompletionResult]::new('--insert', '--insert', [CompletionResultType]::ParameterName, 'Insert the deposits into the pool''s tree at once with a batch proof, paid by your key (a queued pool; otherwise they wait for a batcher, such as `tronpool serve`''s)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}')
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to every confirmation (needed to spend without a terminal)')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to every confirmation (needed to spend without a terminal)')
@@ -210,6 +211,7 @@ Register-ArgumentCompleter -Native -CommandName 'tronpool' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('sponsor', 'sponsor', [CompletionResultType]::ParameterValue, 'Change who pays the pool''s callers'' energy (only its deployer can); without a change, show it')
             [CompletionResult]::new('sync', 'sync', [CompletionResultType]::ParameterValue, 'Bring the cached deposits and withdrawals of the pools up to date (from the sources of --sync-from) and check the tree''s root with the pool')
+            [CompletionResult]::new('insert', 'insert', [CompletionResultType]::ParameterValue, 'Insert the pool''s queued deposits into its tree with batch proofs, paid by your key (each batch''s insertion fees are credited to you; `tronpool relay collect` collects them)')
             break
         }
         'tronpool;pool;sponsor' {
@@ -239,6 +241,29 @@ Register-ArgumentCompleter -Native -CommandName 'tronpool' -ScriptBlock {
         }
         'tronpool;pool;sync' {
             [CompletionResult]::new('--denom', '--denom', [CompletionResultType]::ParameterName, 'Only this pool: its denomination in USDT (default: every pool)')
+            [CompletionResult]::new('--network', '--network', [CompletionResultType]::ParameterName, 'Network: devnet, nile, shasta, mainnet, or one defined in the config file')
+            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'TRON node URL, overriding the network''s')
+            [CompletionResult]::new('--proxy', '--proxy', [CompletionResultType]::ParameterName, 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT')
+            [CompletionResult]::new('--sync-from', '--sync-from', [CompletionResultType]::ParameterName, 'Where pools are synced from, in order, comma-separated: a tronpool server''s URL, `events` (TronGrid''s events API), `scan` (the node''s blocks) [default: events,scan]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file to read instead of the default one')
+            [CompletionResult]::new('--key-file', '--key-file', [CompletionResultType]::ParameterName, 'File holding the private key to sign with (64 hex digits)')
+            [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Log lines as text or as JSON objects (for a log collector)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to every confirmation (needed to spend without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to every confirmation (needed to spend without a terminal)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More logging on stderr (-v, -vv, -vvv)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More logging on stderr (-v, -vv, -vvv)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Never color the output (NO_COLOR is honoured too)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'tronpool;pool;insert' {
+            [CompletionResult]::new('--denom', '--denom', [CompletionResultType]::ParameterName, 'The pool: its denomination in USDT')
             [CompletionResult]::new('--network', '--network', [CompletionResultType]::ParameterName, 'Network: devnet, nile, shasta, mainnet, or one defined in the config file')
             [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'TRON node URL, overriding the network''s')
             [CompletionResult]::new('--proxy', '--proxy', [CompletionResultType]::ParameterName, 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT')

@@ -133,6 +133,9 @@ _tronpool() {
             tronpool__subcmd__notes,show)
                 cmd="tronpool__subcmd__notes__subcmd__show"
                 ;;
+            tronpool__subcmd__pool,insert)
+                cmd="tronpool__subcmd__pool__subcmd__insert"
+                ;;
             tronpool__subcmd__pool,sponsor)
                 cmd="tronpool__subcmd__pool__subcmd__sponsor"
                 ;;
@@ -783,7 +786,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__deposit)
-            opts="-y -v -q -h -V --denom --count --unsigned --from --random --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            opts="-y -v -q -h -V --denom --count --unsigned --from --random --insert --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1657,12 +1660,58 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__pool)
-            opts="-y -v -q -h -V --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version sponsor sync"
+            opts="-y -v -q -h -V --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version sponsor sync insert"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --network)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --proxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sync-from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        tronpool__subcmd__pool__subcmd__insert)
+            opts="-y -v -q -h -V --denom --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --denom)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --network)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -123,6 +123,7 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand deposit" -l log-format
 json\t''"
 complete -c tronpool -n "__fish_tronpool_using_subcommand deposit" -l unsigned -d 'Store the notes and print unsigned deposits (the API\'s JSON) for an external signer; `tronpool notes check` settles them once they are broadcast'
 complete -c tronpool -n "__fish_tronpool_using_subcommand deposit" -l random -d 'Make random notes even though a mnemonic is stored (such notes cannot be recovered from the mnemonic: back them up with `tronpool notes export`)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand deposit" -l insert -d 'Insert the deposits into the pool\'s tree at once with a batch proof, paid by your key (a queued pool; otherwise they wait for a batcher, such as `tronpool serve`\'s)'
 complete -c tronpool -n "__fish_tronpool_using_subcommand deposit" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
 complete -c tronpool -n "__fish_tronpool_using_subcommand deposit" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
 complete -c tronpool -n "__fish_tronpool_using_subcommand deposit" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
@@ -150,23 +151,24 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand withdraw" -s q -l quie
 complete -c tronpool -n "__fish_tronpool_using_subcommand withdraw" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
 complete -c tronpool -n "__fish_tronpool_using_subcommand withdraw" -s h -l help -d 'Print help'
 complete -c tronpool -n "__fish_tronpool_using_subcommand withdraw" -s V -l version -d 'Print version'
-complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor sync" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
-complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor sync" -l node -d 'TRON node URL, overriding the network\'s' -r
-complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor sync" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
-complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor sync" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
-complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor sync" -l config -d 'Config file to read instead of the default one' -r -F
-complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor sync" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
-complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor sync" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor sync insert" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor sync insert" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor sync insert" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor sync insert" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor sync insert" -l config -d 'Config file to read instead of the default one' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor sync insert" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor sync insert" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
 json\t''"
-complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor sync" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
-complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor sync" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
-complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor sync" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
-complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor sync" -s q -l quiet -d 'Print only results and errors'
-complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor sync" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
-complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor sync" -s h -l help -d 'Print help'
-complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor sync" -s V -l version -d 'Print version'
-complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor sync" -f -a "sponsor" -d 'Change who pays the pool\'s callers\' energy (only its deployer can); without a change, show it'
-complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor sync" -f -a "sync" -d 'Bring the cached deposits and withdrawals of the pools up to date (from the sources of --sync-from) and check the tree\'s root with the pool'
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor sync insert" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor sync insert" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor sync insert" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor sync insert" -s q -l quiet -d 'Print only results and errors'
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor sync insert" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor sync insert" -s h -l help -d 'Print help'
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor sync insert" -s V -l version -d 'Print version'
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor sync insert" -f -a "sponsor" -d 'Change who pays the pool\'s callers\' energy (only its deployer can); without a change, show it'
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor sync insert" -f -a "sync" -d 'Bring the cached deposits and withdrawals of the pools up to date (from the sources of --sync-from) and check the tree\'s root with the pool'
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and not __fish_seen_subcommand_from sponsor sync insert" -f -a "insert" -d 'Insert the pool\'s queued deposits into its tree with batch proofs, paid by your key (each batch\'s insertion fees are credited to you; `tronpool relay collect` collects them)'
 complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from sponsor" -l denom -d 'The pool: its denomination in USDT' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from sponsor" -l caller-energy-percent -d 'The percent of each call\'s energy the pool\'s callers pay (0: the deployer\'s stake pays it all, up to --origin-energy-limit; what the stake cannot cover falls back to them)' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from sponsor" -l origin-energy-limit -d 'The most energy the deployer pays for one call' -r
@@ -201,6 +203,22 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_
 complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from sync" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
 complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from sync" -s h -l help -d 'Print help'
 complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from sync" -s V -l version -d 'Print version'
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from insert" -l denom -d 'The pool: its denomination in USDT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from insert" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from insert" -l node -d 'TRON node URL, overriding the network\'s' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from insert" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from insert" -l sync-from -d 'Where pools are synced from, in order, comma-separated: a tronpool server\'s URL, `events` (TronGrid\'s events API), `scan` (the node\'s blocks) [default: events,scan]' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from insert" -l config -d 'Config file to read instead of the default one' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from insert" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from insert" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
+json\t''"
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from insert" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from insert" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from insert" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from insert" -s q -l quiet -d 'Print only results and errors'
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from insert" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from insert" -s h -l help -d 'Print help'
+complete -c tronpool -n "__fish_tronpool_using_subcommand pool; and __fish_seen_subcommand_from insert" -s V -l version -d 'Print version'
 complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and not __fish_seen_subcommand_from energy release withdraw delegate undelegate" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and not __fish_seen_subcommand_from energy release withdraw delegate undelegate" -l node -d 'TRON node URL, overriding the network\'s' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand stake; and not __fish_seen_subcommand_from energy release withdraw delegate undelegate" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r

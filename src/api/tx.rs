@@ -122,6 +122,13 @@ pub async fn deposit(
     let from = inputs::address(&body.from, "from")?;
     let denomination = app.denomination_field(&body.denomination)?;
     let commitment = inputs::word(&body.commitment, "commitment")?;
+    crate::service::deposit::refuse_known_commitment(
+        &app.chain,
+        &app.trees,
+        denomination,
+        commitment,
+    )
+    .await?;
     let unsigned = builders::build_deposit(&app.chain, from, denomination, commitment).await?;
     Ok(Json(envelope::ok(&unsigned)))
 }

@@ -32,6 +32,10 @@ pub struct DepositArgs {
     /// from the mnemonic: back them up with `tronpool notes export`)
     #[arg(long)]
     random: bool,
+    /// Insert the deposits into the pool's tree at once with a batch proof, paid by your key
+    /// (a queued pool; otherwise they wait for a batcher, such as `tronpool serve`'s)
+    #[arg(long, conflicts_with = "unsigned")]
+    insert: bool,
 }
 
 impl DepositArgs {
@@ -64,6 +68,19 @@ impl DepositArgs {
                 ctx.out.stdout(&run.note_lines())?;
             }
             return Err(error);
+        }
+        if self.insert && session.chain.queued() {
+            let key = session
+                .key
+                .as_ref()
+                .expect("the key is opened without --unsigned");
+            run.inserted = super::pool::insert_queued(ctx, &session, key, self.denom).await?;
+        } else if session.chain.queued() && !self.unsigned {
+            ctx.out.note(format!(
+                "the deposits wait in the {} USDT pool's queue until a batch inserts them; \
+                 `tronpool pool insert --denom {}` inserts them now",
+                self.denom, self.denom
+            ));
         }
         if self.unsigned {
             ctx.out.note(

@@ -1,19 +1,24 @@
 //! `tronpool pool sponsor --denom N`: who pays a pool's callers' energy (its deployer's stake,
 //! up to a limit per call, or its callers). `tronpool pool sync`: bring the cached leaves and
-//! withdrawals of the pools up to date.
+//! withdrawals of the pools up to date. `tronpool pool insert --denom N`: insert a queued
+//! pool's waiting deposits with batch proofs, paid by the signing key.
 
 use clap::{Args, Subcommand};
 use serde::Serialize;
 use tron::TxId;
 
 use crate::error::Result;
+use crate::service::format::six_decimals_text;
+use crate::service::insert::{self, Inserted};
+use crate::service::pools;
 use crate::service::sponsor;
 use crate::service::sponsor::Sponsorship;
 
 use super::context::Context;
 use super::input::confirm;
-use super::open::{connect, key, trees};
+use super::open::{Needs, Session, connect, key, trees};
 use super::output::rows;
+use super::progress::spinner;
 use super::progress::sync;
 use super::signing::sign_and_confirm;
 
@@ -25,6 +30,17 @@ pub enum PoolCommand {
     /// Bring the cached deposits and withdrawals of the pools up to date (from the sources
     /// of --sync-from) and check the tree's root with the pool
     Sync(SyncArgs),
+    /// Insert the pool's queued deposits into its tree with batch proofs, paid by your key
+    /// (each batch's insertion fees are credited to you; `tronpool relay collect` collects
+    /// them)
+    Insert(InsertArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct InsertArgs {
+    /// The pool: its denomination in USDT
+    #[arg(long, value_name = "N")]
+    denom: u64,
 }
 
 #[derive(Debug, Args)]
@@ -61,6 +77,7 @@ impl PoolCommand {
         match self {
             PoolCommand::Sponsor(args) => sponsor(ctx, args).await,
             PoolCommand::Sync(args) => sync_pools(ctx, args).await,
+            PoolCommand::Insert(args) => insert(ctx, args).await,
         }
     }
 }
@@ -84,13 +101,88 @@ async fn sync_pools(ctx: &Context, args: SyncArgs) -> Result<()> {
             .iter()
             .map(|r| {
                 format!(
-                    "{} USDT pool: {} deposits ({} new), {} withdrawals, root {} (from {})",
-                    r.denomination, r.leaves, r.fetched, r.withdrawals, r.root, r.source
+                    "{} USDT pool: {} deposits in the tree, {} queued ({} new), {} \
+                     withdrawals, root {} (from {})",
+                    r.denomination, r.leaves, r.queued, r.fetched, r.withdrawals, r.root, r.source
                 )
             })
             .collect::<Vec<_>>()
             .join("\n")
     })
+}
+
+async fn insert(ctx: &Context, args: InsertArgs) -> Result<()> {
+    let needs = Needs {
+        pool: Some(args.denom),
+        key: true,
+        ..Needs::default()
+    };
+    let session = Session::open(ctx, needs).await?;
+    let key = session
+        .key
+        .as_ref()
+        .expect("the key is read when asked for");
+    let inserted = insert_queued(ctx, &session, key, args.denom).await?;
+    ctx.out.result(&inserted, || {
+        if inserted.is_empty() {
+            return format!("the {} USDT pool has no deposits waiting", args.denom);
+        }
+        inserted
+            .iter()
+            .map(|b| {
+                format!(
+                    "inserted deposits {}..{} of the {} USDT pool ({} still queued): {}",
+                    b.start,
+                    b.start + b.count - 1,
+                    b.denomination,
+                    b.queued,
+                    b.txid.map(|t| t.to_hex()).unwrap_or_default()
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    })
+}
+
+/// Sends batches until nothing waits in the pool of `denomination` (one per block of 32),
+/// each proved, simulated and confirmed before it is signed.
+pub(super) async fn insert_queued(
+    ctx: &Context,
+    session: &Session<'_>,
+    key: &tron::PrivateKey,
+    denomination: u64,
+) -> Result<Vec<Inserted>> {
+    let mut done = Vec::new();
+    loop {
+        let proving = spinner(ctx, "proving the batch");
+        let prepared = insert::prepare(session.desk(), denomination, key.address()).await;
+        proving.finish_and_clear();
+        let (synced, Some(batch)) = prepared? else {
+            return Ok(done);
+        };
+        confirm(
+            ctx,
+            "pool insert",
+            &format!(
+                "Insert deposits {}..{} of the {denomination} USDT pool, paid by {}? ({}; the \
+                 batch earns {} USDT of insertion fees)",
+                batch.start,
+                batch.start + batch.count - 1,
+                key.address(),
+                batch.built.estimate.describe(),
+                six_decimals_text(batch.fees)
+            ),
+        )?;
+        let txid = sign_and_confirm(
+            &session.chain,
+            batch.built.transaction.clone(),
+            key,
+            "the batch",
+        )
+        .await?;
+        pools::pool_changed(&session.chain, denomination);
+        done.push(batch.inserted(&synced, Some(txid)));
+    }
 }
 
 async fn sponsor(ctx: &Context, args: SponsorArgs) -> Result<()> {

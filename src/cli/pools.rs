@@ -26,6 +26,7 @@ impl PoolsArgs {
                 "POOL".into(),
                 "BALANCE".into(),
                 "DEPOSITS".into(),
+                "QUEUED".into(),
                 "ROOT".into(),
                 "RELAYER FEE".into(),
             ]];
@@ -35,6 +36,7 @@ impl PoolsArgs {
                     p.address.to_base58(),
                     format!("{} USDT", p.pool_balance),
                     p.deposit_count.to_string(),
+                    p.queued.to_string(),
                     format!("{}…", &p.current_root[..12]),
                     p.relayer_fee
                         .map_or_else(|| "-".to_owned(), |f| format!("{f} USDT")),

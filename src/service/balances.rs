@@ -109,6 +109,6 @@ pub async fn allowance(chain: &Chain, address: Address, denomination: u64) -> Re
         pool,
         allowance: six_decimals(allowance),
         allowance_raw: allowance.to_string(),
-        sufficient: allowance >= chain.denomination(denomination)?.base_units(),
+        sufficient: allowance >= chain.denomination(denomination)?.deposit_units(),
     })
 }

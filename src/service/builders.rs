@@ -215,9 +215,22 @@ pub(crate) async fn deposit_transaction(
             "commitment is zero; make it from a note (Poseidon(nullifier, secret))",
         ));
     }
-    let needed = chain.denomination(denomination)?.base_units();
+    let denom = chain.denomination(denomination)?;
+    let needed = denom.deposit_units();
+    // A pool that inserts at once marks each commitment it holds; a queued pool keeps no
+    // slot per commitment (it would cost every deposit 20,000 energy), and a repeated
+    // commitment only costs its depositor, whose note can be withdrawn once.
+    let used = async {
+        if chain.queued() {
+            Ok(false)
+        } else {
+            chain
+                .view(pool, TronPool::commitmentsCall(commitment))
+                .await
+        }
+    };
     let (used, balance, allowance) = tokio::try_join!(
-        chain.view(pool, TronPool::commitmentsCall(commitment)),
+        used,
         balances::usdt_balance(chain, from),
         balances::usdt_allowance(chain, from, pool),
     )?;
@@ -229,15 +242,17 @@ pub(crate) async fn deposit_transaction(
     }
     if balance < needed {
         return Err(Error::Refused(format!(
-            "{from} holds {} USDT; the deposit needs {denomination}",
-            six_decimals_text(balance)
+            "{from} holds {} USDT; the deposit needs {}",
+            six_decimals_text(balance),
+            six_decimals_text(needed)
         )));
     }
     if allowance < needed {
         return Err(Error::Refused(format!(
             "insufficient allowance: {from} allows the pool {pool} {} USDT, the deposit \
-             needs {denomination}; approve first (POST /api/tx/approve)",
-            six_decimals_text(allowance)
+             needs {}; approve first (POST /api/tx/approve)",
+            six_decimals_text(allowance),
+            six_decimals_text(needed)
         )));
     }
     let data = TronPool::depositCall { commitment }.abi_encode();

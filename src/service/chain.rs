@@ -231,8 +231,20 @@ impl Chain {
     /// The pool of a denomination (in whole USDT), or a 404 listing the ones there are.
     /// `denomination` as a pool this network has, or the error that names the pools it has.
     pub fn denomination(&self, denomination: u64) -> Result<Denomination> {
-        self.pool_address(denomination)?;
-        Ok(Denomination(denomination))
+        let pool = self
+            .deployment
+            .pool(denomination)
+            .ok_or_else(|| self.unknown_pool(&denomination.to_string()))?;
+        Ok(Denomination {
+            whole: denomination,
+            insertion_fee: pool.insertion_fee,
+        })
+    }
+
+    /// Whether this deployment's pools queue deposits for batch insertion
+    /// ([`contracts::Deployment::queued`]).
+    pub fn queued(&self) -> bool {
+        self.deployment.queued()
     }
 
     pub(crate) fn pool_address(&self, denomination: u64) -> Result<Address> {
@@ -338,28 +350,45 @@ impl Chain {
 }
 
 /// A pool's denomination in whole USDT, known to be one the network has a pool for (made by
-/// [`Chain::denomination`]); the one place a denomination becomes base units.
+/// [`Chain::denomination`]), with what each deposit escrows for its insertion; the one place
+/// a denomination becomes base units.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Denomination(u64);
+pub struct Denomination {
+    whole: u64,
+    /// USDT base units a deposit pays besides the denomination, for the batch that inserts
+    /// it (0 where deposits are inserted at once).
+    insertion_fee: u64,
+}
 
 impl Denomination {
     /// In whole USDT.
     pub fn whole(self) -> u64 {
-        self.0
+        self.whole
     }
 
-    /// In USDT base units (6 decimals).
+    /// In USDT base units (6 decimals): what a withdrawal pays out, fee included.
     pub(crate) fn base_units(self) -> alloy_primitives::U256 {
-        alloy_primitives::U256::from(self.0)
+        alloy_primitives::U256::from(self.whole)
             * alloy_primitives::U256::from(crate::service::inputs::USDT_UNIT)
     }
 
-    /// `count` deposits' worth, in base units (a U256: no count overflows it).
-    pub fn times(self, count: u64) -> alloy_primitives::U256 {
-        self.base_units() * alloy_primitives::U256::from(count)
+    /// The insertion fee, in base units.
+    pub fn insertion_fee(self) -> alloy_primitives::U256 {
+        alloy_primitives::U256::from(self.insertion_fee)
     }
 
-    /// `percent` of one deposit, in base units, rounded down.
+    /// What one deposit takes from its sender, in base units: the denomination and the
+    /// insertion fee.
+    pub fn deposit_units(self) -> alloy_primitives::U256 {
+        self.base_units() + self.insertion_fee()
+    }
+
+    /// What `count` deposits take, in base units (a U256: no count overflows it).
+    pub fn times(self, count: u64) -> alloy_primitives::U256 {
+        self.deposit_units() * alloy_primitives::U256::from(count)
+    }
+
+    /// `percent` of one deposit's denomination, in base units, rounded down.
     pub fn percent(self, percent: u64) -> alloy_primitives::U256 {
         self.base_units() * alloy_primitives::U256::from(percent)
             / alloy_primitives::U256::from(100u8)
@@ -368,6 +397,6 @@ impl Denomination {
 
 impl std::fmt::Display for Denomination {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}", self.0)
+        write!(f, "{}", self.whole)
     }
 }

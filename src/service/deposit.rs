@@ -89,6 +89,9 @@ pub struct DepositRun {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub approve_txid: Option<TxId>,
     pub notes: Vec<Deposited>,
+    /// The batches that inserted them (`deposit --insert` into a queued pool).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub inserted: Vec<crate::service::insert::Inserted>,
     #[serde(skip)]
     pub stopped: Option<Error>,
 }
@@ -169,6 +172,7 @@ impl Deposits {
                 Err(e) => {
                     desk.store.mark_failed(id, &format!("not sent: {e}"))?;
                     return Ok(DepositRun {
+                        inserted: Vec::new(),
                         approve_txid: None,
                         notes: prepared,
                         stopped: Some(e),
@@ -184,6 +188,7 @@ impl Deposits {
             });
         }
         Ok(DepositRun {
+            inserted: Vec::new(),
             approve_txid: None,
             notes: prepared,
             stopped: None,
@@ -229,9 +234,18 @@ impl Deposits {
             builders::deposit_transaction(chain, from, self.denomination, commitment_of(&sample))
                 .await?
                 .estimate;
+        let denom = chain.denomination(self.denomination)?;
+        let fee = if denom.insertion_fee().is_zero() {
+            String::new()
+        } else {
+            format!(
+                " and {} USDT each for the batch that inserts it",
+                six_decimals_text(denom.insertion_fee())
+            )
+        };
         progress
             .confirm(format!(
-                "Deposit {} × {} USDT from {from} into {pool} on {}? (each: {})",
+                "Deposit {} × {} USDT{fee} from {from} into {pool} on {}? (each: {})",
                 self.count,
                 self.denomination,
                 chain.network,
@@ -239,6 +253,7 @@ impl Deposits {
             ))
             .await?;
         let mut run = DepositRun {
+            inserted: Vec::new(),
             approve_txid,
             notes: Vec::new(),
             stopped: None,
@@ -254,10 +269,17 @@ impl Deposits {
                 Ok(done) => done,
                 Err(e) => return Ok(run.stopped_by(e)),
             };
-            progress.note(format!(
-                "deposited {} USDT as leaf {leaf}: {txid}",
-                self.denomination
-            ));
+            progress.note(if desk.chain.queued() {
+                format!(
+                    "deposited {} USDT as leaf {leaf}, queued until a batch inserts it: {txid}",
+                    self.denomination
+                )
+            } else {
+                format!(
+                    "deposited {} USDT as leaf {leaf}: {txid}",
+                    self.denomination
+                )
+            });
             run.notes.push(Deposited {
                 leaf_index: Some(leaf),
                 ..Deposited::new(id, &note, pool, txid)
@@ -287,6 +309,31 @@ impl DepositRun {
         self.stopped = Some(error);
         self
     }
+}
+
+/// Refuses a commitment the pool of `denomination` already holds, before anyone pays for a
+/// deposit whose note could be withdrawn only once. A pool that inserts at once refuses it
+/// itself (its `commitments` slot, read when the deposit is built); a queued pool keeps no
+/// slot per commitment (it would cost every deposit 20,000 energy), so a server asks its
+/// synced deposits, queued ones included (synced at most once per pool-state TTL).
+pub async fn refuse_known_commitment(
+    chain: &Chain,
+    trees: &crate::store::trees::TreeCache,
+    denomination: u64,
+    commitment: B256,
+) -> Result<()> {
+    if !chain.queued() {
+        return Ok(());
+    }
+    crate::service::sync::sync_if_stale(chain, denomination, trees).await?;
+    let pool = chain.pool_address(denomination)?.to_base58();
+    if trees.index_of(&pool, &commitment.0)?.is_some() {
+        return Err(Error::Refused(format!(
+            "commitment {commitment} is already in the {denomination} USDT pool; make a new \
+             note"
+        )));
+    }
+    Ok(())
 }
 
 fn note_meta(chain: &Chain, denomination: u64) -> Result<NoteMeta> {

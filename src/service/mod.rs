@@ -17,6 +17,7 @@ pub mod format;
 pub mod guidance;
 pub mod health;
 pub mod inputs;
+pub mod insert;
 pub mod journal;
 pub mod notes;
 pub mod open;

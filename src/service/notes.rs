@@ -102,10 +102,13 @@ pub(crate) async fn check_note(
     let commitment = commitment_of(&note);
     let nullifier_hash = nullifier_hash_of(&note);
     let synced = sync::sync_tree(chain, denomination, trees, &|_| {}).await?;
-    let leaf = synced.leaf_of(trees, commitment)?;
+    // A deposit waiting in a queued pool's queue is made: its position is its leaf index.
+    let leaf = synced.position_of(trees, commitment)?;
     let withdrawal = synced.is_spent(trees, nullifier_hash)?;
     let (deposited, spent) = (leaf.is_some(), withdrawal.is_some());
-    let mut detail = None;
+    let mut detail = leaf
+        .filter(|&index| index >= synced.leaves && !spent)
+        .map(|index| queued_detail(&synced, index));
     let leaf_index = record.leaf_index.or(leaf);
     let state = match (deposited, &withdrawal, record.state) {
         (_, Some(_), NoteState::Withdrawn) => NoteState::Withdrawn,
@@ -277,6 +280,16 @@ pub struct Proved {
     pub leaf_index: u32,
 }
 
+/// What a deposit still in its pool's queue waits for, and how to end the wait.
+pub(crate) fn queued_detail(synced: &SyncedTree, position: u32) -> String {
+    format!(
+        "queued for insertion at position {position} of the {} USDT pool, which has inserted \
+         its first {} deposits; a batch inserts it (`tronpool pool insert --denom {}` sends \
+         one now, at your energy's cost)",
+        synced.denomination, synced.leaves, synced.denomination
+    )
+}
+
 /// Who gets what from a withdrawal.
 pub struct Payout {
     pub from: Address,
@@ -297,14 +310,23 @@ pub async fn prove_withdrawal(
     payout: Payout,
 ) -> Result<Proved> {
     let denomination = synced.denomination;
-    let index = synced.leaf_of(trees, hashes.commitment)?.ok_or_else(|| {
-        Error::Refused(format!(
-            "the note's commitment {} is not among the {} deposits of the {denomination} USDT \
-             pool: it was never deposited, or the deposit has not landed yet",
-            word_hex(&hashes.commitment),
-            synced.leaves
-        ))
-    })?;
+    let index = match synced.position_of(trees, hashes.commitment)? {
+        Some(index) if index < synced.leaves => index,
+        Some(index) => {
+            return Err(Error::Refused(format!(
+                "the note's deposit is {}; it can be withdrawn once inserted",
+                queued_detail(synced, index)
+            )));
+        }
+        None => {
+            return Err(Error::Refused(format!(
+                "the note's commitment {} is not among the {} deposits of the {denomination} \
+                 USDT pool: it was never deposited, or the deposit has not landed yet",
+                word_hex(&hashes.commitment),
+                synced.deposits
+            )));
+        }
+    };
     let path = synced.path(trees, index, hashes.commitment)?;
     let witness = Witness::new(note, &path).map_err(|e| Error::BadNote(e.to_string()))?;
     let mut request = WithdrawRequest {

@@ -10,7 +10,18 @@ use tron::Address;
 pub struct PoolState {
     pub balance: U256,
     pub root: B256,
+    /// The leaves in its tree (`nextIndex`): the deposits a withdrawal can prove.
     pub deposit_count: u32,
+    /// Every deposit made, inserted or still queued (a pool that inserts at once has none
+    /// queued: this equals `deposit_count`).
+    pub deposits: u32,
+}
+
+impl PoolState {
+    /// Deposits waiting for a batch to insert them.
+    pub fn queued(&self) -> u32 {
+        self.deposits.saturating_sub(self.deposit_count)
+    }
 }
 
 /// What a contract's sponsor (its origin) pays of one call's energy, as java-tron's receipt

@@ -2,7 +2,7 @@
 //! block), and whether a nullifier is spent or a withdrawal could go through.
 
 use alloy_primitives::B256;
-use contracts::TronPool;
+use contracts::{QueuedPool, TronPool};
 use serde::Serialize;
 use tron::Address;
 use tron::abi::Trc20;
@@ -36,7 +36,16 @@ pub struct Pool {
     pub relayer_fee: Option<f64>,
     #[schema(schema_with = crate::service::wire::schema::raw_or_null)]
     pub relayer_fee_raw: Option<String>,
+    /// Deposits in the pool's tree: the ones a withdrawal can prove.
     pub deposit_count: u32,
+    /// Deposits waiting for a batch to insert them (`docs/batches.md`); always 0 in a pool
+    /// that inserts each deposit at once.
+    pub queued: u32,
+    /// What each deposit pays besides the denomination, in USDT, for the batch that
+    /// inserts it (its submitter collects it).
+    pub insertion_fee: f64,
+    #[schema(schema_with = crate::service::wire::schema::raw)]
+    pub insertion_fee_raw: String,
 }
 
 /// A pool as read for its listing ([`pool_read`]).
@@ -96,18 +105,29 @@ pub async fn pool_state(chain: &Chain, denomination: u64) -> Result<std::sync::A
     chain
         .pool_cache(denomination)?
         .get(|| async move {
-            let (balance, root, count) = tokio::try_join!(
+            let (balance, root, count, deposits) = tokio::try_join!(
                 chain.view(usdt, Trc20::balanceOfCall { owner: pool.into() }),
                 chain.view(pool, TronPool::getLastRootCall {}),
                 chain.view(pool, TronPool::nextIndexCall {}),
+                deposits(chain, pool),
             )?;
             Ok(PoolState {
                 balance,
                 root,
                 deposit_count: count,
+                deposits: deposits.unwrap_or(count),
             })
         })
         .await
+}
+
+/// Every deposit a queued pool has taken, inserted or not (`queued()`); `None` for a pool
+/// that inserts each deposit at once.
+pub(crate) async fn deposits(chain: &Chain, pool: Address) -> Result<Option<u32>> {
+    if !chain.queued() {
+        return Ok(None);
+    }
+    Ok(Some(chain.view(pool, QueuedPool::queuedCall {}).await?))
 }
 
 /// Forgets a pool's cached state (after we sent it a transaction).
@@ -152,9 +172,10 @@ pub(crate) async fn pool_read(
 /// The listing a [`PoolRead`] makes.
 pub(crate) fn pool_view(chain: &Chain, read: &PoolRead) -> Result<Pool> {
     let (denomination, state, fee) = (read.denomination, &read.state, read.fee);
+    let denom = chain.denomination(denomination)?;
     Ok(Pool {
         denomination,
-        denomination_raw: chain.denomination(denomination)?.base_units().to_string(),
+        denomination_raw: denom.base_units().to_string(),
         address: chain.pool_address(denomination)?,
         pool_balance: six_decimals(state.balance),
         pool_balance_raw: state.balance.to_string(),
@@ -162,6 +183,9 @@ pub(crate) fn pool_view(chain: &Chain, read: &PoolRead) -> Result<Pool> {
         relayer_fee: fee.map(six_decimals),
         relayer_fee_raw: fee.map(|f| f.to_string()),
         deposit_count: state.deposit_count,
+        queued: state.queued(),
+        insertion_fee: six_decimals(denom.insertion_fee()),
+        insertion_fee_raw: denom.insertion_fee().to_string(),
     })
 }
 

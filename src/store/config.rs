@@ -172,6 +172,7 @@ impl DeploymentRecord {
             .map(|p| contracts::PoolDeployment {
                 denomination: p.denomination,
                 address: p.address,
+                insertion_fee: 0,
             })
             .collect();
         pools.sort_by_key(|p| p.denomination);

@@ -55,9 +55,12 @@ pub(crate) struct WithdrawalsHead {
 /// What one sync adds to a pool's cache, written in one transaction.
 #[derive(Default)]
 pub struct Update<'a> {
-    /// New leaves, in order, following the cached ones.
+    /// New leaves, in order, following the cached ones: every deposit the pool took,
+    /// queued ones included.
     pub leaves: &'a [Leaf],
-    /// The tree the leaves make (required with leaves).
+    /// The tree of the pool's first leaves, as far as they are inserted (all of them in a
+    /// pool that inserts at once; a queued pool's `nextIndex`), when it grew: it was loaded
+    /// with [`TreeCache::load_tail`] and extended.
     pub tree: Option<&'a MerkleTree>,
     /// Withdrawals; ones already cached (by nullifier hash) are skipped.
     pub withdrawals: &'a [Withdrawal],
@@ -155,31 +158,29 @@ impl TreeCache {
         })
     }
 
-    /// The pool's tree as far as a sync needs it: the last stored piece of each level (21
-    /// reads of 8 KiB whatever the pool's size), enough to append leaves and to rewrite the
-    /// pieces they change ([`MerkleTree::from_tail`]). The whole tree, rebuilt from the
-    /// leaves, when the stored nodes are not for the cached leaves or are damaged.
-    pub fn load_tail(&self, pool: &str) -> Result<MerkleTree> {
-        let count = self.head(pool)?.count;
+    /// The pool's tree of its first `count` leaves as far as a sync needs it: the last stored
+    /// piece of each level (21 reads of 8 KiB whatever the pool's size), enough to append
+    /// leaves and to rewrite the pieces they change ([`MerkleTree::from_tail`]). The whole
+    /// tree, rebuilt from those leaves, when the stored nodes are not for `count` leaves or
+    /// are damaged.
+    pub fn load_tail(&self, pool: &str, count: u32) -> Result<MerkleTree> {
         match self.stored_tail(pool, count) {
             Ok(Some(tail)) => return Ok(tail),
             Ok(None) => {}
             Err(e) => tracing::warn!(pool, error = %e, "stored tree nodes unusable"),
         }
-        self.rebuild(pool)
+        self.rebuild(pool, count)
+    }
+
+    /// How many leaves the stored nodes are for (0 when none are stored): the pool's
+    /// inserted leaves as of the last sync, which may be fewer than the cached leaves.
+    pub fn tree_count(&self, pool: &str) -> Result<u32> {
+        self.db.with(|db| Ok(stored_shape(db, pool)?.unwrap_or(0)))
     }
 
     /// Whether the stored nodes are for `count` leaves.
     fn nodes_hold(db: &rusqlite::Connection, pool: &str, count: u32) -> Result<bool> {
-        let stored: Option<i64> = db
-            .query_row(
-                "SELECT leaf_count FROM tree_shapes WHERE pool = ?1",
-                [pool],
-                |r| r.get(0),
-            )
-            .optional()
-            .map_err(db_error)?;
-        Ok(stored == Some(i64::from(count)))
+        Ok(stored_shape(db, pool)? == Some(count))
     }
 
     fn stored_tail(&self, pool: &str, count: u32) -> Result<Option<MerkleTree>> {
@@ -237,10 +238,10 @@ impl TreeCache {
         })
     }
 
-    /// Builds the pool's tree from its cached leaves and stores every node again: for a
-    /// cache whose nodes are missing, for other leaves, or damaged.
-    pub fn rebuild(&self, pool: &str) -> Result<MerkleTree> {
-        let leaves = self.leaves(pool)?;
+    /// Builds the pool's tree of its first `count` cached leaves and stores every node
+    /// again: for a cache whose nodes are missing, for other leaves, or damaged.
+    pub fn rebuild(&self, pool: &str, count: u32) -> Result<MerkleTree> {
+        let leaves = self.leaves(pool, count)?;
         let tree = MerkleTree::from_leaves(&leaves)
             .map_err(|e| StoreError::damaged(format!("tree cache of {pool}"), e.to_string()))?;
         self.db.with(|db| {
@@ -251,16 +252,16 @@ impl TreeCache {
         Ok(tree)
     }
 
-    fn leaves(&self, pool: &str) -> Result<Vec<zk::Fr>> {
+    fn leaves(&self, pool: &str, count: u32) -> Result<Vec<zk::Fr>> {
         self.db.with(|db| {
             let mut query = db
                 .prepare(
                     "SELECT leaf_index, commitment FROM tree_leaves WHERE pool = ?1
-                 ORDER BY leaf_index",
+                 AND leaf_index < ?2 ORDER BY leaf_index",
                 )
                 .map_err(db_error)?;
             let rows = query
-                .query_map([pool], |r| {
+                .query_map(params![pool, i64::from(count)], |r| {
                     Ok((r.get::<_, i64>(0)?, r.get::<_, Vec<u8>>(1)?))
                 })
                 .map_err(db_error)?;
@@ -289,8 +290,9 @@ impl TreeCache {
         })
     }
 
-    /// Saves what a sync found, in one transaction: the cache never holds leaves its
-    /// stored nodes do not hold, or the reverse, nor a scan cursor past what was saved.
+    /// Saves what a sync found, in one transaction: the stored nodes never hold a leaf the
+    /// cache does not, nor is a scan cursor past what was saved. (The cache may hold leaves
+    /// the nodes do not: a queued pool's deposits not inserted yet.)
     ///
     /// Many leaves at once (a first sync of a busy pool) are written without the index of
     /// commitments, which is made again afterwards in the same transaction: inserting a
@@ -347,17 +349,12 @@ impl TreeCache {
                 }
             }
             if let Some(tree) = update.tree {
-                // The nodes from the first new leaf's on changed; the ones before did not.
-                let first = update
-                    .leaves
-                    .first()
-                    .map_or(tree.len(), |l| l.index as usize);
+                // The nodes from the leaves past the stored tree's on changed; the ones
+                // before did not (the tree was loaded from them).
+                let first = stored_shape(&tx, pool)?
+                    .map_or(0, |count| count as usize)
+                    .min(tree.len());
                 write_nodes(&tx, pool, tree, first)?;
-            } else if !update.leaves.is_empty() {
-                return Err(StoreError::damaged(
-                    format!("tree cache of {pool}"),
-                    "leaves without their tree",
-                ));
             }
             if let Some(next) = update.next_block {
                 tx.execute(
@@ -585,6 +582,19 @@ fn write_nodes(
     Ok(())
 }
 
+/// How many leaves the stored nodes are for, when any are stored.
+fn stored_shape(db: &rusqlite::Connection, pool: &str) -> Result<Option<u32>> {
+    let stored: Option<i64> = db
+        .query_row(
+            "SELECT leaf_count FROM tree_shapes WHERE pool = ?1",
+            [pool],
+            |r| r.get(0),
+        )
+        .optional()
+        .map_err(db_error)?;
+    Ok(stored.map(|count| count as u32))
+}
+
 /// The cache's stored nodes are damaged: the caller rebuilds them from the leaves.
 fn nodes_damaged(pool: &str, detail: String) -> Error {
     StoreError::damaged(format!("tree nodes of {pool}"), detail)
@@ -672,7 +682,13 @@ mod tests {
     #[test]
     fn leaves_and_nodes_round_trip_and_damaged_nodes_are_rebuilt() {
         let cache = TreeCache::in_memory().unwrap();
-        assert_eq!(cache.load_tail("P").unwrap().len(), 0);
+        assert_eq!(
+            cache
+                .load_tail("P", cache.head("P").unwrap().count)
+                .unwrap()
+                .len(),
+            0
+        );
         let leaves: Vec<Leaf> = (0..5).map(leaf).collect();
         let fr: Vec<zk::Fr> = leaves
             .iter()
@@ -710,7 +726,13 @@ mod tests {
             .db
             .with(|db| db.execute("UPDATE tree_chunks SET nodes = x'00' WHERE level = 1", []))
             .unwrap();
-        assert_eq!(cache.load_tail("P").unwrap().root(), tree.root());
+        assert_eq!(
+            cache
+                .load_tail("P", cache.head("P").unwrap().count)
+                .unwrap()
+                .root(),
+            tree.root()
+        );
         assert_eq!(cache.stored_tree("P", 5).unwrap().unwrap(), tree);
         assert_eq!(cache.leaves_from("P", 3, 10).unwrap().len(), 2);
         assert_eq!(cache.leaves_from("P", 1, 1).unwrap()[0].index, 1);
@@ -754,7 +776,9 @@ mod tests {
         let stored = pieces();
         assert!(stored > 150, "{stored} pieces");
         // The sync holds the tail only: the last piece of each level.
-        let mut tail = cache.load_tail("P").unwrap();
+        let mut tail = cache
+            .load_tail("P", cache.head("P").unwrap().count)
+            .unwrap();
         assert_eq!((tail.len(), tail.root()), (tree.len(), tree.root()));
         assert_eq!(tail.held_from(0), 19_968);
         assert!(tail.level(0).len() <= CHUNK);
@@ -783,7 +807,9 @@ mod tests {
             .with(|db| db.execute("UPDATE tree_shapes SET leaf_count = 5", []))
             .unwrap();
         assert_eq!(cache.path("P", 20_010, 0).unwrap(), None);
-        let rebuilt = cache.load_tail("P").unwrap();
+        let rebuilt = cache
+            .load_tail("P", cache.head("P").unwrap().count)
+            .unwrap();
         assert_eq!((rebuilt.len(), rebuilt.root()), (tree.len(), tree.root()));
         assert_eq!(cache.stored_tree("P", 20_010).unwrap().unwrap(), tree);
         assert_eq!(

@@ -281,6 +281,8 @@ async fn every_endpoint_answers_with_its_shape() {
             // USDT, +20%.
             "relayerFee": 0.2688, "relayerFeeRaw": "268800",
             "depositCount": 0,
+            // Queued pools: each deposit escrows 0.25 USDT for the batch that inserts it.
+            "queued": 0, "insertionFee": 0.25, "insertionFeeRaw": "250000",
         })
     );
     assert_eq!(
@@ -374,9 +376,10 @@ async fn every_endpoint_answers_with_its_shape() {
     assert_eq!((call.owner, call.contract), (owner, deployment.usdt));
     let approve = Trc20::approveCall::abi_decode(&call.data).unwrap();
     assert_eq!(Address::from(approve.spender), pool100);
-    // One deposit and one base unit: the unit keeps the allowance slot from emptying, so the
-    // next approval rewrites it (33,516 energy at ×4.4 instead of 99,516).
-    assert_eq!(approve.value, U256::from(100_000_001u64));
+    // One deposit with its 0.25 USDT insertion fee, and one base unit: the unit keeps the
+    // allowance slot from emptying, so the next approval rewrites it (33,516 energy at ×4.4
+    // instead of 99,516).
+    assert_eq!(approve.value, U256::from(100_250_001u64));
     assert!(tx.fee_limit() >= 1_000_000 && tx.fee_limit() <= 15_000_000_000);
     let head = served.devnet().with_chain(|c| c.head().timestamp);
     assert!(tx.expiration() >= head + 9 * 60 * 1000, "time to sign");
@@ -954,9 +957,22 @@ async fn tronweb_signs_what_the_api_builds_and_the_chain_runs_it() {
     let receipt = &results[0]["info"]["receipt"];
     assert_eq!(receipt["origin_energy_usage"], energy, "{receipt}");
     assert!(receipt.get("energy_fee").is_none(), "{receipt}");
+    // Queued, with its insertion fee; in the tree once a batch inserts it.
     let pool = served.ok("/api/pools/100", None).await;
-    assert_eq!(pool["depositCount"], 1);
-    assert_eq!(pool["poolBalanceRaw"], "100000000");
+    assert_eq!(
+        (pool["depositCount"].as_u64(), pool["queued"].as_u64()),
+        (Some(0), Some(1))
+    );
+    assert_eq!(pool["poolBalanceRaw"], "100250000");
+    let url = node.clone();
+    tokio::task::spawn_blocking(move || crate::support::insert_queued(&url, 100))
+        .await
+        .unwrap();
+    let pool = served.ok("/api/pools/100", None).await;
+    assert_eq!(
+        (pool["depositCount"].as_u64(), pool["queued"].as_u64()),
+        (Some(1), Some(0))
+    );
     let mut tree = MerkleTree::new();
     tree.insert(note.commitment()).unwrap();
     assert_eq!(pool["currentRoot"], hex32(&tree.root()));

@@ -91,14 +91,20 @@ fn a_fresh_home_recovers_spent_and_unspent_deposits_from_the_mnemonic_and_report
     let derived = ok(
         &first,
         &chain,
-        &["deposit", "--denom", "100", "--count", "2", "--yes"],
+        &[
+            "deposit", "--denom", "100", "--count", "2", "--insert", "--yes",
+        ],
     );
     let random = ok(
         &first,
         &chain,
-        &["deposit", "--denom", "100", "--random", "--yes"],
+        &["deposit", "--denom", "100", "--random", "--insert", "--yes"],
     );
-    let other_pool = ok(&first, &chain, &["deposit", "--denom", "500", "--yes"]);
+    let other_pool = ok(
+        &first,
+        &chain,
+        &["deposit", "--denom", "500", "--insert", "--yes"],
+    );
     let notes: Vec<String> = derived["notes"]
         .as_array()
         .unwrap()
@@ -209,7 +215,11 @@ fn a_fresh_home_recovers_spent_and_unspent_deposits_from_the_mnemonic_and_report
             "{again}"
         );
     }
-    let next = ok(&fresh, &chain, &["deposit", "--denom", "100", "--yes"]);
+    let next = ok(
+        &fresh,
+        &chain,
+        &["deposit", "--denom", "100", "--insert", "--yes"],
+    );
     let listed = ok(&fresh, &chain, &["notes", "list"]);
     let new = listed
         .as_array()
@@ -251,7 +261,7 @@ fn encrypted_secrets_are_nowhere_in_the_clear_and_a_wrong_passphrase_changes_not
     let plain = ok(
         &env,
         &chain,
-        &["deposit", "--denom", "100", "--random", "--yes"],
+        &["deposit", "--denom", "100", "--random", "--insert", "--yes"],
     );
     let plain_note = plain["notes"][0]["note"].as_str().unwrap().to_owned();
     assert!(!holding(&home, &secret_of(&plain_note)).is_empty());
@@ -284,7 +294,12 @@ fn encrypted_secrets_are_nowhere_in_the_clear_and_a_wrong_passphrase_changes_not
 
     // A derived deposit with the store encrypted, then the notes are read back.
     let derived = expect(
-        &mut unlocked(&env, &chain, pass, &["deposit", "--denom", "100", "--yes"]),
+        &mut unlocked(
+            &env,
+            &chain,
+            pass,
+            &["deposit", "--denom", "100", "--insert", "--yes"],
+        ),
         0,
     );
     let derived_note = derived["notes"][0]["note"].as_str().unwrap().to_owned();
@@ -316,7 +331,7 @@ fn encrypted_secrets_are_nowhere_in_the_clear_and_a_wrong_passphrase_changes_not
     let before = files(&home);
     for args in [
         &["notes", "show", "1"][..],
-        &["deposit", "--denom", "100", "--yes"],
+        &["deposit", "--denom", "100", "--insert", "--yes"],
         &["key", "address"],
         &["mnemonic", "status"],
         &["secrets", "encrypt"],

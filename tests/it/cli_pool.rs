@@ -63,7 +63,11 @@ fn state_of(env: &TestEnv, chain: &TestChain, id: i64) -> String {
 fn deposit_then_relay_withdraw_then_the_note_is_spent() {
     let env = TestEnv::new();
     let chain = TestChain::start();
-    let deposited = ok(&env, &chain, &["deposit", "--denom", "100", "--yes"]);
+    let deposited = ok(
+        &env,
+        &chain,
+        &["deposit", "--denom", "100", "--insert", "--yes"],
+    );
     let note = &deposited["notes"][0];
     let id = note["id"].as_i64().unwrap();
     assert_eq!(note["leafIndex"], 0);
@@ -84,8 +88,10 @@ fn deposit_then_relay_withdraw_then_the_note_is_spent() {
     let pools = ok(&env, &chain, &["pools"]);
     let hundred = &pools["pools"].as_array().unwrap()[0];
     assert_eq!(hundred["denomination"], 100);
-    assert_eq!(hundred["poolBalanceRaw"], "100000000");
+    // The deposit and its insertion fee; inserted (`--insert`), so nothing waits.
+    assert_eq!(hundred["poolBalanceRaw"], "100250000");
     assert_eq!(hundred["depositCount"], 1);
+    assert_eq!(hundred["queued"], 0);
 
     let recipient = PrivateKey::generate().address().to_base58();
     let id_text = id.to_string();
@@ -164,7 +170,9 @@ fn self_withdrawal_from_a_note_on_stdin_and_dry_runs_send_nothing() {
     let deposited = ok(
         &env,
         &chain,
-        &["deposit", "--denom", "100", "--count", "2", "--yes"],
+        &[
+            "deposit", "--denom", "100", "--count", "2", "--insert", "--yes",
+        ],
     );
     let notes = deposited["notes"].as_array().unwrap();
     assert_eq!(notes.len(), 2);
@@ -242,7 +250,9 @@ fn a_withdrawal_right_after_a_deposit_is_warned_about_even_with_yes() {
     ok(
         &env,
         &chain,
-        &["deposit", "--denom", "100", "--count", "3", "--yes"],
+        &[
+            "deposit", "--denom", "100", "--count", "3", "--insert", "--yes",
+        ],
     );
     let fresh = PrivateKey::generate().address().to_base58();
 
@@ -342,7 +352,11 @@ fn bad_notes_exit_5_and_nothing_spends_without_a_terminal_or_yes() {
     let env = TestEnv::new();
     let chain = TestChain::start();
     let recipient = PrivateKey::generate().address().to_base58();
-    let deposited = ok(&env, &chain, &["deposit", "--denom", "100", "--yes"]);
+    let deposited = ok(
+        &env,
+        &chain,
+        &["deposit", "--denom", "100", "--insert", "--yes"],
+    );
     let text = deposited["notes"][0]["note"].as_str().unwrap().to_owned();
     // One character changed: the checksum catches it.
     let mut corrupted = text.clone().into_bytes();
@@ -414,8 +428,9 @@ fn every_command_prints_the_envelope_and_a_dead_node_is_exit_3() {
     );
     assert!(approve["txid"].is_string());
     let allowance = ok(&env, &chain, &["balance", "--allowance"]);
-    // Two deposits' worth and one base unit, kept so the allowance never returns to zero.
-    assert_eq!(allowance["allowances"][1]["allowanceRaw"], "1000000001");
+    // Two deposits' worth with their insertion fees, and one base unit, kept so the
+    // allowance never returns to zero.
+    assert_eq!(allowance["allowances"][1]["allowanceRaw"], "1000500001");
     let unsigned = ok(&env, &chain, &["approve", "--denom", "100", "--unsigned"]);
     assert!(unsigned["transaction"]["txID"].is_string());
 
@@ -511,7 +526,9 @@ fn a_remote_relayer_over_http() {
     let deposited = ok(
         &env,
         &chain,
-        &["deposit", "--denom", "100", "--count", "2", "--yes"],
+        &[
+            "deposit", "--denom", "100", "--count", "2", "--insert", "--yes",
+        ],
     );
     let id = deposited["notes"][0]["id"].as_i64().unwrap().to_string();
     let second = deposited["notes"][1]["id"].as_i64().unwrap().to_string();
@@ -634,7 +651,11 @@ fn a_remote_relayer_over_http() {
 fn a_client_that_cannot_price_a_relay_needs_a_max_fee() {
     let env = TestEnv::new();
     let chain = TestChain::start();
-    let deposited = ok(&env, &chain, &["deposit", "--denom", "100", "--yes"]);
+    let deposited = ok(
+        &env,
+        &chain,
+        &["deposit", "--denom", "100", "--insert", "--yes"],
+    );
     let id = deposited["notes"][0]["id"].as_i64().unwrap().to_string();
     let server = relayer_server(&chain, "2");
     let url = server.url();
@@ -822,7 +843,11 @@ fn a_deposit_killed_before_its_broadcast_is_sent_by_the_next_deposit() {
     assert_eq!(checked[0]["state"], "created", "not on chain: {checked}");
 
     // The next deposit sends the recorded one first (the same signed bytes), then its own.
-    let mut next = run(&env, &chain, &["deposit", "--denom", "100", "--yes"]);
+    let mut next = run(
+        &env,
+        &chain,
+        &["deposit", "--denom", "100", "--insert", "--yes"],
+    );
     let output = next.output().unwrap();
     assert!(output.status.success(), "{output:?}");
     let said = String::from_utf8_lossy(&output.stderr);
@@ -839,9 +864,13 @@ fn a_deposit_killed_before_its_broadcast_is_sent_by_the_next_deposit() {
     assert_eq!(notes[1]["state"], "deposited", "{notes}");
     assert_eq!(notes[1]["leafIndex"], 1);
     // Nothing is left to finish: a third run sends nothing old.
-    let third = run(&env, &chain, &["deposit", "--denom", "100", "--yes"])
-        .output()
-        .unwrap();
+    let third = run(
+        &env,
+        &chain,
+        &["deposit", "--denom", "100", "--insert", "--yes"],
+    )
+    .output()
+    .unwrap();
     assert!(
         !String::from_utf8_lossy(&third.stderr).contains("earlier run"),
         "{third:?}"
@@ -853,7 +882,11 @@ fn a_tree_cache_from_an_earlier_devnet_is_dropped_and_fetched_again() {
     let env = TestEnv::new();
     let recipient = PrivateKey::generate().address().to_base58();
     let first = TestChain::start();
-    ok(&env, &first, &["deposit", "--denom", "100", "--yes"]);
+    ok(
+        &env,
+        &first,
+        &["deposit", "--denom", "100", "--insert", "--yes"],
+    );
     // Caches the first devnet's one leaf.
     ok(
         &env,
@@ -867,7 +900,9 @@ fn a_tree_cache_from_an_earlier_devnet_is_dropped_and_fetched_again() {
     ok(
         &env,
         &second,
-        &["deposit", "--denom", "100", "--count", "2", "--yes"],
+        &[
+            "deposit", "--denom", "100", "--count", "2", "--insert", "--yes",
+        ],
     );
     let dry = ok(
         &env,
@@ -903,7 +938,7 @@ fn denominations_and_counts_of_any_size_are_clear_errors_not_overflows() {
     );
     // (and the one base unit every approval keeps back).
     let expected = alloy_primitives::U256::from(u64::MAX)
-        * alloy_primitives::U256::from(100_000_000u64)
+        * alloy_primitives::U256::from(100_250_000u64)
         + alloy_primitives::U256::from(1);
     assert_eq!(approved["amountRaw"], expected.to_string());
 }

@@ -213,8 +213,8 @@ fn genesis_pools_are_sponsored_capped_per_call_and_changed_only_by_their_deploye
         0
     );
 
-    // A deposit burns no TRX for its energy: the deployer's stake paid all 478,334 (the
-    // first into a pool; later ones cost less).
+    // A deposit burns no TRX for its energy: the deployer's stake paid all 185,621 (the
+    // first into a queued pool; later ones cost about 120,000).
     ok(&env, &chain, &["approve", "--denom", "100", "--yes"]);
     let before = trx_of(&env, &chain, None);
     let sponsor_before = energy_available(&env, &chain, &deployer);
@@ -227,9 +227,17 @@ fn genesis_pools_are_sponsored_capped_per_call_and_changed_only_by_their_deploye
     assert!(spent < 1_000_000, "the deposit cost its caller {spent} sun");
     let paid = sponsor_before - energy_available(&env, &chain, &deployer);
     assert!(
-        (478_334 - 100..=478_334).contains(&paid),
+        (185_621 - 100..=185_621).contains(&paid),
         "the deployer's stake paid the deposit's energy: {paid}"
     );
+    // Its batch is never the sponsor's: it goes through the unsponsored inserter, and its
+    // sender pays all of it (the sponsor's stake only recovers over time, never grows).
+    let sponsor_before = energy_available(&env, &chain, &deployer);
+    let before = trx_of(&env, &chain, None);
+    ok(&env, &chain, &["pool", "insert", "--denom", "100", "--yes"]);
+    let spent = before - trx_of(&env, &chain, None);
+    assert!(spent > 25_000_000, "the batch cost its sender {spent} sun");
+    assert!(energy_available(&env, &chain, &deployer) >= sponsor_before);
 
     // A withdrawal's estimate says beforehand that the sponsor pays all of it.
     let id = deposited["notes"][0]["id"].as_i64().unwrap().to_string();
@@ -281,7 +289,11 @@ fn a_sponsor_short_of_stake_leaves_its_callers_the_rest_as_the_estimate_said() {
     let deployer = devnet::genesis::deployer_key().address().to_base58();
     assert_eq!(energy_available(&env, &chain, &deployer), 0);
     ok(&env, &chain, &["approve", "--denom", "100", "--yes"]);
-    let deposited = ok(&env, &chain, &["deposit", "--denom", "100", "--yes"]);
+    let deposited = ok(
+        &env,
+        &chain,
+        &["deposit", "--denom", "100", "--insert", "--yes"],
+    );
     let id = deposited["notes"][0]["id"].as_i64().unwrap().to_string();
     let to = tron::PrivateKey::generate().address().to_base58();
 

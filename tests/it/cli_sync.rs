@@ -166,7 +166,9 @@ fn without_an_events_api_pools_sync_from_a_server_or_a_block_scan() {
     let deposited = ok(
         &depositor,
         &node,
-        &["deposit", "--denom", "100", "--count", "2", "--yes"],
+        &[
+            "deposit", "--denom", "100", "--count", "2", "--insert", "--yes",
+        ],
     );
     let first = deposited["notes"][0]["id"].as_i64().unwrap().to_string();
 
@@ -322,7 +324,9 @@ fn a_server_that_alters_a_leaf_is_refused_by_the_root_check() {
     ok(
         &depositor,
         &node,
-        &["deposit", "--denom", "100", "--count", "2", "--yes"],
+        &[
+            "deposit", "--denom", "100", "--count", "2", "--insert", "--yes",
+        ],
     );
     let server = server(&chain);
     let seen = Arc::new(Mutex::new(Vec::new()));
@@ -372,7 +376,11 @@ fn every_request_goes_through_the_configured_socks5_proxy() {
     let sync_server = format!("http://sync.tronpool.test:{}", port(&server.url()));
 
     let env = TestEnv::new();
-    ok(&env, &chain.url(), &["deposit", "--denom", "100", "--yes"]);
+    ok(
+        &env,
+        &chain.url(),
+        &["deposit", "--denom", "100", "--insert", "--yes"],
+    );
     let through = ["--proxy", socks.url.as_str()];
     let report = sync_report(&env, &node, &through);
     assert_eq!(report["source"], "events", "{report}");
@@ -429,7 +437,9 @@ fn a_withdrawal_and_a_notes_check_never_ask_the_node_about_the_note() {
     let deposited = ok(
         &env,
         &node,
-        &["deposit", "--denom", "100", "--count", "2", "--yes"],
+        &[
+            "deposit", "--denom", "100", "--count", "2", "--insert", "--yes",
+        ],
     );
     let id = deposited["notes"][0]["id"].as_i64().unwrap().to_string();
     seen.lock().unwrap().clear();

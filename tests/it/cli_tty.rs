@@ -91,7 +91,8 @@ fn a_confirmation_waits_for_enter() {
         key.as_str(),
         &["--node", &chain.url(), "deposit", "--denom", "100"],
     );
-    tty.expect("approve exactly 100 USDT first?");
+    // The deposit and the 0.25 USDT that pays for its insertion.
+    tty.expect("approve exactly 100.25 USDT first?");
     // A key alone answers nothing yet.
     tty.type_keys("y");
     std::thread::sleep(Duration::from_millis(1_500));

@@ -282,7 +282,9 @@ fn every_json_output_keeps_its_shape() {
     );
     let deposited = run(
         &mut shapes,
-        &["deposit", "--denom", "100", "--count", "2", "--yes"],
+        &[
+            "deposit", "--denom", "100", "--count", "2", "--insert", "--yes",
+        ],
     );
     let ids: Vec<String> = deposited["data"]["notes"]
         .as_array()

@@ -343,3 +343,17 @@ pub fn spawn_serve(
 ) -> (std::process::Child, Value) {
     test_support::load::spawn_announced(env!("CARGO_BIN_EXE_tronpool"), &env.home(), args, log)
 }
+
+/// Inserts every deposit queued in the pool of `denomination` on the devnet at `node`, with
+/// `tronpool pool insert` signed by dev account 0 (the devnet's default key): what a
+/// depositor who does not wait for a batcher runs. Returns the batches' reports.
+pub fn insert_queued(node: &str, denomination: u64) -> Value {
+    let env = TestEnv::new();
+    let denom = denomination.to_string();
+    let (code, out) = json_run(
+        env.cmd()
+            .args(["--node", node, "--yes", "pool", "insert", "--denom", &denom]),
+    );
+    assert_eq!(code, 0, "{out}");
+    out["data"].clone()
+}

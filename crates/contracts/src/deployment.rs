@@ -55,9 +55,24 @@ pub struct PoolDeployment {
     /// In whole USDT.
     pub denomination: u64,
     pub address: Address,
+    /// What a deposit escrows for its insertion, in USDT base units, besides the
+    /// denomination: a queued pool's `insertionFee` (0 for a pool that inserts at once).
+    #[serde(default, rename = "insertionFee", skip_serializing_if = "is_zero")]
+    pub insertion_fee: u64,
+}
+
+fn is_zero(value: &u64) -> bool {
+    *value == 0
 }
 
 impl Deployment {
+    /// Whether the pools queue their deposits for batch insertion (`QueuedPool`), which a
+    /// deployment with batch insertion's contracts has; otherwise each deposit is inserted
+    /// at once (`TronPool`).
+    pub fn queued(&self) -> bool {
+        self.batches.is_some()
+    }
+
     pub fn pool(&self, denomination: u64) -> Option<&PoolDeployment> {
         self.pools.iter().find(|p| p.denomination == denomination)
     }

@@ -2,10 +2,11 @@
 //! block 1 by signed `CreateSmartContract` transactions with fixed times, so every devnet —
 //! today's, tomorrow's, a CI runner's — has the token and the pools at the same addresses.
 //!
-//! Block 1 holds, in this order: the hasher, the verifier, the USDT, the six pools, one USDT
-//! transfer per dev account, the TRX/USDT price pair (a `DevSunswapPair`), the contracts of
-//! batch insertion (`PoseidonT5`, the batch circuit's verifier, the `BatchInserter`), and
-//! last, unless the devnet starts unsponsored, the deployer's energy stake. A contract's address depends
+//! Block 1 holds, in this order: the hasher, the verifier, the USDT, the contracts of batch
+//! insertion (`PoseidonT5`, the batch circuit's verifier, the `BatchInserter`), the six
+//! queued pools (`QueuedPool`: a deposit queues, a batch proof inserts; `docs/batches.md`),
+//! one USDT transfer per dev account, the TRX/USDT price pair (a `DevSunswapPair`), and last,
+//! unless the devnet starts unsponsored, the deployer's energy stake. A contract's address depends
 //! only on its own transaction (its txID and owner), so what was added later moved nothing.
 //!
 //! The pools are created as `tronpool deploy` creates them: their callers pay no energy
@@ -34,6 +35,10 @@ pub const GENESIS_TIME_MS: i64 = 1_767_225_600_000;
 pub const DEPLOY_TIME_MS: i64 = GENESIS_TIME_MS + 3_000;
 /// The pools the devnet deploys, in whole USDT.
 pub const DENOMINATIONS: [u64; 6] = [100, 500, 1_000, 3_000, 5_000, 10_000];
+/// What each deposit escrows for the batch that inserts it, in USDT base units: 0.25 USDT.
+/// A full batch of 32 burns about 250,500 energy, 25 TRX at 100 sun per energy, which is
+/// 7.0 USDT at 0.28 USDT per TRX; its 32 fees pay 8.0 USDT (docs/batches.md).
+pub const INSERTION_FEE: u64 = 250_000;
 /// TRX each dev account starts with: 1,000,000 TRX, in sun.
 pub const DEV_ACCOUNT_TRX_SUN: i64 = 1_000_000 * 1_000_000;
 /// USDT each dev account starts with: 1,000,000 USDT, in base units (6 decimals).
@@ -47,8 +52,9 @@ const DEPLOYER_TRX_SUN: i64 = 1_000_000_000 * 1_000_000;
 /// TRX the deployer stakes for energy at genesis to pay its pools' callers' energy:
 /// 10,000,000 TRX, in sun. At the devnet's modeled energy weight (mainnet's 17 billion TRX
 /// staked for energy besides this, 180 billion energy a day) it buys about 105.8 million
-/// energy a day: some 110 deposits (478,334 each) and 110 relayed withdrawals (429,510 each)
-/// under the mainnet model.
+/// energy a day: some 190 queued deposits (119,899 each) and 190 relayed withdrawals (429,510
+/// each) under the mainnet model. Batches are never paid from it: they go through the
+/// unsponsored `BatchInserter`.
 pub const SPONSOR_STAKE_TRX_SUN: i64 = 10_000_000 * 1_000_000;
 /// The price pair's initial TRX reserve (its `reserve0`): 40,000,000 TRX in sun (6 decimals,
 /// as WTRX).
@@ -192,19 +198,39 @@ pub fn build(accounts: usize, sponsor: bool) -> Result<(Ledger, Deployment), Gen
             what: "set the USDT's energy factor".into(),
             detail,
         })?;
+    // Batch insertion: the four-input hasher, the batch circuit's verifier (its development
+    // key, pinned so a start costs no setup) and the inserter, whose callers pay every batch
+    // in full.
+    let batch_key = zk::batch::insecure_dev_verifying_key();
+    let batches = BatchDeployment {
+        hasher4: deploy(&mut chain, "PoseidonT5", Vec::new(), unsponsored)?,
+        verifier: deploy(
+            &mut chain,
+            "Groth16Verifier",
+            zk::keys::VerifierArgs::from(&batch_key).abi_encode(),
+            unsponsored,
+        )?,
+        verifying_key_sha256: zk::keys::verifying_key_sha256(&batch_key),
+        inserter: deploy(&mut chain, "BatchInserter", Vec::new(), unsponsored)?,
+    };
     let mut pools = Vec::new();
     for denomination in DENOMINATIONS {
-        let args = contracts::TronPool::constructorCall {
+        let args = contracts::QueuedPool::constructorCall {
             verifier_: verifier.into(),
+            batchVerifier_: batches.verifier.into(),
             hasher_: hasher.into(),
+            hasher4_: batches.hasher4.into(),
             token_: usdt.into(),
             denomination_: alloy_primitives::U256::from(denomination * 1_000_000),
+            insertionFee_: alloy_primitives::U256::from(INSERTION_FEE),
+            inserter_: batches.inserter.into(),
         }
         .abi_encode();
-        let address = deploy(&mut chain, "TronPool", args, pool_sponsorship)?;
+        let address = deploy(&mut chain, "QueuedPool", args, pool_sponsorship)?;
         pools.push(PoolDeployment {
             denomination,
             address,
+            insertion_fee: INSERTION_FEE,
         });
     }
 
@@ -240,21 +266,6 @@ pub fn build(accounts: usize, sponsor: bool) -> Result<(Ledger, Deployment), Gen
         .abi_encode(),
         unsponsored,
     )?;
-    // Batch insertion, after everything above so that nothing above moved: the four-input
-    // hasher, the batch circuit's verifier (its development key, pinned so a start costs no
-    // setup) and the inserter, whose callers pay every batch in full.
-    let batch_key = zk::batch::insecure_dev_verifying_key();
-    let batches = BatchDeployment {
-        hasher4: deploy(&mut chain, "PoseidonT5", Vec::new(), unsponsored)?,
-        verifier: deploy(
-            &mut chain,
-            "Groth16Verifier",
-            zk::keys::VerifierArgs::from(&batch_key).abi_encode(),
-            unsponsored,
-        )?,
-        verifying_key_sha256: zk::keys::verifying_key_sha256(&batch_key),
-        inserter: deploy(&mut chain, "BatchInserter", Vec::new(), unsponsored)?,
-    };
     if sponsor {
         let stake = Action::Stake(tron::Stake::Freeze {
             owner: deployer.address(),

@@ -491,6 +491,16 @@ pub fn prove<R: RngCore + CryptoRng>(
     circuit: &BatchCircuit,
     rng: &mut R,
 ) -> Result<Proof<Bn254>, BatchError> {
+    prove_randomized(pk, circuit, crate::proof::randomness(rng))
+}
+
+/// [`prove`] with its randomness drawn: not generic, so it is compiled here, optimized,
+/// whoever calls [`prove`] (see `proof::prove`).
+fn prove_randomized(
+    pk: &ProvingKey<Bn254>,
+    circuit: &BatchCircuit,
+    randomness: (Fr, Fr),
+) -> Result<Proof<Bn254>, BatchError> {
     if circuit.levels != BATCH_LEVELS {
         return Err(BatchError::BadLevels {
             levels: circuit.levels,
@@ -504,8 +514,9 @@ pub fn prove<R: RngCore + CryptoRng>(
     if let Some(row) = system.first_unsatisfied(&z) {
         return Err(BatchError::Unsatisfied(row));
     }
-    let proof = crate::proof::prove_assignment(pk, setup, (system, constraint_matrices()), &z, rng)
-        .map_err(|e| BatchError::Prover(e.to_string()))?;
+    let proof =
+        crate::proof::prove_assignment(pk, setup, (system, constraint_matrices()), &z, randomness)
+            .map_err(|e| BatchError::Prover(e.to_string()))?;
     let prepared = ark_groth16::prepare_verifying_key(&pk.vk);
     let verified =
         Groth16::<Bn254>::verify_with_processed_vk(&prepared, &circuit.public.instance(), &proof)

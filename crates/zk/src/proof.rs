@@ -126,6 +126,23 @@ pub fn prove<R: RngCore + CryptoRng>(
     witness: &Witness,
     rng: &mut R,
 ) -> Result<Proof<Bn254>, ProofError> {
+    prove_randomized(keys, public, witness, randomness(rng))
+}
+
+/// The two scalars that randomize a Groth16 proof, as `Groth16::prove` draws them.
+pub(crate) fn randomness<R: RngCore + CryptoRng>(rng: &mut R) -> (Fr, Fr) {
+    (Fr::rand(rng), Fr::rand(rng))
+}
+
+/// [`prove`] with its randomness drawn. Not generic, so the prover is compiled (and
+/// optimized) here, not in each crate that calls [`prove`] with its own RNG type: in an
+/// unoptimized caller the same proof took several times as long.
+fn prove_randomized(
+    keys: &Keys,
+    public: &PublicInputs,
+    witness: &Witness,
+    randomness: (Fr, Fr),
+) -> Result<Proof<Bn254>, ProofError> {
     if DEPTH < 32 && witness.index >> DEPTH != 0 {
         return Err(ProofError::IndexTooLarge(witness.index));
     }
@@ -152,7 +169,7 @@ pub fn prove<R: RngCore + CryptoRng>(
         keys.setup(),
         (r1cs::withdraw(), r1cs::withdraw_matrices()),
         &z,
-        rng,
+        randomness,
     )
     .map_err(|e| ProofError::Prover(e.to_string()))?;
     if !verify(keys, public, &proof) {
@@ -162,15 +179,15 @@ pub fn prove<R: RngCore + CryptoRng>(
 }
 
 /// Groth16 over a circuit's constraint system and matrices (made once per process, see
-/// `r1cs`) for the full assignment `z`, randomized with two fresh scalars as `Groth16::prove`
-/// does, with the R1CS-to-QAP reduction the keys were made for (see `Setup`): a proof made
-/// with the other one does not verify.
-pub(crate) fn prove_assignment<R: RngCore + CryptoRng>(
+/// `r1cs`) for the full assignment `z`, randomized with two fresh scalars ([`randomness`]),
+/// with the R1CS-to-QAP reduction the keys were made for (see `Setup`): a proof made with the
+/// other one does not verify.
+pub(crate) fn prove_assignment(
     proving: &ProvingKey<Bn254>,
     setup: Setup,
     (system, matrices): (&r1cs::R1cs, &[r1cs::Matrix; 3]),
     z: &[Fr],
-    rng: &mut R,
+    randomness: (Fr, Fr),
 ) -> Result<Proof<Bn254>, SynthesisError> {
     fn with<Q: R1CSToQAP>(
         proving: &ProvingKey<Bn254>,
@@ -188,7 +205,6 @@ pub(crate) fn prove_assignment<R: RngCore + CryptoRng>(
             z,
         )
     }
-    let randomness = (Fr::rand(rng), Fr::rand(rng));
     match setup {
         Setup::Arkworks => with::<LibsnarkReduction>(proving, randomness, (system, matrices), z),
         Setup::Snarkjs => with::<SnarkjsReduction>(proving, randomness, (system, matrices), z),

@@ -15,14 +15,18 @@ pub(super) struct Growing {
     running: Option<JoinHandle<std::result::Result<MerkleTree, String>>>,
     /// The index the next leaf must have.
     next: u32,
+    /// The leaves the tree is grown to (the pool's inserted ones); later ones are queued
+    /// deposits, which are not in its tree.
+    limit: u32,
     /// Leaves arrived out of order: the sync refuses them (`settle`), so nothing is built.
     broken: bool,
 }
 
 impl Growing {
-    pub(super) fn new(tail: MerkleTree) -> Self {
+    pub(super) fn new(tail: MerkleTree, limit: u32) -> Self {
         Growing {
             next: tail.len() as u32,
+            limit,
             tree: Some(tail),
             running: None,
             broken: false,
@@ -39,6 +43,9 @@ impl Growing {
         let mut words = Vec::with_capacity(leaves.len());
         let first = self.next;
         for leaf in leaves.iter().skip_while(|l| l.index < first) {
+            if self.next >= self.limit {
+                break;
+            }
             if leaf.index != self.next {
                 self.broken = true;
                 return Ok(());
@@ -101,7 +108,7 @@ mod tests {
 
     #[tokio::test]
     async fn pages_grow_the_tail_into_the_tree_the_leaves_make() {
-        let mut growing = Growing::new(whole(3));
+        let mut growing = Growing::new(whole(3), u32::MAX);
         let page = |range: std::ops::Range<u32>| range.map(leaf).collect::<Vec<_>>();
         growing.push(&page(3..10)).await.unwrap();
         // A page that repeats leaves already handed in: they are skipped.
@@ -110,13 +117,19 @@ mod tests {
         let grown = growing.finish().await.unwrap().unwrap();
         assert_eq!(grown, whole(20));
 
+        // Leaves past the limit (a queued pool's deposits not inserted yet) stay out.
+        let mut limited = Growing::new(whole(3), 12);
+        limited.push(&page(3..10)).await.unwrap();
+        limited.push(&page(10..20)).await.unwrap();
+        assert_eq!(limited.finish().await.unwrap().unwrap(), whole(12));
+
         // A gap builds nothing: the sync refuses such leaves itself.
-        let mut gapped = Growing::new(whole(3));
+        let mut gapped = Growing::new(whole(3), u32::MAX);
         gapped.push(&page(4..6)).await.unwrap();
         assert!(gapped.finish().await.unwrap().is_none());
 
         // A commitment that is not a field element is the source's fault.
-        let mut bad = Growing::new(whole(0));
+        let mut bad = Growing::new(whole(0), u32::MAX);
         let mut not_a_field_element = leaf(0);
         not_a_field_element.commitment = [0xff; 32];
         bad.push(&[not_a_field_element]).await.unwrap();

@@ -21,7 +21,7 @@
 use std::time::{Duration, Instant};
 
 use alloy_primitives::B256;
-use contracts::TronPool;
+use contracts::{QueuedPool, TronPool};
 use serde::Serialize;
 use tron::{Address, NodeError};
 use zk::tree::MerklePath;
@@ -53,6 +53,8 @@ pub use source::SyncProgress;
 use source::{Fetched, MAX_PAGES};
 pub(crate) use source::{MAX_PACKED_PAGE, MAX_PAGE};
 
+/// How many positions of its queue chain a queued pool keeps (`QUEUE_RING`).
+const QUEUE_RING: usize = 128;
 /// Blocks a scan asks for at once.
 const SCAN_CONCURRENCY: usize = 8;
 /// A sync server's answer takes at most this long.
@@ -64,8 +66,12 @@ const SERVER_TIMEOUT: Duration = Duration::from_secs(30);
 pub struct SyncedTree {
     pub denomination: u64,
     pub pool: Address,
-    /// How many leaves the tree has (the pool's `nextIndex` when it synced).
+    /// How many leaves the tree has (the pool's `nextIndex` when it synced): the deposits
+    /// a withdrawal can prove.
     pub leaves: u32,
+    /// Every deposit the pool had taken (its `queued()` for a queued pool): the ones past
+    /// `leaves` wait for a batch.
+    pub deposits: u32,
     /// The root, as the contract stores it.
     pub root: B256,
     /// Leaves fetched by this sync (the rest came from the cache).
@@ -81,7 +87,10 @@ pub struct SyncedTree {
 #[serde(rename_all = "camelCase")]
 pub struct SyncReport {
     pub denomination: u64,
+    /// The deposits in the pool's tree.
     pub leaves: usize,
+    /// The deposits waiting for a batch to insert them.
+    pub queued: u32,
     pub fetched: usize,
     pub withdrawals: u32,
     pub root: String,
@@ -93,6 +102,7 @@ impl SyncedTree {
         SyncReport {
             denomination: self.denomination,
             leaves: self.leaves as usize,
+            queued: self.deposits - self.leaves,
             fetched: self.fetched,
             withdrawals: self.withdrawals,
             root: word_hex(&self.root),
@@ -112,11 +122,11 @@ impl SyncedTree {
         cache.spent(&self.pool.to_base58(), &nullifier_hash.0)
     }
 
-    /// The leaf index of `commitment`, when it was deposited (by the cache's index of
-    /// commitments).
-    pub(crate) fn leaf_of(&self, cache: &TreeCache, commitment: B256) -> Result<Option<u32>> {
+    /// The queue position of `commitment` (its leaf index to be), when it was deposited,
+    /// inserted or not.
+    pub(crate) fn position_of(&self, cache: &TreeCache, commitment: B256) -> Result<Option<u32>> {
         let leaf = cache.index_of(&self.pool.to_base58(), &commitment.0)?;
-        Ok(leaf.map(|l| l.index).filter(|&i| i < self.leaves))
+        Ok(leaf.map(|l| l.index).filter(|&i| i < self.deposits))
     }
 
     /// The sibling path of leaf `index`, read from the cache and checked to lead from
@@ -140,7 +150,7 @@ impl SyncedTree {
             return Ok(path);
         }
         tracing::warn!(pool = %pool, index, "the cached path does not lead to the root; rebuilding the tree's nodes");
-        let tree = cache.rebuild(&pool)?;
+        let tree = cache.rebuild(&pool, self.leaves)?;
         let path = tree.path(index).map_err(|e| Error::Failed(e.to_string()))?;
         if tree.len() != self.leaves as usize || path.root(leaf) != root {
             return Err(Error::Failed(format!(
@@ -289,7 +299,10 @@ struct Pass<'a> {
     denomination: u64,
     cache: &'a TreeCache,
     head: CacheHead,
+    /// Every deposit the pool has taken: the leaves to fetch.
     target: u32,
+    /// The deposits in its tree (`nextIndex`): the leaves the root is rebuilt from.
+    inserted: u32,
 }
 
 async fn sync_once(
@@ -301,7 +314,13 @@ async fn sync_once(
     let pool = chain.pool_address(denomination)?;
     let key = pool.to_base58();
     let head = cache.head(&key)?;
-    let target: u32 = chain.view(pool, TronPool::nextIndexCall {}).await?;
+    // `nextIndex` first: a batch or deposits landing in between make `queued()` larger,
+    // never smaller than it.
+    let inserted: u32 = chain.view(pool, TronPool::nextIndexCall {}).await?;
+    let target = pools::deposits(chain, pool)
+        .await?
+        .unwrap_or(inserted)
+        .max(inserted);
     if head.count > target {
         return Ok(Attempt::Stale(format!(
             "the cache holds {} leaves of the {denomination} USDT pool {pool}, but the \
@@ -319,6 +338,7 @@ async fn sync_once(
         cache,
         head,
         target,
+        inserted,
     };
     let mut passed = Vec::new();
     for source in chain.sync_sources() {
@@ -360,6 +380,7 @@ async fn settle(
         cache,
         head,
         target,
+        inserted,
     } = pass;
     let name = &describe_source(chain, source);
     let pool = chain.pool_address(denomination)?;
@@ -391,14 +412,25 @@ async fn settle(
             "it knows {total} deposits of the pool; the pool has {target} (behind)"
         ))));
     }
-    let expected = head.count as usize + new_leaves.len();
+    // The tree holds the inserted leaves only: a queued pool's root is the root of its
+    // first `nextIndex` deposits.
+    let inserted = inserted as usize;
+    let base = tree_base(cache, &key, inserted)?;
     let mut tree = match grown {
-        Some(tree) if tree.len() == expected => tree,
-        _ => cache.load_tail(&key)?,
+        Some(tree) if tree.len() == inserted => tree,
+        _ => cache.load_tail(&key, base)?,
     };
-    if tree.len() != expected {
-        let fresh = new_leaves
+    if tree.len() < inserted {
+        let have = tree.len();
+        let cached = match (head.count as usize).checked_sub(have) {
+            Some(n) if n > 0 => cache.leaves_from(&key, have as u32, n as u32)?,
+            _ => Vec::new(),
+        };
+        let fresh = cached
             .iter()
+            .chain(&new_leaves)
+            .skip_while(|l| (l.index as usize) < have)
+            .take(inserted - have)
             .map(|l| zk::field::from_be_bytes(&l.commitment, "a deposit's commitment"))
             .collect::<std::result::Result<Vec<_>, _>>()
             .map_err(|e| Error::Refused(format!("{name}, the {denomination} USDT pool: {e}")))?;
@@ -407,6 +439,27 @@ async fn settle(
             .await
             .map_err(|e| Error::task("building the tree", e))?
             .map_err(|e| Error::caused(format!("the {denomination} USDT pool"), e))?;
+    }
+    if !queue_holds(
+        chain,
+        pool,
+        cache,
+        (&head, &new_leaves),
+        (inserted, total as usize),
+    )
+    .await?
+    {
+        return Ok(Ok(Attempt::Stale(format!(
+            "the deposits queued in the {denomination} USDT pool {pool} (from {name}) do not \
+             hash to the pool's queue: they are not the pool's"
+        ))));
+    }
+    if tree.len() != inserted {
+        return Err(Error::Failed(format!(
+            "the tree of the {denomination} USDT pool has {} leaves where the pool has \
+             inserted {inserted}",
+            tree.len()
+        )));
     }
     let root = B256::from(zk::field::to_be_bytes(&tree.root()));
     if !tree.is_empty() && !pools::is_known_root(chain, denomination, root).await? {
@@ -422,11 +475,12 @@ async fn settle(
             }
         ))));
     }
+    let grew = cache.tree_count(&key)? as usize != tree.len();
     cache.save(
         &key,
         &Update {
             leaves: &new_leaves,
-            tree: (!new_leaves.is_empty()).then_some(&tree),
+            tree: grew.then_some(&tree),
             withdrawals: &withdrawals,
             next_block,
         },
@@ -435,11 +489,89 @@ async fn settle(
         denomination,
         pool,
         leaves: tree.len() as u32,
+        deposits: total as u32,
         root,
         fetched: new_leaves.len(),
         withdrawals: cache.withdrawals_head(&key)?.count,
         source: source.to_string(),
     })))
+}
+
+/// Whether the leaves from `from` to `to` (the deposits a queued pool has not inserted: the
+/// root does not vouch for them) are the pool's: hashed onto the pool's queue chain where it
+/// stood before them, they must give the chain where it stands now (`queueHash`). When the
+/// pool no longer keeps the chain before `from` (more than its ring of 128 waits), the last
+/// deposits the ring covers are checked; a batch of the earlier ones is checked by its
+/// simulation before it is sent.
+async fn queue_holds(
+    chain: &Chain,
+    pool: Address,
+    cache: &TreeCache,
+    (head, new_leaves): (&CacheHead, &[Leaf]),
+    (from, to): (usize, usize),
+) -> Result<bool> {
+    if to <= from || !chain.queued() {
+        return Ok(true);
+    }
+    let view = |position: usize| async move {
+        chain
+            .view(
+                pool,
+                QueuedPool::queueHashCall {
+                    position: position as u32,
+                },
+            )
+            .await
+    };
+    let end = view(to - 1).await?;
+    let mut start = from;
+    let before = loop {
+        match start.checked_sub(1) {
+            None => break B256::ZERO,
+            Some(position) => match view(position).await {
+                Ok(kept) => break kept,
+                Err(Error::Node(e)) if e.is_unavailable() => return Err(Error::Node(e)),
+                // Not kept: try from where the ring begins.
+                Err(_) if start < to.saturating_sub(QUEUE_RING) => {
+                    start = to.saturating_sub(QUEUE_RING);
+                }
+                Err(e) => return Err(e),
+            },
+        }
+    };
+    let key = pool.to_base58();
+    let cached = match (head.count as usize).checked_sub(start) {
+        Some(n) if n > 0 => cache.leaves_from(&key, start as u32, n as u32)?,
+        _ => Vec::new(),
+    };
+    let commitments = cached
+        .iter()
+        .chain(new_leaves)
+        .skip_while(|l| (l.index as usize) < start)
+        .take(to - start)
+        .map(|l| zk::field::from_be_bytes(&l.commitment, "a deposit's commitment"))
+        .collect::<std::result::Result<Vec<_>, _>>();
+    let Ok(commitments) = commitments else {
+        return Ok(false);
+    };
+    let Ok(before) = zk::field::from_be_bytes(&before.0, "a queue hash") else {
+        return Ok(false);
+    };
+    let hashed = zk::batch::chain(before, &commitments);
+    Ok(commitments.len() == to - start && B256::from(zk::field::to_be_bytes(&hashed)) == end)
+}
+
+/// How many leaves the stored nodes can be loaded for, toward a tree of `inserted` leaves:
+/// what they hold, unless that is more (a cache from a chain since started afresh), when the
+/// tree is rebuilt from the cached leaves.
+fn tree_base(cache: &TreeCache, key: &str, inserted: usize) -> Result<u32> {
+    let stored = cache.tree_count(key)?;
+    let cached = cache.head(key)?.count;
+    Ok(if stored as usize > inserted || stored > cached {
+        (inserted as u32).min(cached)
+    } else {
+        stored
+    })
 }
 
 /// A source as messages name it.
@@ -470,6 +602,7 @@ async fn fetch(
         cache,
         head,
         target,
+        inserted,
     } = pass;
     let pool = chain.pool_address(denomination)?;
     let key = pool.to_base58();
@@ -478,11 +611,15 @@ async fn fetch(
         SyncSource::Server(url) => {
             let server =
                 ServerClient::new(url.clone(), "sync server", SERVER_TIMEOUT, chain.proxy())?;
-            let tail = cache.load_tail(&key)?;
+            // The tree grows while pages arrive, up to the inserted leaves; the cached
+            // leaves it does not hold yet (deposits that were queued) go in first.
+            let base = tree_base(cache, &key, inserted as usize)?;
+            let tail = cache.load_tail(&key, base)?;
+            let pending = cache.leaves_from(&key, base, head.count.saturating_sub(base))?;
             fetch_from_server(
                 &server,
                 denomination,
-                (head, tail),
+                (head, tail, &pending, inserted),
                 withdrawals.count,
                 target,
                 progress,
@@ -630,6 +767,7 @@ mod tests {
             denomination: 100,
             pool: pool(),
             leaves: 40,
+            deposits: 40,
             root: word(&right),
             fetched: 40,
             withdrawals: 0,

@@ -12,12 +12,13 @@ use crate::service::server_client::ServerClient;
 use crate::service::wire::{LeavesPage, PackedLeavesPage, WithdrawalsPage};
 use crate::store::trees::{CacheHead, Leaf};
 
-/// Leaves from where the cache ends (`head`), with the cached tree's `tail` grown by each
-/// page while the next is fetched, and withdrawals from `withdrawals_from`.
+/// Leaves from where the cache ends (`head`), with the cached tree's `tail` grown by the
+/// cached leaves it does not hold (`pending`) and then by each page while the next is
+/// fetched, up to the pool's `inserted` leaves; and withdrawals from `withdrawals_from`.
 pub(super) async fn fetch_from_server(
     server: &ServerClient,
     denomination: u64,
-    (head, tail): (CacheHead, MerkleTree),
+    (head, tail, pending, inserted): (CacheHead, MerkleTree, &[Leaf], u32),
     withdrawals_from: u32,
     target: u32,
     progress: &(dyn Fn(SyncProgress) + Sync),
@@ -29,7 +30,8 @@ pub(super) async fn fetch_from_server(
         ))
     };
     let mut fetched = Fetched::default();
-    let mut growing = Growing::new(tail);
+    let mut growing = Growing::new(tail, inserted);
+    growing.push(pending).await?;
     let mut from = head.count;
     let mut packed = true;
     for _ in 0..MAX_PAGES {
