@@ -219,7 +219,8 @@ pub async fn serve(
         .map(|relayer| {
             [
                 tokio::spawn(relayer.clone().watch(app.chain.clone())),
-                tokio::spawn(relayer.collect_when_due(app.chain.clone())),
+                tokio::spawn(relayer.clone().collect_when_due(app.chain.clone())),
+                tokio::spawn(relayer.batch_when_due(app.chain.clone(), app.trees.clone())),
             ]
         })
         .into_iter()

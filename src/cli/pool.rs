@@ -155,7 +155,12 @@ pub(super) async fn insert_queued(
     let mut done = Vec::new();
     loop {
         let proving = spinner(ctx, "proving the batch");
-        let prepared = insert::prepare(session.desk(), denomination, key.address()).await;
+        let prepared = insert::prepare(
+            (&session.chain, &session.trees),
+            denomination,
+            key.address(),
+        )
+        .await;
         proving.finish_and_clear();
         let (synced, Some(batch)) = prepared? else {
             return Ok(done);

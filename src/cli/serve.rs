@@ -128,6 +128,13 @@ pub struct ServeArgs {
     /// How often the relayer looks at the fees due
     #[arg(long, default_value = "10m", value_name = "DURATION", value_parser = humantime::parse_duration)]
     relayer_collect_every: Duration,
+    /// The longest a deposit waits in a queued pool before the relayer's batcher inserts it
+    /// in a batch that is not full (a full block of 32 goes at once); 0 runs no batcher
+    #[arg(long, default_value = "30m", value_name = "DURATION", value_parser = humantime::parse_duration)]
+    batch_max_wait: Duration,
+    /// How often the batcher looks at the queued pools
+    #[arg(long, default_value = "30s", value_name = "DURATION", value_parser = humantime::parse_duration)]
+    batch_poll: Duration,
 }
 
 #[derive(Serialize)]
@@ -346,6 +353,8 @@ impl ServeArgs {
             )
             .filter(|threshold| !threshold.is_zero()),
             collect_every: self.relayer_collect_every,
+            batch_max_wait: Some(self.batch_max_wait).filter(|wait| !wait.is_zero()),
+            batch_poll: self.batch_poll,
         };
         let jobs = if in_process_devnet {
             JobStore::in_memory()?

@@ -238,7 +238,11 @@ async fn verifier(chain: &Chain, address: Address, pinned: &str, what: &str) -> 
 }
 
 /// A pool's artifact, constructor arguments and immutables, as a deployment implies them.
-type PoolCode = (&'static str, Vec<u8>, std::collections::BTreeMap<String, Vec<u8>>);
+type PoolCode = (
+    &'static str,
+    Vec<u8>,
+    std::collections::BTreeMap<String, Vec<u8>>,
+);
 
 /// What a pool of `denomination` must have been created with, and keep as immutables, for
 /// the deployment: a `QueuedPool` where the deployment has batch insertion, a `TronPool`

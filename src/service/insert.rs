@@ -19,9 +19,9 @@ use zk::proof::EncodedProof;
 use crate::error::{Error, Result};
 use crate::service::builders::{self, Built};
 use crate::service::chain::Chain;
-use crate::service::desk::Desk;
 use crate::service::format::word_hex;
 use crate::service::sync::{self, SyncedTree};
+use crate::store::trees::TreeCache;
 
 /// A batch ready to sign: the deposits it inserts and its transaction.
 pub struct PreparedBatch {
@@ -70,11 +70,10 @@ impl PreparedBatch {
 /// waits. Syncs the pool first; the batch inserts as many waiting deposits as its block of
 /// 32 has room for (the rest go in the next block's batch).
 pub async fn prepare(
-    desk: Desk<'_>,
+    (chain, trees): (&Chain, &TreeCache),
     denomination: u64,
     submitter: Address,
 ) -> Result<(SyncedTree, Option<PreparedBatch>)> {
-    let Desk { chain, trees, .. } = desk;
     let batches = chain.deployment.batches.as_ref().ok_or_else(|| {
         Error::usage(format!(
             "the pools on {} insert each deposit as it is made: there is nothing to insert",
@@ -172,7 +171,7 @@ fn check_keys(chain: &Chain) -> Result<()> {
 async fn chain_before(
     chain: &Chain,
     synced: &SyncedTree,
-    trees: &crate::store::trees::TreeCache,
+    trees: &TreeCache,
     start: u32,
 ) -> Result<zk::Fr> {
     let Some(position) = start.checked_sub(1) else {

@@ -155,7 +155,8 @@ pub(crate) async fn check_note(
         state,
         deposited,
         spent,
-        withdrawable: deposited && !spent,
+        // A queued deposit is not in the tree yet: nothing can prove it.
+        withdrawable: deposited && !spent && leaf.is_some_and(|index| index < synced.leaves),
         leaf_index,
         detail,
     })

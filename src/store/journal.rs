@@ -99,6 +99,9 @@ pub enum Purpose {
     Relay,
     /// A contract of `tronpool deploy`; the reference is its name (`hasher`, `pool 100`).
     Deploy,
+    /// A batch of `serve`'s batcher; the reference is `"{pool} {start}"`: one live batch
+    /// from each position.
+    Batch,
 }
 
 impl Purpose {
@@ -107,6 +110,7 @@ impl Purpose {
             Purpose::Deposit => "deposit",
             Purpose::Relay => "relay",
             Purpose::Deploy => "deploy",
+            Purpose::Batch => "batch",
         }
     }
 
@@ -115,6 +119,7 @@ impl Purpose {
             "deposit" => Purpose::Deposit,
             "relay" => Purpose::Relay,
             "deploy" => Purpose::Deploy,
+            "batch" => Purpose::Batch,
             other => {
                 return Err(StoreError::damaged(
                     "submit journal",
@@ -127,7 +132,7 @@ impl Purpose {
     /// Whether one reference may have only one live entry: a note is deposited once and
     /// relayed once; a deployment started afresh creates its contracts again.
     fn exclusive(self) -> bool {
-        matches!(self, Purpose::Deposit | Purpose::Relay)
+        matches!(self, Purpose::Deposit | Purpose::Relay | Purpose::Batch)
     }
 }
 

@@ -85,6 +85,8 @@ pub(crate) const CHUNK: usize = 256;
 /// kept up to date leaf by leaf ([`TreeCache::save`]).
 const BULK_LEAVES: usize = 50_000;
 
+/// Clones share the database (a server's batcher and its API read one cache).
+#[derive(Clone)]
 pub struct TreeCache {
     db: std::sync::Arc<crate::store::db::Shared>,
 }
@@ -908,8 +910,8 @@ mod tests {
         assert_eq!(cache.spent("P", &[7; 32]).unwrap(), None);
         assert_eq!(cache.spent("Q", &[2; 32]).unwrap(), None, "per pool");
         assert_eq!(cache.scan_cursor("P").unwrap(), Some(40));
-        // Leaves without their tree are refused, and nothing of the update is kept.
-        let leaves = [leaf(0)];
+        // An update that fails halfway (a leaf twice) is refused, and nothing of it is kept.
+        let leaves = [leaf(0), leaf(0)];
         let bad = Update {
             leaves: &leaves,
             next_block: Some(99),

@@ -801,8 +801,12 @@ fn a_deposit_killed_after_its_broadcast_is_settled_by_notes_check() {
     let checked = ok(&env, &chain, &["notes", "check", "1"]);
     assert_eq!(checked[0]["state"], "deposited", "{checked}");
     assert_eq!(checked[0]["leafIndex"], 0);
-    assert_eq!(checked[0]["withdrawable"], true);
+    // In the pool's queue: withdrawable once a batch inserts it.
+    assert_eq!(checked[0]["withdrawable"], false);
     assert_eq!(state_of(&env, &chain, 1), "deposited");
+    ok(&env, &chain, &["pool", "insert", "--denom", "100", "--yes"]);
+    let checked = ok(&env, &chain, &["notes", "check", "1"]);
+    assert_eq!(checked[0]["withdrawable"], true, "{checked}");
 }
 
 #[test]
@@ -941,4 +945,75 @@ fn denominations_and_counts_of_any_size_are_clear_errors_not_overflows() {
         * alloy_primitives::U256::from(100_250_000u64)
         + alloy_primitives::U256::from(1);
     assert_eq!(approved["amountRaw"], expected.to_string());
+}
+
+#[test]
+fn a_queued_deposit_says_so_refuses_to_withdraw_and_withdraws_once_inserted() {
+    let env = TestEnv::new();
+    let chain = TestChain::start();
+    ok(
+        &env,
+        &chain,
+        &["deposit", "--denom", "100", "--count", "2", "--yes"],
+    );
+    // Queued: in the pool, not yet in its tree.
+    let pools = ok(&env, &chain, &["pools"]);
+    let hundred = &pools["pools"][0];
+    assert_eq!(
+        (hundred["depositCount"].as_u64(), hundred["queued"].as_u64()),
+        (Some(0), Some(2)),
+        "{hundred}"
+    );
+    assert_eq!(
+        hundred["poolBalanceRaw"], "200500000",
+        "two deposits, two fees"
+    );
+    let checked = ok(&env, &chain, &["notes", "check"]);
+    assert_eq!(checked[0]["state"], "deposited", "{checked}");
+    assert_eq!(checked[0]["withdrawable"], false, "{checked}");
+    let detail = checked[0]["detail"].as_str().unwrap_or_default();
+    assert!(
+        detail.contains("queued for insertion at position 0"),
+        "{checked}"
+    );
+    let recipient = PrivateKey::generate().address().to_base58();
+    for withdraw in [
+        &["withdraw", "1", "--to", &recipient, "--yes"][..],
+        &["relay", "withdraw", "1", "--to", &recipient, "--yes"][..],
+    ] {
+        let error = fails(&env, &chain, withdraw, 4);
+        assert!(
+            error.contains("queued for insertion at position 0")
+                && error.contains("tronpool pool insert --denom 100"),
+            "{error}"
+        );
+    }
+    let synced = ok(&env, &chain, &["pool", "sync", "--denom", "100"]);
+    assert_eq!(
+        (synced[0]["leaves"].as_u64(), synced[0]["queued"].as_u64()),
+        (Some(0), Some(2))
+    );
+
+    // One batch inserts both; its sender is credited both fees.
+    let inserted = ok(&env, &chain, &["pool", "insert", "--denom", "100", "--yes"]);
+    let batches = inserted.as_array().unwrap();
+    assert_eq!(batches.len(), 1, "{inserted}");
+    assert_eq!(
+        (batches[0]["start"].as_u64(), batches[0]["count"].as_u64()),
+        (Some(0), Some(2))
+    );
+    assert_eq!(batches[0]["queued"], 0);
+    assert_eq!(batches[0]["feesRaw"], "500000");
+    let pools = ok(&env, &chain, &["pools"]);
+    assert_eq!(pools["pools"][0]["currentRoot"], batches[0]["root"]);
+    assert_eq!(pools["pools"][0]["depositCount"], 2);
+    // Nothing waits: nothing to send.
+    let again = ok(&env, &chain, &["pool", "insert", "--denom", "100", "--yes"]);
+    assert_eq!(again, serde_json::json!([]));
+    ok(
+        &env,
+        &chain,
+        &["withdraw", "1", "--to", &recipient, "--yes"],
+    );
+    assert_eq!(state_of(&env, &chain, 1), "withdrawn");
 }

@@ -149,6 +149,7 @@ fn sync_report(env: &TestEnv, node: &str, extra: &[&str]) -> Value {
 
 #[test]
 fn without_an_events_api_pools_sync_from_a_server_or_a_block_scan() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
     let chain = TestChain::with(devnet::DevnetConfig {
         events_api: false,
         ..devnet::DevnetConfig::ephemeral()
@@ -194,6 +195,19 @@ fn without_an_events_api_pools_sync_from_a_server_or_a_block_scan() {
         (again["fetched"].as_u64(), again["withdrawals"].as_u64()),
         (Some(0), Some(1))
     );
+    // A deposit left in the queue: the scan brings it, the tree leaves it out.
+    ok(&depositor, &node, &["deposit", "--denom", "100", "--yes"]);
+    let queued = sync_report(&scanner, &node, &[]);
+    assert_eq!(
+        (
+            queued["leaves"].as_u64(),
+            queued["queued"].as_u64(),
+            queued["fetched"].as_u64()
+        ),
+        (Some(2), Some(1), Some(1)),
+        "{queued}"
+    );
+    assert_eq!(queued["root"], again["root"]);
 
     // A client that names a server syncs from its leaves once the events API fails it.
     let server = server(&chain);
@@ -205,7 +219,30 @@ fn without_an_events_api_pools_sync_from_a_server_or_a_block_scan() {
         (report["leaves"].as_u64(), report["withdrawals"].as_u64()),
         (Some(2), Some(1))
     );
+    assert_eq!(report["queued"], 1, "{report}");
     assert_eq!(report["root"], again["root"]);
+    // Once a batch inserts it, the tree grows from the cached queued deposit: nothing new
+    // is fetched, by the scan or from the server.
+    ok(
+        &depositor,
+        &node,
+        &["pool", "insert", "--denom", "100", "--yes"],
+    );
+    let mut latest = Value::Null;
+    for (env, flags) in [
+        (&scanner, &[][..]),
+        (&client, &["--sync-from", &sources][..]),
+    ] {
+        let inserted = sync_report(env, &node, flags);
+        latest = inserted["root"].clone();
+        assert_eq!(
+            (inserted["leaves"].as_u64(), inserted["queued"].as_u64()),
+            (Some(3), Some(0)),
+            "{inserted}"
+        );
+        assert_eq!(inserted["fetched"], 0, "{inserted}");
+        assert_ne!(inserted["root"], again["root"]);
+    }
 
     // The server's pages, as the OpenAPI document describes them.
     let page: Value = chain.runtime.block_on(async {
@@ -259,11 +296,12 @@ fn without_an_events_api_pools_sync_from_a_server_or_a_block_scan() {
         .map(|l| l["blockTimestamp"].clone())
         .collect();
     assert_eq!(packed["blockTimestamps"], Value::Array(times));
-    assert_eq!((&packed["from"], &packed["total"]), (&0.into(), &2.into()));
+    // Every deposit the server cached: the two inserted and the one inserted later.
+    assert_eq!((&packed["from"], &packed["total"]), (&0.into(), &3.into()));
     let tail = get("from=1&limit=1&format=packed");
     assert_eq!(
         tail["data"]["commitments"].as_str().unwrap(),
-        &field("commitment")[64..]
+        &field("commitment")[64..128]
     );
 
     // A server from before packed pages refuses `format`: the client pages the old way.
@@ -271,7 +309,7 @@ fn without_an_events_api_pools_sync_from_a_server_or_a_block_scan() {
     let old = proxy(&chain, server.url(), seen.clone(), no_packed_pages);
     let report = sync_report(&TestEnv::new(), &node, &["--sync-from", &old]);
     assert_eq!(report["source"], format!("{old}/"), "{report}");
-    assert_eq!(report["root"], again["root"]);
+    assert_eq!(report["root"], latest);
     let leaf_requests = seen
         .lock()
         .unwrap()
@@ -300,7 +338,7 @@ fn without_an_events_api_pools_sync_from_a_server_or_a_block_scan() {
         assert_eq!(status, 400, "{bad}");
     }
 
-    // The depositor's other note: unspent by the scanned withdrawals; the first is spent.
+    // The depositor's other notes: unspent by the scanned withdrawals; the first is spent.
     let checked = ok(&depositor, &node, &["notes", "check"]);
     let states: Vec<(bool, bool)> = checked
         .as_array()
@@ -313,7 +351,11 @@ fn without_an_events_api_pools_sync_from_a_server_or_a_block_scan() {
             )
         })
         .collect();
-    assert_eq!(states, [(true, true), (true, false)], "{checked}");
+    assert_eq!(
+        states,
+        [(true, true), (true, false), (true, false)],
+        "{checked}"
+    );
 }
 
 #[test]

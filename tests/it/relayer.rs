@@ -51,13 +51,24 @@ async fn deposit_through(
     deposit_into(api, node, key, 100, count).await
 }
 
-/// Approves and deposits `count` notes into the pool of `denomination`.
+/// Approves and deposits `count` notes into the pool of `denomination`, and inserts them.
 async fn deposit_into(
     api: &str,
     node: &str,
     key: &PrivateKey,
     denomination: u64,
     count: usize,
+) -> (Vec<Note>, MerkleTree) {
+    deposit_with(api, node, key, (denomination, count), true).await
+}
+
+/// The same, leaving the deposits in the pool's queue unless `insert`.
+async fn deposit_with(
+    api: &str,
+    node: &str,
+    key: &PrivateKey,
+    (denomination, count): (u64, usize),
+    insert: bool,
 ) -> (Vec<Note>, MerkleTree) {
     let node = client(node);
     let http = reqwest::Client::new();
@@ -86,6 +97,9 @@ async fn deposit_into(
         send(&node, key, &build("/api/tx/deposit", body).await).await;
         tree.insert(note.commitment()).unwrap();
         notes.push(note);
+    }
+    if !insert {
+        return (notes, tree);
     }
     // Inserted by a batch, as the depositor may do: a withdrawal proves against the root.
     let url = node.url().to_string();
@@ -1456,4 +1470,53 @@ async fn a_sponsored_pool_relays_for_the_bandwidth_and_a_drained_sponsor_costs_t
     let error = served.fails("/api/relayer/withdraw", Some(body), 422).await;
     assert!(error.contains("does not cover this withdrawal"), "{error}");
     assert_eq!(trx(&served, relayer), before);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_batcher_inserts_a_lone_deposit_within_its_longest_wait() {
+    let wait = Duration::from_secs(4);
+    let config = RelayerConfig {
+        batch_max_wait: Some(wait),
+        batch_poll: Duration::from_millis(300),
+        ..RelayerConfig::default()
+    };
+    let served = Served::with_relayer(ApiConfig::default(), config).await;
+    let relayer = served.devnet().accounts()[1].address();
+    let key = served.devnet().accounts()[2].clone();
+    let started = std::time::Instant::now();
+    let (_, tree) = deposit_with(
+        &served.server.url(),
+        &served.devnet().url(),
+        &key,
+        (100, 1),
+        false,
+    )
+    .await;
+    // A batch of one is not full: it waits the longest wait, then goes.
+    let pool = served.ok("/api/pools/100", None).await;
+    assert_eq!(pool["queued"], 1, "{pool}");
+    let inserted = loop {
+        let pool = served.ok("/api/pools/100", None).await;
+        if pool["queued"] == 0 {
+            break pool;
+        }
+        assert!(started.elapsed() < wait * 10, "never inserted: {pool}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    assert!(
+        started.elapsed() >= wait - Duration::from_secs(1),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(inserted["depositCount"], 1);
+    assert_eq!(inserted["currentRoot"], hex32(&tree.root()));
+    // Sent by the relayer's key, which the batch's insertion fee was credited to.
+    let pool = served.devnet().deployment().pool(100).unwrap().address;
+    let data = contracts::QueuedPool::relayerFeesCall::new((relayer.into(),)).abi_encode();
+    let out = served
+        .devnet()
+        .with_chain(|c| c.call(relayer, Some(pool), data, 0))
+        .expect("relayerFees");
+    let fees = contracts::QueuedPool::relayerFeesCall::abi_decode_returns(&out.output).unwrap();
+    assert_eq!(fees, U256::from(250_000u64));
 }

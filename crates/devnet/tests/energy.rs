@@ -466,7 +466,7 @@ fn approve(spender: Address, value: u64) -> Vec<u8> {
 /// A deposit of a fresh commitment into the 100 USDT pool from dev account 1.
 async fn deposit_100(devnet: &devnet::DevnetHandle, commitment: u64) {
     let pool = devnet.deployment().pool(100).unwrap().address;
-    let data = contracts::TronPool::depositCall {
+    let data = contracts::QueuedPool::depositCall {
         commitment: alloy_primitives::B256::from(U256::from(commitment)),
     }
     .abi_encode();
@@ -484,8 +484,10 @@ async fn deposit_100(devnet: &devnet::DevnetHandle, commitment: u64) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_returning_depositors_approval_rewrites_its_slot_for_a_third_of_the_energy() {
     let devnet = devnet().await;
-    let pool = devnet.deployment().pool(100).unwrap().address;
-    let deposit = 100_000_000u64;
+    let pool = devnet.deployment().pool(100).unwrap();
+    // What a deposit takes: the denomination and its insertion fee.
+    let deposit = 100_000_000u64 + pool.insertion_fee;
+    let pool = pool.address;
 
     // The tronpool client's approval: one deposit and one base unit.
     let (first, bytes) = usdt_call_bytes(&devnet, approve(pool, deposit + 1)).await;

@@ -115,7 +115,7 @@ async fn deposit_withdraw_collect(tvm: TvmSwitches, print: bool) {
     };
     let client = client(&devnet);
     let d = devnet.deployment().clone();
-    let pool = d.pool(100).expect("a 100 USDT pool").address;
+    let pool = support::deploy_tron_pool(&devnet).await;
     let alice = devnet.accounts()[0].clone();
     let relayer = devnet.accounts()[1].clone();
 
@@ -293,7 +293,7 @@ async fn a_filled_pool_takes_its_next_deposit_as_if_every_leaf_had_been_deposite
     let devnet = support::devnet().await;
     let client = client(&devnet);
     let d = devnet.deployment().clone();
-    let pool = d.pool(100).expect("a 100 USDT pool").address;
+    let pool = support::deploy_tron_pool(&devnet).await;
     // 1,023 leaves: the 1,024th leaf's index is ten ones, so its insert reads levels 0-9.
     let leaves: Vec<Fr> = (0..1_023u64)
         .map(|i| zk::poseidon::hash1(Fr::from(i)))

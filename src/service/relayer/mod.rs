@@ -51,6 +51,7 @@ use crate::service::wire::{FeeQuote, RelayerStatus};
 pub use crate::store::jobs::Job;
 use crate::store::jobs::{JobStore, Reserved};
 
+mod batch;
 mod relay;
 mod watch;
 
@@ -91,7 +92,15 @@ pub struct RelayerConfig {
     pub collect_above: Option<U256>,
     /// How often to look at the fees due.
     pub collect_every: Duration,
+    /// The longest a deposit waits in a queued pool before the batcher inserts it in a
+    /// batch that is not full (a full block of 32 goes at once); `None`: no batcher.
+    pub batch_max_wait: Option<Duration>,
+    /// How often the batcher looks at the queues.
+    pub batch_poll: Duration,
 }
+
+/// How long a deposit waits at most for `serve`'s batcher by default: 30 minutes.
+pub const DEFAULT_BATCH_MAX_WAIT: Duration = Duration::from_secs(30 * 60);
 
 /// The default threshold for collecting a pool's fees: 100 USDT, so that a collection's
 /// transfer (about 7.8 TRX of energy at 100 sun, unsponsored) is under 3% of what it collects.
@@ -106,6 +115,8 @@ impl Default for RelayerConfig {
             poll: Duration::from_secs(1),
             collect_above: Some(U256::from(DEFAULT_COLLECT_ABOVE)),
             collect_every: Duration::from_secs(600),
+            batch_max_wait: Some(DEFAULT_BATCH_MAX_WAIT),
+            batch_poll: Duration::from_secs(30),
         }
     }
 }

@@ -326,3 +326,20 @@ pub async fn freeze(devnet: &devnet::DevnetHandle, key: &PrivateKey, trx: i64) {
     .unwrap();
     assert!(info.succeeded());
 }
+
+/// A `TronPool` of 100 USDT (the pool that inserts each deposit at once, which `tronpool
+/// deploy` still deploys) over the genesis hasher, withdraw verifier and USDT, deployed by
+/// dev account 0 with its callers paying all of its energy. The genesis pools queue their
+/// deposits instead (`QueuedPool`).
+pub async fn deploy_tron_pool(devnet: &DevnetHandle) -> tron::Address {
+    use alloy_sol_types::SolConstructor;
+    let d = devnet.deployment();
+    let args = contracts::TronPool::constructorCall {
+        verifier_: d.verifier.into(),
+        hasher_: d.hasher.into(),
+        token_: d.usdt.into(),
+        denomination_: U256::from(DENOMINATION),
+    }
+    .abi_encode();
+    deploy_artifact(devnet, "TronPool", &args, 100, 10_000_000).await
+}

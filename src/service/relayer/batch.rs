@@ -1,0 +1,100 @@
+//! `serve`'s batcher: the relayer's key inserts the queued pools' waiting deposits, so a
+//! depositor who does nothing is withdrawable within the longest wait (`batch_max_wait`).
+//!
+//! A pool's next batch is due when its block of 32 is full (the batch that pays best: 32
+//! insertion fees for one verification) or when its oldest waiting deposit has waited the
+//! longest wait. A due batch is proved and simulated (`service::insert`), recorded in the
+//! submit journal before it is sent, and followed to its receipt; an entry left by a stopped
+//! server is settled on the next pass before anything new is sent. A batch someone else
+//! got in first fails its simulation and costs nothing.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::Relayer;
+use crate::error::Result;
+use crate::service::chain::Chain;
+use crate::service::insert;
+use crate::service::journal::Purpose;
+use crate::service::pools;
+use crate::store::trees::TreeCache;
+
+/// The batcher never looks more often than this, whatever it is told (each look reads every
+/// pool's state from the node).
+const MIN_POLL: Duration = Duration::from_millis(200);
+
+impl Relayer {
+    /// Sends the due batches every `batch_poll`, until the server stops; a failure is logged
+    /// and the pool tried again next time.
+    pub(crate) async fn batch_when_due(self: Arc<Self>, chain: Arc<Chain>, trees: TreeCache) {
+        let Some(max_wait) = self.config.batch_max_wait else {
+            return;
+        };
+        if !chain.queued() {
+            return;
+        }
+        loop {
+            tokio::time::sleep(self.config.batch_poll.max(MIN_POLL)).await;
+            if let Err(e) = self.journal.resume(&chain.node, Purpose::Batch).await {
+                tracing::warn!(error = %e, "settling the batcher's earlier batches");
+                continue;
+            }
+            for denomination in chain.denominations() {
+                match self
+                    .batch_if_due(&chain, &trees, denomination, max_wait)
+                    .await
+                {
+                    Ok(Some(count)) => {
+                        tracing::info!(denomination, count, "batch inserted");
+                    }
+                    Ok(None) => {}
+                    Err(e) => tracing::warn!(denomination, error = %e, "inserting a batch"),
+                }
+            }
+        }
+    }
+
+    /// Inserts the next batch of the pool of `denomination` when it is due; the number of
+    /// deposits it inserted, or `None` when nothing was due.
+    pub(crate) async fn batch_if_due(
+        &self,
+        chain: &Chain,
+        trees: &TreeCache,
+        denomination: u64,
+        max_wait: Duration,
+    ) -> Result<Option<u32>> {
+        let state = pools::pool_state(chain, denomination).await?;
+        if state.queued() == 0 {
+            return Ok(None);
+        }
+        let (synced, batch) = insert::prepare((chain, trees), denomination, self.address()).await?;
+        let Some(batch) = batch else {
+            return Ok(None);
+        };
+        let full = batch.start % zk::batch::BATCH_SIZE as u32 + batch.count
+            == zk::batch::BATCH_SIZE as u32;
+        let oldest = trees
+            .leaves_from(&synced.pool.to_base58(), batch.start, 1)?
+            .first()
+            .map(|leaf| leaf.block_timestamp);
+        // Block times follow the wall clock (TRON makes a block every 3 s; the devnet stamps
+        // a block with the time it seals it), so the wait is measured on this machine's
+        // clock, not on a head block that may not move while nothing is sent.
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as i64);
+        let waited = oldest.is_some_and(|t| now - t >= max_wait.as_millis() as i64);
+        if !full && !waited {
+            return Ok(None);
+        }
+        let mut tx = batch.built.transaction.clone();
+        tx.sign(&self.key)?;
+        let reference = format!("{} {}", synced.pool, batch.start);
+        let entry = self.journal.record(&tx, Purpose::Batch, reference)?;
+        self.journal.broadcast(&chain.node, &entry).await?;
+        let outcome = self.journal.follow(&chain.node, &entry.txid).await?;
+        outcome.settle("the batch", &tx.txid())?;
+        pools::pool_changed(chain, denomination);
+        Ok(Some(batch.count))
+    }
+}
