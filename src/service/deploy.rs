@@ -259,8 +259,16 @@ pub async fn plan(
                     .origin_energy_limit
                     .unwrap_or(DEFAULT_POOL_ORIGIN_ENERGY_LIMIT),
             ),
+            batches: None,
         },
     };
+    if record.batches.is_some() {
+        return Err(Error::usage(format!(
+            "the deployment recorded for {} has queued pools (its `batches` table), which \
+             `tronpool deploy` cannot deploy or resume yet",
+            request.network
+        )));
+    }
     if let Some(p) = record.caller_energy_percent
         && !(0..=100).contains(&p)
     {
@@ -463,6 +471,7 @@ fn record_deployed(
         Contract::Pool(denomination) => record.pools.push(PoolRecord {
             denomination,
             address,
+            insertion_fee: 0,
         }),
     }
     let block = u64::try_from(block).unwrap_or(0);

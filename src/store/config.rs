@@ -92,6 +92,9 @@ pub struct DeploymentRecord {
     /// The most energy the deployer pays for one pool call (`origin_energy_limit`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub origin_energy_limit: Option<i64>,
+    /// Batch insertion's contracts, when the pools are queued pools.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub batches: Option<BatchRecord>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -100,6 +103,29 @@ pub struct PoolRecord {
     /// In whole USDT.
     pub denomination: u64,
     pub address: Address,
+    /// What a deposit escrows for its insertion, in USDT base units (a queued pool's
+    /// `insertionFee`; absent for a pool that inserts at once).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub insertion_fee: u64,
+}
+
+fn is_zero(value: &u64) -> bool {
+    *value == 0
+}
+
+/// `[networks.NAME.deployment.batches]`: the contracts behind a deployment's queued pools
+/// (`docs/batches.md`); absent where the pools insert each deposit at once.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BatchRecord {
+    /// `PoseidonT5`.
+    pub hasher4: Address,
+    /// The `Groth16Verifier` holding the batch circuit's verifying key.
+    pub verifier: Address,
+    /// SHA-256 of that key.
+    pub verifying_key_sha256: String,
+    /// The `BatchInserter`.
+    pub inserter: Address,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -172,7 +198,7 @@ impl DeploymentRecord {
             .map(|p| contracts::PoolDeployment {
                 denomination: p.denomination,
                 address: p.address,
-                insertion_fee: 0,
+                insertion_fee: p.insertion_fee,
             })
             .collect();
         pools.sort_by_key(|p| p.denomination);
@@ -188,8 +214,14 @@ impl DeploymentRecord {
             deployer: self.deployer,
             price_pair: None,
             wtrx: None,
-            // `tronpool deploy` does not deploy batch insertion yet (docs/batches.md).
-            batches: None,
+            // `tronpool deploy` does not deploy batch insertion yet (docs/batches.md); a
+            // record copied from one that has it says so.
+            batches: self.batches.as_ref().map(|b| contracts::BatchDeployment {
+                hasher4: b.hasher4,
+                verifier: b.verifier,
+                verifying_key_sha256: b.verifying_key_sha256.clone(),
+                inserter: b.inserter,
+            }),
         })
     }
 }
@@ -398,6 +430,7 @@ mod tests {
             pools: vec![PoolRecord {
                 denomination: 100,
                 address: a,
+                insertion_fee: 0,
             }],
             pending: Some(PendingRecord {
                 contract: "verifier".into(),
@@ -407,6 +440,7 @@ mod tests {
             }),
             caller_energy_percent: Some(0),
             origin_energy_limit: Some(600_000),
+            batches: None,
         }
     }
 
@@ -444,6 +478,7 @@ mod tests {
         r.pools.push(PoolRecord {
             denomination: 500,
             address: r.usdt,
+            insertion_fee: 0,
         });
         write_deployment(&path, "nile", &r).unwrap();
         let file = ConfigFile::load(&path, true).unwrap().unwrap();

@@ -555,7 +555,7 @@ fn deploy_with_ceremony_keys_resume_and_withdraw() {
     std::fs::write(env.home().join("config.toml"), &recorded).unwrap();
 
     // A record that points a pool at a look-alike: the devnet's own 100 USDT pool runs
-    // tronpool's code but was created for another verifier. Every command that would use it,
+    // tronpool's code, but a queued pool's, created for other contracts. Every command that would use it,
     // and `serve`, refuses before anything is sent; the depositor's USDT stays where it was.
     let impostor = devnet.pool(100).unwrap().address.to_string();
     let ours_100 = checked["deployment"]["pools"][0]["address"]
@@ -780,15 +780,18 @@ fn refusals() {
         "{err}"
     );
 
-    // The devnet's own pools recorded for another network: their verifier holds the insecure
-    // development key, so nothing is proven for them there.
+    // The devnet's own pools recorded for another network: their verifiers hold the insecure
+    // development keys, so nothing is proven for them there. They are queued pools, so the
+    // record names batch insertion's contracts and the pool's insertion fee.
     let d = chain.devnet.deployment();
+    let b = d.batches.as_ref().unwrap();
     let mut text = config(&env);
     text.push_str(&format!(
         "\n[networks.rehearsal.deployment]\nchain_id = {}\nusdt = \"{}\"\ndeployer = \"{}\"\n\
          verifying_key_sha256 = \"{}\"\ndenominations = [100]\nblock = {}\nhasher = \"{}\"\n\
          verifier = \"{}\"\n\n[[networks.rehearsal.deployment.pools]]\ndenomination = 100\n\
-         address = \"{}\"\n",
+         address = \"{}\"\ninsertion_fee = {}\n\n[networks.rehearsal.deployment.batches]\n\
+         hasher4 = \"{}\"\nverifier = \"{}\"\nverifying_key_sha256 = \"{}\"\ninserter = \"{}\"\n",
         d.chain_id,
         d.usdt,
         d.deployer,
@@ -796,14 +799,19 @@ fn refusals() {
         d.block,
         d.hasher,
         d.verifier,
-        d.pool(100).unwrap().address
+        d.pool(100).unwrap().address,
+        d.pool(100).unwrap().insertion_fee,
+        b.hasher4,
+        b.verifier,
+        b.verifying_key_sha256,
+        b.inserter,
     ));
     std::fs::write(env.home().join("config.toml"), &text).unwrap();
     // Whatever the network is called, the node proves to be a tronpool devnet (its genesis
     // block), so the development keys may be used there.
     let deposit = ok(
         on(&env, &chain, 3).arg("--yes"),
-        &["deposit", "--denom", "100"],
+        &["deposit", "--denom", "100", "--insert"],
     );
     let note = deposit["notes"][0]["note"].as_str().unwrap().to_owned();
     let mut withdraw = on(&env, &chain, 3);
