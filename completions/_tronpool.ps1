@@ -1329,6 +1329,7 @@ Register-ArgumentCompleter -Native -CommandName 'tronpool' -ScriptBlock {
             [CompletionResult]::new('--relayer-collect-every', '--relayer-collect-every', [CompletionResultType]::ParameterName, 'How often the relayer looks at the fees due')
             [CompletionResult]::new('--batch-max-wait', '--batch-max-wait', [CompletionResultType]::ParameterName, 'The longest a deposit waits in a queued pool before the relayer''s batcher inserts it in a batch that is not full (a full block of 32 goes at once); 0 runs no batcher')
             [CompletionResult]::new('--batch-poll', '--batch-poll', [CompletionResultType]::ParameterName, 'How often the batcher looks at the queued pools')
+            [CompletionResult]::new('--batch-loss-budget', '--batch-loss-budget', [CompletionResultType]::ParameterName, 'The most TRX the batcher burns in 24 hours on batches that are not full (sent because a deposit waited --batch-max-wait); past it they wait for a full block')
             [CompletionResult]::new('--network', '--network', [CompletionResultType]::ParameterName, 'Network: devnet, nile, shasta, mainnet, or one defined in the config file')
             [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'TRON node URL, overriding the network''s')
             [CompletionResult]::new('--proxy', '--proxy', [CompletionResultType]::ParameterName, 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT')

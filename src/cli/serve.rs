@@ -135,6 +135,10 @@ pub struct ServeArgs {
     /// How often the batcher looks at the queued pools
     #[arg(long, default_value = "30s", value_name = "DURATION", value_parser = humantime::parse_duration)]
     batch_poll: Duration,
+    /// The most TRX the batcher burns in 24 hours on batches that are not full (sent because
+    /// a deposit waited --batch-max-wait); past it they wait for a full block
+    #[arg(long, default_value = "300", value_name = "TRX")]
+    batch_loss_budget: String,
 }
 
 #[derive(Serialize)]
@@ -355,6 +359,7 @@ impl ServeArgs {
             collect_every: self.relayer_collect_every,
             batch_max_wait: Some(self.batch_max_wait).filter(|wait| !wait.is_zero()),
             batch_poll: self.batch_poll,
+            batch_loss_budget: trx(&self.batch_loss_budget, "--batch-loss-budget")?,
         };
         let jobs = if in_process_devnet {
             JobStore::in_memory()?

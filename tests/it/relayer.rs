@@ -1520,3 +1520,27 @@ async fn the_batcher_inserts_a_lone_deposit_within_its_longest_wait() {
     let fees = contracts::QueuedPool::relayerFeesCall::abi_decode_returns(&out.output).unwrap();
     assert_eq!(fees, U256::from(250_000u64));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn past_its_loss_budget_the_batcher_leaves_a_batch_that_is_not_full_waiting() {
+    // No budget for batches that are not full: a lone deposit past the wait stays queued
+    // (a stranger depositing once per wait cannot make the relayer pay a batch each time).
+    let wait = Duration::from_millis(500);
+    let config = RelayerConfig {
+        batch_max_wait: Some(wait),
+        batch_poll: Duration::from_millis(200),
+        batch_loss_budget: 0,
+        ..RelayerConfig::default()
+    };
+    let served = Served::with_relayer(ApiConfig::default(), config).await;
+    let key = served.devnet().accounts()[2].clone();
+    let url = served.server.url();
+    deposit_with(&url, &served.devnet().url(), &key, (100, 1), false).await;
+    tokio::time::sleep(wait * 8).await;
+    let pool = served.ok("/api/pools/100", None).await;
+    assert_eq!(
+        (pool["queued"].as_u64(), pool["depositCount"].as_u64()),
+        (Some(1), Some(0)),
+        "{pool}"
+    );
+}

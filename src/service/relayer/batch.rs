@@ -22,6 +22,8 @@ use crate::store::trees::TreeCache;
 /// The batcher never looks more often than this, whatever it is told (each look reads every
 /// pool's state from the node).
 const MIN_POLL: Duration = Duration::from_millis(200);
+/// The window of the batcher's budget for batches that are not full.
+const BUDGET_WINDOW: Duration = Duration::from_secs(24 * 60 * 60);
 
 impl Relayer {
     /// Sends the due batches every `batch_poll`, until the server stops; a failure is logged
@@ -87,14 +89,52 @@ impl Relayer {
         if !full && !waited {
             return Ok(None);
         }
+        if !full && !self.within_budget(batch.built.estimate.burned_sun) {
+            tracing::warn!(
+                denomination,
+                start = batch.start,
+                count = batch.count,
+                "a batch that is not full is due, but the day's budget for them is spent: it \
+                 waits for a full block, the depositor, or tomorrow's budget"
+            );
+            return Ok(None);
+        }
         let mut tx = batch.built.transaction.clone();
         tx.sign(&self.key)?;
         let reference = format!("{} {}", synced.pool, batch.start);
         let entry = self.journal.record(&tx, Purpose::Batch, reference)?;
         self.journal.broadcast(&chain.node, &entry).await?;
         let outcome = self.journal.follow(&chain.node, &entry.txid).await?;
-        outcome.settle("the batch", &tx.txid())?;
+        let info = outcome.settle("the batch", &tx.txid());
+        if !full {
+            // What it burned, failed or not (energy and bandwidth).
+            let burned = info
+                .as_ref()
+                .map_or(batch.built.estimate.burned_sun, |i| i.fee);
+            self.spent_on_batch(burned);
+        }
+        info?;
         pools::pool_changed(chain, denomination);
         Ok(Some(batch.count))
+    }
+
+    /// Whether a batch that is not full, burning about `sun`, fits the last 24 hours' budget.
+    fn within_budget(&self, sun: i64) -> bool {
+        let mut spent = self.batch_spent.lock().unwrap_or_else(|e| e.into_inner());
+        while spent
+            .front()
+            .is_some_and(|(at, _)| at.elapsed() >= BUDGET_WINDOW)
+        {
+            spent.pop_front();
+        }
+        let total: i64 = spent.iter().map(|(_, sun)| sun).sum();
+        total + sun.max(0) <= self.config.batch_loss_budget
+    }
+
+    fn spent_on_batch(&self, sun: i64) {
+        self.batch_spent
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push_back((std::time::Instant::now(), sun.max(0)));
     }
 }

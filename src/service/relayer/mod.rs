@@ -97,10 +97,19 @@ pub struct RelayerConfig {
     pub batch_max_wait: Option<Duration>,
     /// How often the batcher looks at the queues.
     pub batch_poll: Duration,
+    /// The most TRX (sun) the batcher burns in 24 hours on batches that are not full (sent
+    /// because a deposit waited the longest wait): those earn only their deposits' fees, and
+    /// a stranger depositing once per wait could otherwise make the relayer pay a batch each
+    /// time. Full batches pay for themselves and are not counted.
+    pub batch_loss_budget: i64,
 }
 
 /// How long a deposit waits at most for `serve`'s batcher by default: 30 minutes.
 pub const DEFAULT_BATCH_MAX_WAIT: Duration = Duration::from_secs(30 * 60);
+
+/// What the batcher may burn a day on batches that are not full, by default: 300 TRX, about
+/// twelve batches of one at 100 sun per energy (each earns 0.25 USDT, about 0.9 TRX).
+pub const DEFAULT_BATCH_LOSS_BUDGET: i64 = 300 * 1_000_000;
 
 /// The default threshold for collecting a pool's fees: 100 USDT, so that a collection's
 /// transfer (about 7.8 TRX of energy at 100 sun, unsponsored) is under 3% of what it collects.
@@ -117,6 +126,7 @@ impl Default for RelayerConfig {
             collect_every: Duration::from_secs(600),
             batch_max_wait: Some(DEFAULT_BATCH_MAX_WAIT),
             batch_poll: Duration::from_secs(30),
+            batch_loss_budget: DEFAULT_BATCH_LOSS_BUDGET,
         }
     }
 }
@@ -183,6 +193,8 @@ pub struct Relayer {
     approving: tokio::sync::Mutex<()>,
     /// The quotes published within [`QUOTE_HOLD`], per pool.
     shown: Mutex<BTreeMap<u64, VecDeque<Shown>>>,
+    /// What the batcher burned on batches that were not full, and when: its 24-hour budget.
+    batch_spent: Mutex<VecDeque<(Instant, i64)>>,
     /// What pool listings price fees by, read at most once per chain cache period (made on
     /// first use, with the chain's period).
     listing: OnceLock<Cached<Holding>>,
@@ -261,6 +273,7 @@ impl Relayer {
             watched: Mutex::new(None),
             approving: tokio::sync::Mutex::new(()),
             shown: Mutex::new(BTreeMap::new()),
+            batch_spent: Mutex::new(VecDeque::new()),
             listing: OnceLock::new(),
         }
     }
