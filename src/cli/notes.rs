@@ -493,6 +493,15 @@ fn describe_report(r: &Report) -> String {
         }
         None => lines.push(("deposit", "not known here".into())),
     }
+    if let Some(b) = &r.inserted_by {
+        lines.push(("inserted by batch", b.txid.clone()));
+        lines.push(("batch time", when(Some(b.time))));
+        lines.push((
+            "batch leaves",
+            format!("{} to {}", b.start, b.start + b.count.saturating_sub(1)),
+        ));
+        lines.push(("batch sender", b.submitter.to_base58()));
+    }
     match &r.withdrawal {
         Some(w) => {
             lines.push(("withdrawal tx", w.txid.clone()));

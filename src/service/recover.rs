@@ -198,6 +198,19 @@ pub async fn report(chain: &Chain, record: &NoteRecord) -> Result<Report> {
         }
         None => None,
     };
+    // Which batch put a queued deposit into the tree, where the node serves events; the
+    // report says nothing of it rather than fail without them.
+    let inserted_by = match (record.leaf_index, &deposit) {
+        (Some(index), Some(d)) if chain.queued() => {
+            sync::batch_of(chain, record.denomination, index, d.time)
+                .await
+                .unwrap_or_else(|e| {
+                    tracing::info!(error = %e, "the batch of a deposit is unknown");
+                    None
+                })
+        }
+        _ => None,
+    };
     Ok(Report {
         id: record.id,
         network: chain.network.clone(),
@@ -207,6 +220,7 @@ pub async fn report(chain: &Chain, record: &NoteRecord) -> Result<Report> {
         commitment: record.commitment.clone(),
         nullifier_hash: record.nullifier_hash.clone(),
         deposit,
+        inserted_by,
         withdrawn: record.state == NoteState::Withdrawn,
         withdrawal,
     })
@@ -247,6 +261,9 @@ pub struct Report {
     pub commitment: String,
     pub nullifier_hash: String,
     pub deposit: Option<DepositReport>,
+    /// The batch that put a queued pool's deposit into its tree (from the events API).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub inserted_by: Option<sync::InsertedBy>,
     /// Whether the note is spent (its withdrawal may have been made elsewhere, unknown here).
     pub withdrawn: bool,
     pub withdrawal: Option<WithdrawalReport>,

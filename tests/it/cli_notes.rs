@@ -133,6 +133,15 @@ fn a_fresh_home_recovers_spent_and_unspent_deposits_from_the_mnemonic_and_report
     assert_eq!(report["withdrawal"]["receivedRaw"], relayed["receivedRaw"]);
     assert_eq!(report["withdrawal"]["feeRaw"], relayed["feeRaw"]);
     assert_eq!(report["withdrawal"]["relayer"], relayed["relayer"]);
+    // The batch that put the deposit into the tree: the depositor's own (`--insert`).
+    let batch = &report["insertedBy"];
+    assert_eq!(batch["txid"], derived["inserted"][0]["txid"], "{report}");
+    assert_eq!(
+        (batch["start"].as_u64(), batch["count"].as_u64()),
+        (Some(0), Some(2))
+    );
+    let depositor = report["deposit"]["from"].as_str().unwrap();
+    assert_eq!(batch["submitter"].as_str(), Some(depositor), "{report}");
     let json = report.to_string();
     assert!(!json.contains(&secret_of(&notes[0])), "{json}");
     let text = run(&first, &chain, &["notes", "report", &spent_id])

@@ -11,6 +11,20 @@ use crate::service::chain::Chain;
 use crate::service::wire::{Malformed, word};
 use crate::store::trees::{Leaf, Withdrawal};
 
+/// The batch that inserted a queued deposit, as its `BatchInserted` event tells it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct InsertedBy {
+    pub txid: String,
+    pub block: i64,
+    pub time: i64,
+    /// The leaves it inserted: `start` to `start + count - 1`.
+    pub start: u32,
+    pub count: u32,
+    /// Who sent it (and was credited its insertion fees).
+    pub submitter: Address,
+}
+
 /// Every event `name` of `pool` from `since` (ms) on, from the events API, read by `read`.
 pub(super) async fn events<T>(
     chain: &Chain,
@@ -76,21 +90,41 @@ pub(super) fn deposit_leaf(event: &Event) -> std::result::Result<Leaf, Malformed
     })
 }
 
+/// An address argument of an event: `0x` and 20 bytes of hex, or base58.
+fn event_address(event: &Event, name: &str) -> std::result::Result<Address, Malformed> {
+    let text = event_text(event, name)?;
+    let digits = text.trim_start_matches("0x");
+    match hex::decode(digits) {
+        Ok(bytes) if bytes.len() == 20 => {
+            let mut raw = [0u8; 20];
+            raw.copy_from_slice(&bytes);
+            Ok(Address::from_evm(raw))
+        }
+        _ => text.parse().map_err(|_| Malformed::value(name, &text)),
+    }
+}
+
+/// A `BatchInserted(uint32 start, uint32 count, bytes32 root, address indexed submitter)`
+/// event from the events API.
+pub(super) fn batch_event(event: &Event) -> std::result::Result<InsertedBy, Malformed> {
+    let number = |name: &str| -> std::result::Result<u32, Malformed> {
+        let text = event_text(event, name)?;
+        text.parse().map_err(|_| Malformed::value(name, &text))
+    };
+    Ok(InsertedBy {
+        txid: event.transaction_id.to_hex(),
+        block: event.block_number,
+        time: event.block_timestamp,
+        start: number("start")?,
+        count: number("count")?,
+        submitter: event_address(event, "submitter")?,
+    })
+}
+
 /// A `Withdrawal(address to, bytes32 nullifierHash, address indexed relayer, uint256 fee)`
 /// event from the events API.
 pub(super) fn withdrawal_event(event: &Event) -> std::result::Result<Withdrawal, Malformed> {
-    let address = |name: &str| -> std::result::Result<Address, Malformed> {
-        let text = event_text(event, name)?;
-        let digits = text.trim_start_matches("0x");
-        match hex::decode(digits) {
-            Ok(bytes) if bytes.len() == 20 => {
-                let mut raw = [0u8; 20];
-                raw.copy_from_slice(&bytes);
-                Ok(Address::from_evm(raw))
-            }
-            _ => text.parse().map_err(|_| Malformed::value(name, &text)),
-        }
-    };
+    let address = |name: &str| event_address(event, name);
     let fee = event_text(event, "fee")?;
     let fee: U256 = fee.parse().map_err(|_| Malformed::value("fee", &fee))?;
     let relayer = address("relayer")?;

@@ -47,7 +47,8 @@ mod server;
 mod source;
 
 use crate::store::trees::{CacheHead, Leaf, Update, Withdrawal};
-use events::{deposit_leaf, withdrawal_event};
+pub use events::InsertedBy;
+use events::{batch_event, deposit_leaf, withdrawal_event};
 use server::fetch_from_server;
 pub use source::SyncProgress;
 use source::{Fetched, MAX_PAGES};
@@ -572,6 +573,33 @@ fn tree_base(cache: &TreeCache, key: &str, inserted: usize) -> Result<u32> {
     } else {
         stored
     })
+}
+
+/// The batch that inserted leaf `index` of the pool of `denomination`, from the events API
+/// (`BatchInserted` events from `since`, ms, on): `None` while the deposit waits, or in a pool
+/// that inserts each deposit at once. An error where the node serves no events API.
+pub(crate) async fn batch_of(
+    chain: &Chain,
+    denomination: u64,
+    index: u32,
+    since: Option<i64>,
+) -> Result<Option<InsertedBy>> {
+    if !chain.queued() {
+        return Ok(None);
+    }
+    let pool = chain.pool_address(denomination)?;
+    let batches = events::events(
+        chain,
+        pool,
+        "BatchInserted",
+        since,
+        |e| batch_event(e).map(Some),
+        &|_| {},
+    )
+    .await?;
+    Ok(batches
+        .into_iter()
+        .find(|b| (b.start..b.start.saturating_add(b.count)).contains(&index)))
 }
 
 /// A source as messages name it.
