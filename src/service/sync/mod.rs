@@ -21,7 +21,7 @@
 use std::time::{Duration, Instant};
 
 use alloy_primitives::B256;
-use contracts::{QueuedPool, TronPool};
+use contracts::TronPool;
 use serde::Serialize;
 use tron::{Address, NodeError};
 use zk::tree::MerklePath;
@@ -42,6 +42,7 @@ pub use crate::store::trees::TreeCache;
 
 mod events;
 mod grow;
+mod queue;
 mod scan;
 mod server;
 mod source;
@@ -49,13 +50,12 @@ mod source;
 use crate::store::trees::{CacheHead, Leaf, Update, Withdrawal};
 pub use events::InsertedBy;
 use events::{batch_event, deposit_leaf, withdrawal_event};
+use queue::{commitments_between, queue_holds, tree_base};
 use server::fetch_from_server;
 pub use source::SyncProgress;
 use source::{Fetched, MAX_PAGES};
 pub(crate) use source::{MAX_PACKED_PAGE, MAX_PAGE};
 
-/// How many positions of its queue chain a queued pool keeps (`QUEUE_RING`).
-const QUEUE_RING: usize = 128;
 /// Blocks a scan asks for at once.
 const SCAN_CONCURRENCY: usize = 8;
 /// A sync server's answer takes at most this long.
@@ -422,18 +422,7 @@ async fn settle(
         _ => cache.load_tail(&key, base)?,
     };
     if tree.len() < inserted {
-        let have = tree.len();
-        let cached = match (head.count as usize).checked_sub(have) {
-            Some(n) if n > 0 => cache.leaves_from(&key, have as u32, n as u32)?,
-            _ => Vec::new(),
-        };
-        let fresh = cached
-            .iter()
-            .chain(&new_leaves)
-            .skip_while(|l| (l.index as usize) < have)
-            .take(inserted - have)
-            .map(|l| zk::field::from_be_bytes(&l.commitment, "a deposit's commitment"))
-            .collect::<std::result::Result<Vec<_>, _>>()
+        let fresh = commitments_between(cache, &key, (&head, &new_leaves), (tree.len(), inserted))?
             .map_err(|e| Error::Refused(format!("{name}, the {denomination} USDT pool: {e}")))?;
         let extend = tokio::task::spawn_blocking(move || tree.extend(&fresh).map(|_| tree));
         tree = extend
@@ -496,83 +485,6 @@ async fn settle(
         withdrawals: cache.withdrawals_head(&key)?.count,
         source: source.to_string(),
     })))
-}
-
-/// Whether the leaves from `from` to `to` (the deposits a queued pool has not inserted: the
-/// root does not vouch for them) are the pool's: hashed onto the pool's queue chain where it
-/// stood before them, they must give the chain where it stands now (`queueHash`). When the
-/// pool no longer keeps the chain before `from` (more than its ring of 128 waits), the last
-/// deposits the ring covers are checked; a batch of the earlier ones is checked by its
-/// simulation before it is sent.
-async fn queue_holds(
-    chain: &Chain,
-    pool: Address,
-    cache: &TreeCache,
-    (head, new_leaves): (&CacheHead, &[Leaf]),
-    (from, to): (usize, usize),
-) -> Result<bool> {
-    if to <= from || !chain.queued() {
-        return Ok(true);
-    }
-    let view = |position: usize| async move {
-        chain
-            .view(
-                pool,
-                QueuedPool::queueHashCall {
-                    position: position as u32,
-                },
-            )
-            .await
-    };
-    let end = view(to - 1).await?;
-    let mut start = from;
-    let before = loop {
-        match start.checked_sub(1) {
-            None => break B256::ZERO,
-            Some(position) => match view(position).await {
-                Ok(kept) => break kept,
-                Err(Error::Node(e)) if e.is_unavailable() => return Err(Error::Node(e)),
-                // Not kept: try from where the ring begins.
-                Err(_) if start < to.saturating_sub(QUEUE_RING) => {
-                    start = to.saturating_sub(QUEUE_RING);
-                }
-                Err(e) => return Err(e),
-            },
-        }
-    };
-    let key = pool.to_base58();
-    let cached = match (head.count as usize).checked_sub(start) {
-        Some(n) if n > 0 => cache.leaves_from(&key, start as u32, n as u32)?,
-        _ => Vec::new(),
-    };
-    let commitments = cached
-        .iter()
-        .chain(new_leaves)
-        .skip_while(|l| (l.index as usize) < start)
-        .take(to - start)
-        .map(|l| zk::field::from_be_bytes(&l.commitment, "a deposit's commitment"))
-        .collect::<std::result::Result<Vec<_>, _>>();
-    let Ok(commitments) = commitments else {
-        return Ok(false);
-    };
-    let Ok(before) = zk::field::from_be_bytes(&before.0, "a queue hash") else {
-        return Ok(false);
-    };
-    let hashed = zk::batch::chain(before, &commitments);
-    Ok(commitments.len() == to - start && B256::from(zk::field::to_be_bytes(&hashed)) == end)
-}
-
-/// How many leaves the stored nodes can be loaded for, toward a tree of `inserted` leaves:
-/// what they hold, unless that is more (a cache from a chain since started afresh), when the
-/// tree is rebuilt from the cached leaves.
-fn tree_base(cache: &TreeCache, key: &str, inserted: usize) -> Result<u32> {
-    let stored = cache.tree_count(key)?;
-    let cached = cache.head(key)?.count;
-    Ok(if stored as usize > inserted || stored > cached {
-        (inserted as u32).min(cached)
-    } else {
-        stored
-    })
 }
 
 /// The batch that inserted leaf `index` of the pool of `denomination`, from the events API
