@@ -175,6 +175,7 @@ Register-ArgumentCompleter -Native -CommandName 'tronpool' -ScriptBlock {
             [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Log lines as text or as JSON objects (for a log collector)')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Sync, prove, verify and simulate, but send nothing')
             [CompletionResult]::new('--unsigned', '--unsigned', [CompletionResultType]::ParameterName, 'Print the unsigned transaction (the API''s JSON) for an external signer instead')
+            [CompletionResult]::new('--insert', '--insert', [CompletionResultType]::ParameterName, 'When the note''s deposit still waits in its pool''s queue, insert it first with a batch proof (paid by your key; the batch''s insertion fees are credited to you)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}')
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to every confirmation (needed to spend without a terminal)')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to every confirmation (needed to spend without a terminal)')

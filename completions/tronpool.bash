@@ -2802,7 +2802,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__withdraw)
-            opts="-y -v -q -h -V --to --refund --dry-run --unsigned --from --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            opts="-y -v -q -h -V --to --refund --dry-run --unsigned --from --insert --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -144,6 +144,7 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand withdraw" -l log-forma
 json\t''"
 complete -c tronpool -n "__fish_tronpool_using_subcommand withdraw" -l dry-run -d 'Sync, prove, verify and simulate, but send nothing'
 complete -c tronpool -n "__fish_tronpool_using_subcommand withdraw" -l unsigned -d 'Print the unsigned transaction (the API\'s JSON) for an external signer instead'
+complete -c tronpool -n "__fish_tronpool_using_subcommand withdraw" -l insert -d 'When the note\'s deposit still waits in its pool\'s queue, insert it first with a batch proof (paid by your key; the batch\'s insertion fees are credited to you)'
 complete -c tronpool -n "__fish_tronpool_using_subcommand withdraw" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
 complete -c tronpool -n "__fish_tronpool_using_subcommand withdraw" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
 complete -c tronpool -n "__fish_tronpool_using_subcommand withdraw" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'

@@ -6,6 +6,7 @@ use clap::Args;
 use tron::Address;
 
 use crate::error::Result;
+use crate::service::insert;
 use crate::service::progress::Progress;
 use crate::service::withdraw::{SelfWithdrawal, SelfWithdrawn, Signer};
 
@@ -35,6 +36,10 @@ pub struct WithdrawArgs {
     /// With --unsigned: the address that will sign and pay (default: the signing key's)
     #[arg(long, value_name = "ADDRESS", requires = "unsigned")]
     from: Option<Address>,
+    /// When the note's deposit still waits in its pool's queue, insert it first with a batch
+    /// proof (paid by your key; the batch's insertion fees are credited to you)
+    #[arg(long, conflicts_with_all = ["unsigned", "dry_run"])]
+    insert: bool,
 }
 
 impl WithdrawArgs {
@@ -53,6 +58,14 @@ impl WithdrawArgs {
              {}; `tronpool relay withdraw` keeps the two apart",
             self.to
         ));
+        if let Some(key) = key.filter(|_| self.insert) {
+            let denomination = given.note.meta().denomination();
+            let commitment = crate::service::notes::commitment_of(&given.note);
+            let stores = (&*session.chain, &session.trees);
+            if insert::is_queued(stores, denomination, commitment).await? {
+                super::pool::insert_queued(ctx, &session, key, denomination).await?;
+            }
+        }
         let signer = match key {
             _ if self.dry_run => Signer::DryRun { from },
             Some(key) => Signer::Key(key),

@@ -143,6 +143,22 @@ pub async fn prepare(
     ))
 }
 
+/// Whether the deposit of `commitment` waits in the queue of the pool of `denomination`
+/// (deposited, not yet inserted), by a sync of the pool.
+pub async fn is_queued(
+    (chain, trees): (&Chain, &TreeCache),
+    denomination: u64,
+    commitment: B256,
+) -> Result<bool> {
+    if !chain.queued() {
+        return Ok(false);
+    }
+    let synced = sync::sync_tree(chain, denomination, trees, &|_| {}).await?;
+    Ok(synced
+        .position_of(trees, commitment)?
+        .is_some_and(|position| position >= synced.leaves))
+}
+
 /// The batch circuit's proving keys are at hand: the development keys, on a tronpool devnet
 /// only. A ceremony's keys for the batch circuit cannot be imported yet, so a deployment
 /// that pins other keys cannot be inserted into from here.

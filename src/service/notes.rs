@@ -286,7 +286,7 @@ pub(crate) fn queued_detail(synced: &SyncedTree, position: u32) -> String {
     format!(
         "queued for insertion at position {position} of the {} USDT pool, which has inserted \
          its first {} deposits; a batch inserts it (`tronpool pool insert --denom {}` sends \
-         one now, at your energy's cost)",
+         one now, at your energy's cost, as does `tronpool withdraw --insert`)",
         synced.denomination, synced.leaves, synced.denomination
     )
 }

@@ -1016,4 +1016,14 @@ fn a_queued_deposit_says_so_refuses_to_withdraw_and_withdraws_once_inserted() {
         &["withdraw", "1", "--to", &recipient, "--yes"],
     );
     assert_eq!(state_of(&env, &chain, 1), "withdrawn");
+
+    // A withdrawal that inserts its own queued deposit first.
+    ok(&env, &chain, &["deposit", "--denom", "100", "--yes"]);
+    ok(
+        &env,
+        &chain,
+        &["withdraw", "3", "--to", &recipient, "--insert", "--yes"],
+    );
+    assert_eq!(state_of(&env, &chain, 3), "withdrawn");
+    assert_eq!(ok(&env, &chain, &["pools"])["pools"][0]["queued"], 0);
 }
