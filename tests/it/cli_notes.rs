@@ -100,11 +100,8 @@ fn a_fresh_home_recovers_spent_and_unspent_deposits_from_the_mnemonic_and_report
         &chain,
         &["deposit", "--denom", "100", "--random", "--insert", "--yes"],
     );
-    let other_pool = ok(
-        &first,
-        &chain,
-        &["deposit", "--denom", "500", "--insert", "--yes"],
-    );
+    // Left in the 500 pool's queue: recovery finds a queued deposit too.
+    let other_pool = ok(&first, &chain, &["deposit", "--denom", "500", "--yes"]);
     let notes: Vec<String> = derived["notes"]
         .as_array()
         .unwrap()
@@ -182,6 +179,11 @@ fn a_fresh_home_recovers_spent_and_unspent_deposits_from_the_mnemonic_and_report
     assert_eq!(hundred["nextIndex"], 2);
     let five = pools.iter().find(|p| p["denomination"] == 500).unwrap();
     assert_eq!(five["found"].as_array().unwrap().len(), 1);
+    assert_eq!(
+        five["found"][0]["state"], "deposited",
+        "queued, and found: {out}"
+    );
+    assert_eq!(five["found"][0]["leafIndex"], 0);
     let restored = ok(&fresh, &chain, &["notes", "list"]);
     assert_eq!(restored.as_array().unwrap().len(), 3, "{restored}");
     for (i, note) in notes.iter().enumerate() {
