@@ -66,29 +66,68 @@ impl PreparedBatch {
     }
 }
 
+/// The deposits a pool's next batch inserts: from its `nextIndex` to the end of their block
+/// of 32, or the last deposit if that comes first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Pending {
+    pub start: u32,
+    pub count: u32,
+}
+
+impl Pending {
+    /// Whether the batch fills its block: 32 insertion fees for one verification, the batch
+    /// that pays best.
+    pub fn fills_its_block(&self) -> bool {
+        self.start % BATCH_SIZE as u32 + self.count == BATCH_SIZE as u32
+    }
+}
+
 /// The next batch of the pool of `denomination`, sent by `submitter`: `None` when nothing
-/// waits. Syncs the pool first; the batch inserts as many waiting deposits as its block of
-/// 32 has room for (the rest go in the next block's batch).
+/// waits. Syncs the pool first ([`pending`]), then proves the batch ([`prove`]).
 pub async fn prepare(
-    (chain, trees): (&Chain, &TreeCache),
+    stores: (&Chain, &TreeCache),
     denomination: u64,
     submitter: Address,
 ) -> Result<(SyncedTree, Option<PreparedBatch>)> {
-    let batches = chain.deployment.batches.as_ref().ok_or_else(|| {
-        Error::usage(format!(
-            "the pools on {} insert each deposit as it is made: there is nothing to insert",
-            chain.network
-        ))
-    })?;
-    check_keys(chain)?;
+    let (synced, next) = pending(stores, denomination).await?;
+    let Some(next) = next else {
+        return Ok((synced, None));
+    };
+    let batch = prove(stores, &synced, next, submitter).await?;
+    Ok((synced, Some(batch)))
+}
+
+/// What the pool's next batch would insert, by a sync of the pool: `None` when nothing waits.
+/// Cheap next to [`prove`], so a caller can decide whether the batch is worth sending first.
+pub async fn pending(
+    (chain, trees): (&Chain, &TreeCache),
+    denomination: u64,
+) -> Result<(SyncedTree, Option<Pending>)> {
+    if !chain.queued() {
+        return Err(nothing_to_insert(chain));
+    }
     let synced = sync::sync_tree(chain, denomination, trees, &|_| {}).await?;
     let start = synced.leaves;
     let block_end = (start / BATCH_SIZE as u32 + 1) * BATCH_SIZE as u32;
     let end = synced.deposits.min(block_end);
-    if end <= start {
-        return Ok((synced, None));
-    }
-    let count = end - start;
+    let next = (end > start).then_some(Pending {
+        start,
+        count: end - start,
+    });
+    Ok((synced, next))
+}
+
+/// Proves the batch `next` of the synced pool for `submitter` (verified before it is
+/// returned) and simulates its call through the inserter.
+pub async fn prove(
+    (chain, trees): (&Chain, &TreeCache),
+    synced: &SyncedTree,
+    next: Pending,
+    submitter: Address,
+) -> Result<PreparedBatch> {
+    let Pending { start, count } = next;
+    let denomination = synced.denomination;
+    let inserter = check_keys(chain)?;
     let key = synced.pool.to_base58();
     let commitments = trees
         .leaves_from(&key, start, count)?
@@ -101,11 +140,9 @@ pub async fn prepare(
             "the cache of the {denomination} USDT pool is missing queued deposits from {start}"
         )));
     }
-    let chain_start = chain_before(chain, &synced, trees, start).await?;
+    let chain_start = chain_before(chain, synced, trees, start).await?;
     let tree = trees.load_tail(&key, start)?;
-    let submitter_word = alloy_primitives::Address::from(submitter).into_word();
-    let submitter_fr = zk::field::from_be_bytes(&submitter_word.0, "an address")
-        .map_err(|e| Error::Failed(e.to_string()))?;
+    let submitter_fr = zk::field::from_address(&submitter.evm_bytes());
     let proved = tokio::task::spawn_blocking(move || {
         let circuit =
             BatchCircuit::new(BATCH_LEVELS, &tree, chain_start, &commitments, submitter_fr)?;
@@ -126,21 +163,17 @@ pub async fn prepare(
         count,
     }
     .abi_encode();
-    let built =
-        builders::build_call(chain, submitter, batches.inserter, 0, data, "the batch").await?;
+    let built = builders::build_call(chain, submitter, inserter, 0, data, "the batch").await?;
     let fees =
         chain.denomination(denomination)?.insertion_fee() * alloy_primitives::U256::from(count);
-    Ok((
-        synced,
-        Some(PreparedBatch {
-            denomination,
-            start,
-            count,
-            new_root,
-            fees,
-            built,
-        }),
-    ))
+    Ok(PreparedBatch {
+        denomination,
+        start,
+        count,
+        new_root,
+        fees,
+        built,
+    })
 }
 
 /// Whether the deposit of `commitment` waits in the queue of the pool of `denomination`
@@ -159,12 +192,21 @@ pub async fn is_queued(
         .is_some_and(|position| position >= synced.leaves))
 }
 
+/// The refusal for a deployment whose pools are not queued.
+fn nothing_to_insert(chain: &Chain) -> Error {
+    Error::usage(format!(
+        "the pools on {} insert each deposit as it is made: there is nothing to insert",
+        chain.network
+    ))
+}
+
 /// The batch circuit's proving keys are at hand: the development keys, on a tronpool devnet
 /// only. A ceremony's keys for the batch circuit cannot be imported yet, so a deployment
-/// that pins other keys cannot be inserted into from here.
-fn check_keys(chain: &Chain) -> Result<()> {
+/// that pins other keys cannot be inserted into from here. Answers the inserter to send
+/// batches through.
+fn check_keys(chain: &Chain) -> Result<Address> {
     let Some(batches) = &chain.deployment.batches else {
-        return Ok(());
+        return Err(nothing_to_insert(chain));
     };
     if batches.verifying_key_sha256 != zk::batch::INSECURE_DEV_VK_SHA256 {
         return Err(Error::usage(format!(
@@ -177,7 +219,7 @@ fn check_keys(chain: &Chain) -> Result<()> {
     if !chain.devnet {
         return Err(chain.insecure_dev_key());
     }
-    Ok(())
+    Ok(batches.inserter)
 }
 
 /// The pool's queue chain before position `start` (zero before the first deposit): read

@@ -69,14 +69,15 @@ impl Relayer {
         if state.queued() == 0 {
             return Ok(None);
         }
-        let (synced, batch) = insert::prepare((chain, trees), denomination, self.address()).await?;
-        let Some(batch) = batch else {
+        // Whether the batch is due is decided before it is proved: a proof takes seconds,
+        // and most looks at a quiet pool find a batch that is not due yet.
+        let (synced, next) = insert::pending((chain, trees), denomination).await?;
+        let Some(next) = next else {
             return Ok(None);
         };
-        let full = batch.start % zk::batch::BATCH_SIZE as u32 + batch.count
-            == zk::batch::BATCH_SIZE as u32;
+        let full = next.fills_its_block();
         let oldest = trees
-            .leaves_from(&synced.pool.to_base58(), batch.start, 1)?
+            .leaves_from(&synced.pool.to_base58(), next.start, 1)?
             .first()
             .map(|leaf| leaf.block_timestamp);
         // Block times follow the wall clock (TRON makes a block every 3 s; the devnet stamps
@@ -89,6 +90,7 @@ impl Relayer {
         if !full && !waited {
             return Ok(None);
         }
+        let batch = insert::prove((chain, trees), &synced, next, self.address()).await?;
         if !full && !self.within_budget(batch.built.estimate.burned_sun) {
             tracing::warn!(
                 denomination,
