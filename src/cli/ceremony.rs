@@ -1,5 +1,7 @@
-//! `tronpool ceremony r1cs|verify|import|keys`: the withdraw circuit out to a snarkjs Phase 2
-//! ceremony, and its keys verified and back in (docs/ceremony.md walks through it).
+//! `tronpool ceremony r1cs|verify|import|keys`: each of tronpool's circuits (withdraw and
+//! batch) out to a snarkjs Phase 2 ceremony, and its keys verified and back in
+//! (docs/ceremony.md walks through it). A zkey says which circuit it is for by its sizes, so
+//! only `r1cs` is told.
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -7,6 +9,7 @@ use std::path::PathBuf;
 use clap::Subcommand;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
+use zk::circuits::Circuit;
 
 use crate::error::{Error, Result};
 use crate::service::ceremony::{
@@ -21,15 +24,19 @@ use super::progress::spinner;
 
 #[derive(Debug, Subcommand)]
 pub enum CeremonyCommand {
-    /// Write the withdraw circuit's constraint system in circom's .r1cs format, for
-    /// `snarkjs groth16 setup`
+    /// Write a circuit's constraint system in circom's .r1cs format, for `snarkjs groth16
+    /// setup`
     R1cs {
+        /// Which circuit: withdraw (needs a ptau of power 13 or more) or batch (15 or more)
+        #[arg(long, value_name = "NAME", default_value = "withdraw", value_parser = parse_circuit)]
+        circuit: Circuit,
         /// The file to write (default: standard output, when it is not a terminal)
         #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,
     },
-    /// Check that a .zkey derives from the withdraw circuit and a Phase 1 transcript through
-    /// the contributions it records, as `snarkjs zkey verify` does; exit 4 if it does not
+    /// Check that a .zkey derives from its circuit (withdraw or batch) and a Phase 1
+    /// transcript through the contributions it records, as `snarkjs zkey verify` does; exit 4
+    /// if it does not
     Verify {
         /// The .zkey to check
         #[arg(value_name = "ZKEY")]
@@ -38,8 +45,8 @@ pub enum CeremonyCommand {
         #[arg(long, value_name = "FILE")]
         ptau: PathBuf,
     },
-    /// Verify a ceremony's .zkey and keep it, named by its verifying key, for withdrawals and
-    /// `deploy`. Off a devnet the key must verify against a transcript the network accepts
+    /// Verify a ceremony's .zkey and keep it, named by its verifying key, for withdrawals,
+    /// batches and `deploy`. Off a devnet the key must verify against a transcript the network accepts
     /// (--ptau) and end in a beacon
     Import {
         /// The final .zkey of the ceremony
@@ -60,6 +67,10 @@ pub enum CeremonyCommand {
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct R1cs {
+    circuit: Circuit,
+    constraints: usize,
+    /// The smallest Phase 1 transcript that fits it (2^power powers of τ).
+    ptau_power: u32,
     path: Option<PathBuf>,
     bytes: usize,
     sha256: String,
@@ -69,10 +80,14 @@ struct R1cs {
 #[serde(rename_all = "camelCase")]
 struct Verified {
     ok: bool,
+    circuit: Circuit,
     verifying_key_sha256: String,
     ptau_blake2b: String,
     ptau_power: u32,
     circuit_hash: String,
+    /// Whether the circuit hash was recomputed from the circuit and the ptau, or taken as
+    /// recorded (snarkjs hashes bytes past a ptau of the batch circuit's own power).
+    circuit_hash_recomputed: bool,
     contributions: Vec<ContributionRecord>,
     beacon: bool,
 }
@@ -92,11 +107,18 @@ struct Imported {
 #[serde(rename_all = "camelCase")]
 struct KeyFile {
     verifying_key_sha256: String,
+    /// The circuit it proves (unknown for a key imported by an older tronpool without a
+    /// record).
+    circuit: Option<Circuit>,
     path: PathBuf,
     /// `verified`, `INSECURE rehearsal key`, or `unverified (imported by an older tronpool)`.
     status: String,
     insecure: bool,
     record: Option<KeyRecord>,
+}
+
+fn parse_circuit(s: &str) -> std::result::Result<Circuit, String> {
+    s.parse()
 }
 
 /// Whether the configured network's node is a tronpool devnet, by what the node is, never
@@ -127,7 +149,7 @@ fn contributions_text(list: &[ContributionRecord]) -> String {
 impl CeremonyCommand {
     pub async fn run(self, ctx: &Context) -> Result<()> {
         match self {
-            CeremonyCommand::R1cs { output } => r1cs(ctx, output),
+            CeremonyCommand::R1cs { circuit, output } => r1cs(ctx, circuit, output),
             CeremonyCommand::Verify { zkey, ptau } => {
                 let checking = spinner(ctx, "verifying the zkey against the circuit and the ptau");
                 let verified = tokio::task::block_in_place(|| verify_zkey(&zkey, &ptau));
@@ -136,19 +158,28 @@ impl CeremonyCommand {
                 let report = &verified.report;
                 let out = Verified {
                     ok: true,
+                    circuit: report.circuit,
                     verifying_key_sha256: verified.verifying_key_sha256.clone(),
                     ptau_blake2b: verified.ptau_blake2b.clone(),
                     ptau_power: report.ptau_power,
                     circuit_hash: hex::encode(report.circuit_hash),
+                    circuit_hash_recomputed: report.circuit_hash_recomputed,
                     contributions: crate::service::ceremony::contributions(report),
                     beacon: report.ends_with_beacon(),
                 };
                 ctx.out.result(&out, || {
                     format!(
-                        "ptau: 2^{} powers, blake2b {}\ncircuit hash:\n{}{}{}verifying key \
-                         {}\nok",
+                        "{} circuit\nptau: 2^{} powers, blake2b {}\ncircuit hash{}:\n{}{}{}\
+                         verifying key {}\nok",
+                        out.circuit,
                         out.ptau_power,
                         out.ptau_blake2b,
+                        if out.circuit_hash_recomputed {
+                            ""
+                        } else {
+                            " (as recorded: snarkjs hashed bytes past this ptau's powers, so \
+                             it cannot be recomputed; the key is checked all the same)"
+                        },
                         indent(&zk::zkey_verify::format_hash(&report.circuit_hash)),
                         contributions_text(&out.contributions),
                         if out.beacon {
@@ -204,13 +235,14 @@ impl CeremonyCommand {
                 }
                 ctx.out.result(&out, || {
                     format!(
-                        "{}{} keys with verifying key {} ({}): {}",
+                        "{}{} {} circuit's keys with verifying key {} ({}): {}",
                         contributions_text(&out.record.contributions),
                         if out.already_imported {
                             "already have the"
                         } else {
                             "imported the"
                         },
+                        out.record.circuit,
                         out.verifying_key_sha256,
                         out.record.status(),
                         out.path.display()
@@ -233,6 +265,7 @@ impl CeremonyCommand {
                             );
                             found.push(KeyFile {
                                 verifying_key_sha256: stem.to_string_lossy().into_owned(),
+                                circuit: record.as_ref().map(|r| r.circuit),
                                 path,
                                 insecure: record.as_ref().is_none_or(|r| r.rehearsal),
                                 status,
@@ -251,12 +284,14 @@ impl CeremonyCommand {
                     }
                     let mut rows = vec![[
                         "verifying key".to_owned(),
+                        "circuit".to_owned(),
                         "status".to_owned(),
                         "file".to_owned(),
                     ]];
                     rows.extend(found.iter().map(|k| {
                         [
                             k.verifying_key_sha256.clone(),
+                            k.circuit.map_or("?".to_owned(), |c| c.to_string()),
                             k.status.clone(),
                             k.path.display().to_string(),
                         ]
@@ -272,25 +307,30 @@ fn indent(text: &str) -> String {
     text.lines().map(|l| format!("    {l}\n")).collect()
 }
 
-fn r1cs(ctx: &Context, output: Option<PathBuf>) -> Result<()> {
-    let bytes = zk::r1cs::withdraw_r1cs();
+fn r1cs(ctx: &Context, circuit: Circuit, output: Option<PathBuf>) -> Result<()> {
+    let bytes = circuit.r1cs_file();
+    let system = circuit.constraint_system();
     let sha256 = hex::encode(Sha256::digest(&bytes));
+    let described = format!(
+        "the {circuit} circuit ({} constraints, needs a ptau of power {} or more; {} bytes, \
+         sha256 {sha256})",
+        system.num_constraints(),
+        system.domain_size().trailing_zeros(),
+        bytes.len()
+    );
     match &output {
         Some(path) => {
             std::fs::write(path, &bytes).map_err(|e| Error::io(path, e))?;
             let out = R1cs {
+                circuit,
+                constraints: system.num_constraints(),
+                ptau_power: system.domain_size().trailing_zeros(),
                 path: Some(path.clone()),
                 bytes: bytes.len(),
                 sha256,
             };
-            ctx.out.result(&out, || {
-                format!(
-                    "wrote the withdraw circuit to {} ({} bytes, sha256 {})",
-                    path.display(),
-                    out.bytes,
-                    out.sha256
-                )
-            })
+            ctx.out
+                .result(&out, || format!("wrote {described} to {}", path.display()))
         }
         None => {
             let mut stdout = std::io::stdout();
@@ -308,10 +348,7 @@ fn r1cs(ctx: &Context, output: Option<PathBuf>) -> Result<()> {
                 .write_all(&bytes)
                 .and_then(|()| stdout.flush())
                 .map_err(|e| Error::os("writing to standard output", e))?;
-            ctx.out.note(format!(
-                "wrote the withdraw circuit ({} bytes, sha256 {sha256})",
-                bytes.len()
-            ));
+            ctx.out.note(format!("wrote {described}"));
             Ok(())
         }
     }

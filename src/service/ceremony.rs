@@ -11,6 +11,7 @@
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
+use zk::circuits::Circuit;
 use zk::keys::Keys;
 use zk::zkey_verify::{self, Report, VerifyError};
 
@@ -47,6 +48,10 @@ pub struct ContributionRecord {
 #[serde(rename_all = "camelCase")]
 pub(crate) struct KeyRecord {
     pub verifying_key_sha256: String,
+    /// The circuit the key proves (records from before the batch circuit are all withdraw
+    /// keys).
+    #[serde(default = "Circuit::withdraw")]
+    pub circuit: Circuit,
     /// Not shown to derive from an accepted transcript through contributions ending in a
     /// beacon: insecure, for rehearsals on a tronpool devnet.
     pub rehearsal: bool,
@@ -77,22 +82,14 @@ impl KeyRecord {
     }
 }
 
-/// Whether a chain whose deployment pins `pinned` may use a rehearsal key: the node is asked
-/// only when the kept key is not a verified one, so a network with verified keys costs no
-/// extra call.
-pub(crate) async fn devnet_for_keys(
-    node: &tron::NodeClient,
-    keys_dir: Option<&Path>,
-    pinned: &str,
-) -> Result<bool> {
-    let verified = keys_dir
+/// Whether the key kept here for `pinned` was verified at import (not a rehearsal key, nor
+/// one imported before keys were verified): only such a key may guard money, so only for
+/// the others is the node asked whether it is a devnet.
+pub(crate) fn verified(keys_dir: Option<&Path>, pinned: &str) -> bool {
+    keys_dir
         .map(|dir| record_path(&zkey_path(dir, pinned)))
         .and_then(|sidecar| read_record(&sidecar).ok().flatten())
-        .is_some_and(|r| !r.rehearsal);
-    if verified {
-        return Ok(false);
-    }
-    crate::service::devnet_identity::is_tronpool_devnet(node).await
+        .is_some_and(|r| !r.rehearsal)
 }
 
 /// What `ceremony verify` found.
@@ -112,7 +109,7 @@ fn read(path: &Path) -> Result<Vec<u8>> {
 fn verify_error(zkey: &Path, ptau: &Path, e: VerifyError) -> Error {
     match e {
         VerifyError::Key(zk::keys::KeyError::WrongCircuit(reason)) => Error::Refused(format!(
-            "{} is not a key for tronpool's withdraw circuit: {reason}",
+            "{} is not a key for tronpool's withdraw or batch circuit: {reason}",
             zkey.display()
         )),
         VerifyError::Key(zk::keys::KeyError::Malformed { what, reason }) => {
@@ -157,7 +154,7 @@ fn refuse_unsafe(source: &Path, bytes: &[u8], keys: &Keys) -> Result<()> {
 fn read_keys(source: &Path, bytes: &[u8]) -> Result<Keys> {
     Keys::from_zkey(bytes).map_err(|e| {
         Error::usage(format!(
-            "{} is not a zkey for tronpool's withdraw circuit: {e}",
+            "{} is not a zkey for tronpool's withdraw or batch circuit: {e}",
             source.display()
         ))
     })
@@ -226,6 +223,7 @@ pub(crate) fn import_zkey(req: &ImportRequest<'_>, keys_dir: &Path) -> Result<Im
 
     let mut record = KeyRecord {
         verifying_key_sha256: vk.clone(),
+        circuit: keys.circuit(),
         rehearsal: false,
         insecure_because: Vec::new(),
         ptau_blake2b: None,
@@ -399,6 +397,7 @@ mod tests {
     fn record(rehearsal: bool) -> KeyRecord {
         KeyRecord {
             verifying_key_sha256: "ab".repeat(32),
+            circuit: Circuit::Withdraw,
             rehearsal,
             insecure_because: if rehearsal {
                 vec!["its last contribution is not a beacon".to_owned()]

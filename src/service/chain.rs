@@ -17,6 +17,7 @@ use crate::service::pool_state::PoolState;
 use crate::service::pool_state::SponsorShare;
 use crate::settings::SyncSource;
 use url::Url;
+use zk::circuits::Circuit;
 use zk::keys::Keys;
 
 /// How long the head block (for health and for transaction references) is kept.
@@ -57,6 +58,7 @@ pub struct Chain {
     /// Where imported ceremony keys are.
     pub(crate) keys_dir: Option<PathBuf>,
     keys: OnceLock<KeysHandle>,
+    batch_keys: OnceLock<KeysHandle>,
     /// The node proved to be a tronpool devnet (by `service::open`, which asks it), where
     /// the development keys and rehearsal ceremony keys may be used.
     pub(crate) devnet: bool,
@@ -117,6 +119,7 @@ impl Chain {
             // Kept no longer than the pools: a relayer's quote follows the energy price.
             prices: Cached::new("prices", PARAMS_TTL.min(ttl)),
             keys_dir: None,
+            batch_keys: OnceLock::new(),
             keys: OnceLock::new(),
             devnet: false,
         }
@@ -183,20 +186,36 @@ impl Chain {
         if let Some(keys) = self.keys.get() {
             return Ok(keys.clone());
         }
-        let keys = self.load_keys()?;
+        let keys = self.load_keys(Circuit::Withdraw, &self.deployment.verifying_key_sha256)?;
         Ok(self.keys.get_or_init(|| keys).clone())
     }
 
-    fn load_keys(&self) -> Result<KeysHandle> {
-        let pinned = &self.deployment.verifying_key_sha256;
+    /// The keys of the batch verifier, as [`Chain::verifying_keys`] finds the withdraw
+    /// verifier's; `None` when the pools do not queue.
+    pub(crate) fn batch_keys(&self) -> Result<Option<KeysHandle>> {
+        let Some(batches) = &self.deployment.batches else {
+            return Ok(None);
+        };
+        if let Some(keys) = self.batch_keys.get() {
+            return Ok(Some(keys.clone()));
+        }
+        let keys = self.load_keys(Circuit::Batch, &batches.verifying_key_sha256)?;
+        Ok(Some(self.batch_keys.get_or_init(|| keys).clone()))
+    }
+
+    /// The keys of `circuit` whose verifying key hashes to `pinned`.
+    fn load_keys(&self, circuit: Circuit, pinned: &str) -> Result<KeysHandle> {
         let network = &self.network;
-        if *pinned == zk::keys::INSECURE_DEV_VK_SHA256 {
+        if pinned == circuit.insecure_dev_vk_sha256() {
             // Decided by the node's genesis block, never by the network's name: a config that
             // calls a real network "devnet" gets no development keys.
             if !self.devnet {
                 return Err(self.insecure_dev_key());
             }
-            return Ok(KeysHandle::InsecureDev(Keys::insecure_dev()));
+            return Ok(KeysHandle::InsecureDev(match circuit {
+                Circuit::Withdraw => Keys::insecure_dev(),
+                Circuit::Batch => zk::batch::insecure_dev_keys(),
+            }));
         }
         let path = self
             .keys_dir
@@ -204,23 +223,39 @@ impl Chain {
             .map(|dir| crate::service::ceremony::zkey_path(dir, pinned));
         let Some(path) = path.filter(|p| p.exists()) else {
             return Err(Error::usage(format!(
-                "the verifier on {network} holds verifying key {pinned}, which is not imported \
-                 here; import the ceremony's zkey with `tronpool ceremony import FILE.zkey`"
+                "the {circuit} verifier on {network} holds verifying key {pinned}, which is not \
+                 imported here; import the {circuit} ceremony's zkey with `tronpool ceremony \
+                 import FILE.zkey`"
             )));
         };
         let keys = Keys::read_zkey(&path).map_err(|e| Error::caused("the imported keys", e))?;
-        if keys.verifying_key_sha256() != *pinned {
+        if keys.verifying_key_sha256() != pinned || keys.circuit() != circuit {
             return Err(crate::error::StoreError::damaged(
                 path.display().to_string(),
                 format!(
-                    "holds verifying key {}, not {pinned}: the file was changed after import; \
-                     import the ceremony's zkey again",
+                    "holds the {} circuit's verifying key {}, not the {circuit} circuit's \
+                     {pinned}: the file was changed after import; import the ceremony's zkey \
+                     again",
+                    keys.circuit(),
                     keys.verifying_key_sha256()
                 ),
             ));
         }
         crate::service::ceremony::check_usable(&path, network, self.devnet)?;
         Ok(KeysHandle::Ceremony(Arc::new(keys)))
+    }
+
+    /// The verifying keys the deployment pins, by circuit: the withdraw verifier's, then
+    /// the batch verifier's when the pools queue.
+    pub(crate) fn pinned_keys(&self) -> Vec<(Circuit, &str)> {
+        let mut pinned = vec![(
+            Circuit::Withdraw,
+            self.deployment.verifying_key_sha256.as_str(),
+        )];
+        if let Some(batches) = &self.deployment.batches {
+            pinned.push((Circuit::Batch, batches.verifying_key_sha256.as_str()));
+        }
+        pinned
     }
 
     /// The denominations, smallest first.

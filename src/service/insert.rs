@@ -18,7 +18,7 @@ use zk::proof::EncodedProof;
 
 use crate::error::{Error, Result};
 use crate::service::builders::{self, Built};
-use crate::service::chain::Chain;
+use crate::service::chain::{Chain, KeysHandle};
 use crate::service::format::word_hex;
 use crate::service::sync::{self, SyncedTree};
 use crate::store::trees::TreeCache;
@@ -127,7 +127,7 @@ pub async fn prove(
 ) -> Result<PreparedBatch> {
     let Pending { start, count } = next;
     let denomination = synced.denomination;
-    let inserter = check_keys(chain)?;
+    let (keys, inserter) = tokio::task::block_in_place(|| batch_keys(chain))?;
     let key = synced.pool.to_base58();
     let commitments = trees
         .leaves_from(&key, start, count)?
@@ -146,8 +146,7 @@ pub async fn prove(
     let proved = tokio::task::spawn_blocking(move || {
         let circuit =
             BatchCircuit::new(BATCH_LEVELS, &tree, chain_start, &commitments, submitter_fr)?;
-        let pk = zk::batch::insecure_dev_keys();
-        let proof = zk::batch::prove(pk, &circuit, &mut rand_core::OsRng)?;
+        let proof = zk::batch::prove(&keys.proving, &circuit, &mut rand_core::OsRng)?;
         Ok::<_, zk::batch::BatchError>((circuit.public.new_root, proof))
     })
     .await
@@ -200,26 +199,16 @@ fn nothing_to_insert(chain: &Chain) -> Error {
     ))
 }
 
-/// The batch circuit's proving keys are at hand: the development keys, on a tronpool devnet
-/// only. A ceremony's keys for the batch circuit cannot be imported yet, so a deployment
-/// that pins other keys cannot be inserted into from here. Answers the inserter to send
-/// batches through.
-fn check_keys(chain: &Chain) -> Result<Address> {
+/// The batch circuit's keys and the inserter to send batches through: the development keys
+/// on a tronpool devnet, an imported ceremony's keys elsewhere ([`Chain::batch_keys`]).
+fn batch_keys(chain: &Chain) -> Result<(KeysHandle, Address)> {
     let Some(batches) = &chain.deployment.batches else {
         return Err(nothing_to_insert(chain));
     };
-    if batches.verifying_key_sha256 != zk::batch::INSECURE_DEV_VK_SHA256 {
-        return Err(Error::usage(format!(
-            "the batch verifier on {} holds verifying key {}; tronpool proves batches with \
-             the development keys only so far (a devnet's), and cannot import a ceremony's \
-             keys for the batch circuit yet",
-            chain.network, batches.verifying_key_sha256
-        )));
-    }
-    if !chain.devnet {
-        return Err(chain.insecure_dev_key());
-    }
-    Ok(batches.inserter)
+    let keys = chain
+        .batch_keys()?
+        .ok_or_else(|| nothing_to_insert(chain))?;
+    Ok((keys, batches.inserter))
 }
 
 /// The pool's queue chain before position `start` (zero before the first deposit): read

@@ -119,35 +119,28 @@ pub async fn chain_for(spec: &NetworkSpec, node: NodeClient, ttl: Duration) -> R
 }
 
 /// Asks the node whether it is a tronpool devnet when, and only when, the deployment pins
-/// the development keys, and refuses the deployment when it is not: nowhere else may they
-/// guard a pool, since anyone can forge their proofs and empty it (so a deposit into it is
-/// refused too, not only a withdrawal).
+/// a development key (of either circuit) or a ceremony key kept here unverified, and refuses
+/// the deployment when a development key is pinned off a devnet: nowhere else may they guard
+/// a pool, since anyone can forge their proofs (a forged withdrawal empties the pool, a
+/// forged batch inserts any leaf), so a deposit into it is refused too, not only a
+/// withdrawal.
 ///
-/// For a ceremony key the node is asked only when the kept key is not a verified one (a
-/// rehearsal key, or one imported before keys were verified): those may be used only on a
-/// devnet (`ceremony::check_usable`).
+/// A network whose keys are all verified ceremony keys costs no extra call. Rehearsal keys,
+/// or keys imported before keys were verified, may be used only on a devnet
+/// (`ceremony::check_usable`).
 async fn prove_devnet(mut chain: Chain) -> Result<Chain> {
-    let pinned = &chain.deployment.verifying_key_sha256;
-    if *pinned != zk::keys::INSECURE_DEV_VK_SHA256 {
-        chain.devnet =
-            ceremony::devnet_for_keys(&chain.node, chain.keys_dir.as_deref(), pinned).await?;
-        // The batch circuit's development key guards the pools' trees as the withdraw
-        // circuit's guards their funds: a forged batch could insert any leaf.
-        let batch_dev = chain
-            .deployment
-            .batches
-            .as_ref()
-            .is_some_and(|b| b.verifying_key_sha256 == zk::batch::INSECURE_DEV_VK_SHA256);
-        if batch_dev && !chain.devnet {
-            chain.devnet = devnet_identity::is_tronpool_devnet(&chain.node).await?;
-            if !chain.devnet {
-                return Err(chain.insecure_dev_key());
-            }
-        }
-        return Ok(chain);
+    let keys_dir = chain.keys_dir.as_deref();
+    let pinned = chain.pinned_keys();
+    let dev = pinned
+        .iter()
+        .any(|(circuit, vk)| *vk == circuit.insecure_dev_vk_sha256());
+    let unverified = pinned.iter().any(|(circuit, vk)| {
+        *vk != circuit.insecure_dev_vk_sha256() && !ceremony::verified(keys_dir, vk)
+    });
+    if dev || unverified {
+        chain.devnet = devnet_identity::is_tronpool_devnet(&chain.node).await?;
     }
-    chain.devnet = devnet_identity::is_tronpool_devnet(&chain.node).await?;
-    if !chain.devnet {
+    if dev && !chain.devnet {
         return Err(chain.insecure_dev_key());
     }
     Ok(chain)

@@ -2,31 +2,36 @@
 # Runs a complete, small Groth16 ceremony with snarkjs on an .r1cs file, the way a real one
 # goes (docs/ceremony.md), so tests can load and use what a ceremony produces:
 #
-#   bash tests/interop/ceremony.sh R1CS OUTDIR
+#   bash tests/interop/ceremony.sh R1CS OUTDIR [NAME [POWER]]
 #
-# writes OUTDIR/withdraw.zkey and OUTDIR/verification_key.json, and keeps the uncontributed
-# setup output as OUTDIR/withdraw_0000.zkey (tests show it is refused). Phase 1 is a fresh
-# power-13 powers of tau with one contribution (insecure: its entropy is thrown away; a real
-# ceremony starts from the public Perpetual Powers of Tau instead), then Phase 2: setup, two
-# contributions, a beacon, `zkey verify` and the verifying key export.
+# NAME is the circuit's (default withdraw) and POWER the ptau's (default 13; the batch
+# circuit needs 15). Writes OUTDIR/NAME.zkey and OUTDIR/NAME_verification_key.json, and keeps
+# the uncontributed setup output as OUTDIR/NAME_0000.zkey (tests show it is refused); the
+# log is OUTDIR/NAME_ceremony.log. Phase 1 is a fresh powers of tau with one contribution
+# (insecure: its entropy is thrown away; a real ceremony starts from the public Perpetual
+# Powers of Tau instead), then Phase 2: setup, two contributions, a beacon, `zkey verify` and
+# the verifying key export.
 #
-# Idempotent and cached: OUTDIR/withdraw.stamp records the r1cs's SHA-256, the snarkjs
-# version, the ptau and this script; when it matches nothing runs. The prepared ptau (minutes
-# of work on two cores) is kept in OUTDIR and reused whenever its own stamp matches. A lock
-# on OUTDIR makes concurrent callers wait for each other instead of racing.
+# Idempotent and cached: OUTDIR/NAME.stamp records the r1cs's SHA-256, the snarkjs version,
+# the ptau and this script; when it matches nothing runs. The prepared ptau (minutes of work
+# on two cores) is kept in OUTDIR and reused whenever its own stamp matches. A lock on OUTDIR
+# makes concurrent callers wait for each other instead of racing.
 #
 # Needs node and snarkjs in tests/interop/node_modules (`bash tests/interop/install.sh`).
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-POWER=13
 
 say() { printf 'ceremony: %s\n' "$*" >&2; }
 die() { printf 'ceremony: error: %s\n' "$*" >&2; exit 1; }
 
-[ $# -eq 2 ] || die "usage: $0 R1CS OUTDIR"
+[ $# -ge 2 ] && [ $# -le 4 ] || die "usage: $0 R1CS OUTDIR [NAME [POWER]]"
 R1CS="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
 OUT="$2"
+NAME="${3:-withdraw}"
+POWER="${4:-13}"
+case "$NAME" in *[!a-z0-9_]* | "") die "NAME must be lowercase letters, digits and _" ;; esac
+case "$POWER" in *[!0-9]* | "") die "POWER must be a number" ;; esac
 [ -f "$R1CS" ] || die "$R1CS: no such file"
 command -v node >/dev/null 2>&1 || die "node not found"
 command -v flock >/dev/null 2>&1 || die "flock not found (util-linux)"
@@ -48,7 +53,7 @@ entropy() { od -An -tx1 -N32 /dev/urandom | tr -d ' \n'; }
 PTAU="$OUT/pot${POWER}_final.ptau"
 PTAU_STAMP="$PTAU.stamp"
 ptau_want="snarkjs $SNARKJS_VERSION power $POWER"
-STAMP="$OUT/withdraw.stamp"
+STAMP="$OUT/$NAME.stamp"
 
 ptau_ok() { [ -f "$PTAU" ] && [ -f "$PTAU_STAMP" ] && [ "$(cat "$PTAU_STAMP")" = "$ptau_want" ]; }
 zkey_want() {
@@ -56,15 +61,15 @@ zkey_want() {
         "$(sha "$R1CS")" "$SNARKJS_VERSION" "$(sha "$PTAU")" "$(sha "${BASH_SOURCE[0]}")"
 }
 
-if ptau_ok && [ -f "$OUT/withdraw.zkey" ] && [ -f "$OUT/verification_key.json" ] &&
-    [ -f "$OUT/withdraw_0000.zkey" ] &&
+if ptau_ok && [ -f "$OUT/$NAME.zkey" ] && [ -f "$OUT/${NAME}_verification_key.json" ] &&
+    [ -f "$OUT/${NAME}_0000.zkey" ] &&
     [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$(zkey_want)" ]; then
-    say "cached: $OUT/withdraw.zkey (r1cs, snarkjs $SNARKJS_VERSION and ptau unchanged)"
+    say "cached: $OUT/$NAME.zkey (r1cs, snarkjs $SNARKJS_VERSION and ptau unchanged)"
     exit 0
 fi
 
 WORK="$(mktemp -d "$OUT/.work.XXXXXX")"
-LOG="$OUT/ceremony.log"
+LOG="$OUT/${NAME}_ceremony.log"
 : >"$LOG"
 trap 'rm -rf "$WORK"' EXIT
 
@@ -97,21 +102,22 @@ else
     rm -f "$WORK"/pot_*.ptau
 fi
 
-cp "$R1CS" "$WORK/withdraw.r1cs"
-step "phase 2: groth16 setup" groth16 setup "$WORK/withdraw.r1cs" "$PTAU" "$WORK/withdraw_0000.zkey"
-step "phase 2: first contribution" zkey contribute "$WORK/withdraw_0000.zkey" "$WORK/withdraw_0001.zkey" \
+Z="$WORK/$NAME"
+cp "$R1CS" "$Z.r1cs"
+step "phase 2: groth16 setup" groth16 setup "$Z.r1cs" "$PTAU" "${Z}_0000.zkey"
+step "phase 2: first contribution" zkey contribute "${Z}_0000.zkey" "${Z}_0001.zkey" \
     --name="tronpool test contributor 1" -e="$(entropy)"
-step "phase 2: second contribution" zkey contribute "$WORK/withdraw_0001.zkey" "$WORK/withdraw_0002.zkey" \
+step "phase 2: second contribution" zkey contribute "${Z}_0001.zkey" "${Z}_0002.zkey" \
     --name="tronpool test contributor 2" -e="$(entropy)"
-step "phase 2: beacon" zkey beacon "$WORK/withdraw_0002.zkey" "$WORK/withdraw.zkey" "$(entropy)" 10 \
+step "phase 2: beacon" zkey beacon "${Z}_0002.zkey" "$Z.zkey" "$(entropy)" 10 \
     -n="tronpool test beacon"
-step "verify the final zkey against the r1cs and the ptau" zkey verify "$WORK/withdraw.r1cs" "$PTAU" "$WORK/withdraw.zkey"
+step "verify the final zkey against the r1cs and the ptau" zkey verify "$Z.r1cs" "$PTAU" "$Z.zkey"
 grep -q 'ZKey Ok!' "$LOG" || die "zkey verify did not say 'ZKey Ok!' (log: $LOG)"
-step "export the verifying key" zkey export verificationkey "$WORK/withdraw.zkey" "$WORK/verification_key.json"
+step "export the verifying key" zkey export verificationkey "$Z.zkey" "${Z}_verification_key.json"
 
 rm -f "$STAMP"
-mv "$WORK/withdraw.zkey" "$OUT/withdraw.zkey"
-mv "$WORK/withdraw_0000.zkey" "$OUT/withdraw_0000.zkey"
-mv "$WORK/verification_key.json" "$OUT/verification_key.json"
+mv "$Z.zkey" "$OUT/$NAME.zkey"
+mv "${Z}_0000.zkey" "$OUT/${NAME}_0000.zkey"
+mv "${Z}_verification_key.json" "$OUT/${NAME}_verification_key.json"
 zkey_want >"$STAMP"
-say "wrote $OUT/withdraw.zkey and $OUT/verification_key.json"
+say "wrote $OUT/$NAME.zkey and $OUT/${NAME}_verification_key.json"

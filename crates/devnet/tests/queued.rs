@@ -38,7 +38,7 @@ const WITHDRAW_AMOUNT: u64 = DENOMINATION - 1_000_000;
 /// The batch circuit's development keys (`zk::batch::insecure_dev_keys`, seconds to make the
 /// first time in a process).
 fn batch_keys() -> ProvingKey<Bn254> {
-    zk::batch::insecure_dev_keys().clone()
+    zk::batch::insecure_dev_keys().proving.clone()
 }
 
 /// A queued 100 USDT pool and what a client keeps of it: the queue, its chain, and the tree

@@ -75,7 +75,8 @@ use ark_snark::SNARK;
 use rand_core::{CryptoRng, RngCore};
 
 use crate::Fr;
-use crate::keys::{KeyError, Setup};
+use crate::circuits::Circuit;
+use crate::keys::{KeyError, Keys, Setup};
 use crate::poseidon::{self, gadget};
 use crate::r1cs::{self, Matrix, R1cs};
 use crate::tree::{DEPTH, MerklePath, MerkleTree, TreeError, ZERO};
@@ -462,13 +463,14 @@ pub fn insecure_dev_verifying_key() -> VerifyingKey<Bn254> {
 
 /// The batch circuit's deterministic development keys, made once per process (a few seconds:
 /// the setup runs on a 2^15 domain). Insecure: anyone can recompute their toxic waste.
-pub fn insecure_dev_keys() -> &'static ProvingKey<Bn254> {
-    static KEYS: OnceLock<ProvingKey<Bn254>> = OnceLock::new();
+pub fn insecure_dev_keys() -> &'static Keys {
+    static KEYS: OnceLock<Keys> = OnceLock::new();
     KEYS.get_or_init(|| {
         let mut rng = crate::keys::insecure_dev_rng(INSECURE_DEV_SEED);
-        Groth16::<Bn254>::circuit_specific_setup(BatchCircuit::blank(BATCH_LEVELS), &mut rng)
-            .expect("the blank batch circuit synthesizes")
-            .0
+        let (pk, _) =
+            Groth16::<Bn254>::circuit_specific_setup(BatchCircuit::blank(BATCH_LEVELS), &mut rng)
+                .expect("the blank batch circuit synthesizes");
+        Keys::for_circuit(pk, Circuit::Batch).expect("the setup made keys for this circuit")
     })
 }
 
@@ -574,12 +576,15 @@ mod tests {
 
     #[test]
     fn the_development_keys_are_the_pinned_ones() {
-        let keys = insecure_dev_keys();
+        let dev = insecure_dev_keys();
+        let keys = &dev.proving;
         assert_eq!(
             crate::keys::verifying_key_sha256(&keys.vk),
             INSECURE_DEV_VK_SHA256
         );
         assert_eq!(setup_of(keys).unwrap(), Setup::Arkworks);
+        assert!(dev.is_insecure_dev());
+        assert_eq!(dev.circuit(), Circuit::Batch);
         // Not the withdraw circuit's.
         assert_ne!(INSECURE_DEV_VK_SHA256, crate::keys::INSECURE_DEV_VK_SHA256);
         let bytes = crate::keys::verifying_key_bytes(&keys.vk);

@@ -22,6 +22,7 @@ use rand_core::SeedableRng;
 use sha2::{Digest, Sha256};
 
 use crate::circuit::WithdrawCircuit;
+use crate::circuits::Circuit;
 use crate::r1cs::R1cs;
 
 /// The seed of the insecure development setup. Public on purpose: it is not a secret, which
@@ -45,25 +46,37 @@ pub enum Setup {
     Snarkjs,
 }
 
-/// A proving key with its verifying key, prepared for fast verification.
+/// A proving key with its verifying key, prepared for fast verification, and the circuit
+/// it is for.
 pub struct Keys {
     pub proving: ProvingKey<Bn254>,
     pub verifying: VerifyingKey<Bn254>,
     prepared: PreparedVerifyingKey<Bn254>,
     setup: Setup,
+    circuit: Circuit,
 }
 
 impl std::fmt::Debug for Keys {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Keys(vk sha256 {})", self.verifying_key_sha256())
+        write!(
+            f,
+            "Keys({} circuit, vk sha256 {})",
+            self.circuit,
+            self.verifying_key_sha256()
+        )
     }
 }
 
 impl Keys {
-    /// Checks that the key's queries have the withdraw circuit's sizes, and tells the setup
-    /// from the H query's length, so that a key keeps its kind through any file format.
+    /// Keys for the withdraw circuit ([`Keys::for_circuit`]).
     pub fn new(proving: ProvingKey<Bn254>) -> Result<Self, KeyError> {
-        let setup = setup_for(&proving, crate::r1cs::withdraw())?;
+        Keys::for_circuit(proving, Circuit::Withdraw)
+    }
+
+    /// Checks that the key's queries have `circuit`'s sizes, and tells the setup from the H
+    /// query's length, so that a key keeps its kind through any file format.
+    pub fn for_circuit(proving: ProvingKey<Bn254>, circuit: Circuit) -> Result<Self, KeyError> {
+        let setup = setup_for(&proving, circuit.constraint_system())?;
         let verifying = proving.vk.clone();
         let prepared = ark_groth16::prepare_verifying_key(&verifying);
         Ok(Keys {
@@ -71,13 +84,16 @@ impl Keys {
             verifying,
             prepared,
             setup,
+            circuit,
         })
     }
 
-    /// Keys from a snarkjs Groth16 `.zkey` made for the withdraw circuit (a ceremony's
-    /// output). Everything is checked, see [`crate::zkey`].
+    /// Keys from a snarkjs Groth16 `.zkey` made for one of tronpool's circuits (a
+    /// ceremony's output), which [`Keys::circuit`] then names. Everything is checked, see
+    /// [`crate::zkey`].
     pub fn from_zkey(bytes: &[u8]) -> Result<Self, KeyError> {
-        Keys::new(crate::zkey::read(bytes, "zkey")?)
+        let (circuit, proving) = crate::zkey::read(bytes, "zkey")?;
+        Keys::for_circuit(proving, circuit)
     }
 
     /// [`Keys::from_zkey`] on a file.
@@ -86,7 +102,13 @@ impl Keys {
             path: path.display().to_string(),
             source,
         })?;
-        Keys::new(crate::zkey::read(&bytes, &path.display().to_string())?)
+        let (circuit, proving) = crate::zkey::read(&bytes, &path.display().to_string())?;
+        Keys::for_circuit(proving, circuit)
+    }
+
+    /// The circuit these keys prove.
+    pub fn circuit(&self) -> Circuit {
+        self.circuit
     }
 
     /// Which setup made these keys: it decides how proofs are made with them.
@@ -112,7 +134,7 @@ impl Keys {
     /// Whether these are the development keys, whose proofs anyone can forge. Compared by
     /// hash, so refusing them elsewhere costs no setup.
     pub fn is_insecure_dev(&self) -> bool {
-        self.verifying_key_sha256() == INSECURE_DEV_VK_SHA256
+        self.verifying_key_sha256() == self.circuit.insecure_dev_vk_sha256()
     }
 
     pub fn prepared(&self) -> &PreparedVerifyingKey<Bn254> {

@@ -1,11 +1,13 @@
 //! The privacy core of tronpool: notes, circomlib-compatible Poseidon (native and in-circuit),
-//! the depth-20 Merkle tree, the `Withdraw(20)` circuit and Groth16 over BN254.
+//! the depth-20 Merkle tree, the `Withdraw(20)` and `BatchInsert(5, 20)` circuits and Groth16
+//! over BN254.
 //!
 //! Stands alone: nothing here knows about TRON transactions or the devnet; addresses enter as
 //! their 20-byte form.
 
 pub mod batch;
 pub mod circuit;
+pub mod circuits;
 pub mod field;
 mod key_error;
 pub mod keys;

@@ -1,5 +1,5 @@
 //! A reader for snarkjs Groth16 `.zkey` files: the output of a Phase 2 ceremony, as an
-//! arkworks proving key for the withdraw circuit.
+//! arkworks proving key for one of tronpool's circuits ([`Circuit`]).
 //!
 //! The file is an iden3 binary file (`"zkey"`, version 1, then `(id u32, length u64, bytes)`
 //! sections). Sections 1–9 hold the protocol, the curve and sizes with the verifying key, the
@@ -8,7 +8,8 @@
 //! little-endian in Montgomery form (R = 2^256), the form arkworks keeps internally; a G1 point
 //! is `x, y`, a G2 point `x.c0, x.c1, y.c0, y.c1`, and `(0, 0)` is the point at infinity.
 //!
-//! Nothing in a zkey is trusted: every size is checked against the circuit, every point is on
+//! Nothing in a zkey is trusted: its sizes must be one of the circuits', every size is checked
+//! against that circuit, every point is on
 //! its curve, and the A/B coefficients snarkjs copied from the `.r1cs` it was made for must be
 //! ours, or the key is refused as made for another circuit. (The IC, A, B and C points cannot
 //! be checked against the circuit without the toxic waste; a key whose points do not match
@@ -20,8 +21,9 @@ use ark_ff::{BigInt, Field, PrimeField, Zero};
 use ark_groth16::{ProvingKey, VerifyingKey};
 use rayon::prelude::*;
 
+use crate::circuits::Circuit;
 use crate::key_error::KeyError;
-use crate::r1cs::{self, R1cs};
+use crate::r1cs::R1cs;
 
 pub(crate) const G1_BYTES: usize = 64;
 pub(crate) const G2_BYTES: usize = 128;
@@ -279,7 +281,11 @@ fn describe((m, row, wire): (u32, u32, u32)) -> String {
     format!("{matrix} row {row}, wire {wire}")
 }
 
-fn check_coefficients(section: &[u8], r: &R1cs, cx: &Context<'_>) -> Result<(), KeyError> {
+fn check_coefficients(
+    section: &[u8],
+    (which, r): (Circuit, &R1cs),
+    cx: &Context<'_>,
+) -> Result<(), KeyError> {
     if section.len() < 4 {
         return Err(cx.malformed("section 4 has no coefficient count"));
     }
@@ -311,7 +317,7 @@ fn check_coefficients(section: &[u8], r: &R1cs, cx: &Context<'_>) -> Result<(), 
     let expected = expected_coefficients(r);
     let differ = |detail: String| {
         KeyError::WrongCircuit(format!(
-            "its A/B coefficients (section 4) are not the withdraw circuit's: {detail} \
+            "its A/B coefficients (section 4) are not the {which} circuit's: {detail} \
              ({} coefficients in the zkey, {} in the circuit)",
             found.len(),
             expected.len()
@@ -391,16 +397,17 @@ pub fn unsafe_key(bytes: &[u8], key: &ProvingKey<Bn254>) -> Vec<String> {
     problems
 }
 
-/// Reads a Groth16 zkey made for the withdraw circuit. `what` names it in errors.
-pub fn read(bytes: &[u8], what: &str) -> Result<ProvingKey<Bn254>, KeyError> {
+/// Reads a Groth16 zkey made for one of tronpool's circuits, which it tells by the sizes the
+/// header states and then checks coefficient by coefficient. `what` names it in errors.
+pub fn read(bytes: &[u8], what: &str) -> Result<(Circuit, ProvingKey<Bn254>), KeyError> {
     let cx = &Context { what };
     let [s1, s2, s3, s4, s5, s6, s7, s8, s9] = split_sections(bytes, cx)?;
 
     expect_len(s1, 1, 4, cx)?;
     match u32_at(s1, 0) {
         PROTOCOL_GROTH16 => {}
-        2 => return Err(cx.malformed("a PLONK zkey; the withdraw verifier is Groth16")),
-        10 => return Err(cx.malformed("an FFLONK zkey; the withdraw verifier is Groth16")),
+        2 => return Err(cx.malformed("a PLONK zkey; tronpool's verifiers are Groth16")),
+        10 => return Err(cx.malformed("an FFLONK zkey; tronpool's verifiers are Groth16")),
         p => return Err(cx.malformed(format!("unknown protocol {p}, expected 1 (Groth16)"))),
     }
 
@@ -423,32 +430,14 @@ pub fn read(bytes: &[u8], what: &str) -> Result<ProvingKey<Bn254>, KeyError> {
         u32_at(s2, 76) as usize,
         u32_at(s2, 80) as usize,
     );
-    let circuit = r1cs::withdraw();
-    let mut differences = Vec::new();
-    if n_public != circuit.num_public() {
-        differences.push(format!(
-            "{n_public} public inputs, the circuit {}",
-            circuit.num_public()
-        ));
-    }
-    if n_vars != circuit.num_wires() {
-        differences.push(format!(
-            "{n_vars} variables, the circuit {}",
-            circuit.num_wires()
-        ));
-    }
-    if domain != circuit.domain_size() {
-        differences.push(format!(
-            "domain size {domain}, the circuit {}",
-            circuit.domain_size()
-        ));
-    }
-    if !differences.is_empty() {
+    let Some(which) = Circuit::with_sizes(n_vars, n_public, domain) else {
         return Err(KeyError::WrongCircuit(format!(
-            "the zkey has {}",
-            differences.join(", ")
+            "the zkey has {n_vars} variables, {n_public} public input(s) and domain size \
+             {domain}, which is neither of tronpool's circuits ({})",
+            Circuit::sizes_of_all()
         )));
-    }
+    };
+    let circuit = which.constraint_system();
     let mut at = 84;
     let mut next = |len: usize| {
         let b = &s2[at..at + len];
@@ -462,7 +451,7 @@ pub fn read(bytes: &[u8], what: &str) -> Result<ProvingKey<Bn254>, KeyError> {
     let delta_g1 = vk_g1(next(G1_BYTES), "delta1", cx)?;
     let delta_g2 = vk_g2(next(G2_BYTES), "delta2", cx)?;
 
-    check_coefficients(s4, circuit, cx)?;
+    check_coefficients(s4, (which, circuit), cx)?;
 
     let n_witness = n_vars - n_public - 1;
     let gamma_abc_g1 = g1_points(s3, 3, "IC", n_public + 1, cx)?;
@@ -472,7 +461,7 @@ pub fn read(bytes: &[u8], what: &str) -> Result<ProvingKey<Bn254>, KeyError> {
     let l_query = g1_points(s8, 8, "C", n_witness, cx)?;
     let h_query = g1_points(s9, 9, "H", domain, cx)?;
 
-    Ok(ProvingKey {
+    let key = ProvingKey {
         vk: VerifyingKey {
             alpha_g1,
             beta_g2,
@@ -487,7 +476,8 @@ pub fn read(bytes: &[u8], what: &str) -> Result<ProvingKey<Bn254>, KeyError> {
         b_g2_query,
         h_query,
         l_query,
-    })
+    };
+    Ok((which, key))
 }
 
 #[cfg(test)]
@@ -496,6 +486,7 @@ mod tests {
     use crate::keys::{Keys, Setup};
     use crate::proof::{Witness, prove, verify};
     use crate::qap::SnarkjsReduction;
+    use crate::r1cs;
     use crate::r1cs::tests::sample_circuit;
     use ark_ff::BigInteger;
     use ark_groth16::Groth16;
@@ -795,7 +786,7 @@ mod tests {
         section(&mut public, 2)[76] = 5;
         let reason = wrong_circuit(&assemble(&public));
         assert!(
-            reason.contains("5 public inputs, the circuit 1"),
+            reason.contains("5 public input(s)") && reason.contains("neither of tronpool's"),
             "{reason}"
         );
         let mut vars = sections.clone();

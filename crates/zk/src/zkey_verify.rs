@@ -1,5 +1,6 @@
 //! What `snarkjs zkey verify` checks, natively: that a Groth16 `.zkey` derives from the
-//! withdraw circuit and a Phase 1 transcript (`.ptau`) through the contributions it records.
+//! circuit it is for (withdraw or batch) and a Phase 1 transcript (`.ptau`) through the
+//! contributions it records.
 //!
 //! 1. The initial key `snarkjs groth16 setup` would make is recomputed from the circuit and
 //!    the ptau's Lagrange sections, and everything a contribution does not touch must equal
@@ -39,9 +40,10 @@ use rand_core::{OsRng, RngCore, SeedableRng};
 use rayon::prelude::*;
 use sha2::Sha256;
 
+use crate::circuits::Circuit;
 use crate::keys::KeyError;
 use crate::ptau::Ptau;
-use crate::r1cs::{self, R1cs};
+use crate::r1cs::R1cs;
 use crate::zkey::{self, Context, G1_BYTES, G2_BYTES};
 
 /// How [`verify`]'s errors name the zkey and the ptau ([`KeyError::Malformed`]'s `what`).
@@ -51,13 +53,17 @@ pub const PTAU: &str = "the ptau";
 /// Why a zkey does not verify.
 #[derive(Debug, thiserror::Error)]
 pub enum VerifyError {
-    /// The zkey or the ptau cannot be read, or the zkey is not for the withdraw circuit's
-    /// shape and coefficients.
+    /// The zkey or the ptau cannot be read, or the zkey is not for either circuit's shape
+    /// and coefficients.
     #[error(transparent)]
     Key(#[from] KeyError),
     /// The ptau is too small for the circuit.
-    #[error("the ptau has 2^{power} powers; the withdraw circuit needs 2^{needed}")]
-    PtauTooSmall { power: u32, needed: u32 },
+    #[error("the ptau has 2^{power} powers; the {circuit} circuit needs 2^{needed}")]
+    PtauTooSmall {
+        power: u32,
+        needed: u32,
+        circuit: Circuit,
+    },
     /// The zkey is readable but does not derive from the circuit and the ptau.
     #[error("{0}")]
     Mismatch(String),
@@ -90,10 +96,17 @@ pub struct Contribution {
 /// What a passing verification established.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Report {
+    /// The circuit the zkey is for, told by its sizes and checked by its coefficients.
+    pub circuit: Circuit,
     /// The ptau's power: it holds `2^power` powers of τ.
     pub ptau_power: u32,
     /// The circuit hash snarkjs prints (BLAKE2b-512 of the initial key).
     pub circuit_hash: [u8; 64],
+    /// Whether [`Report::circuit_hash`] was recomputed from the circuit and the ptau (and
+    /// matched), or taken as the zkey records it: snarkjs hashes bytes past a ptau of the
+    /// circuit's own power for domains of 2^15 and more (`snarkjs_h_points`). The key itself
+    /// is checked either way.
+    pub circuit_hash_recomputed: bool,
     pub contributions: Vec<Contribution>,
 }
 
@@ -528,12 +541,14 @@ fn initial(r: &R1cs, ptau: &Ptau<'_>) -> Result<Initial, VerifyError> {
 
 /// The circuit hash snarkjs records: BLAKE2b-512 over the initial key as `groth16 setup`
 /// writes it (α, β, γ, δ = 1, then each query with its length, H as `τ^(n+i) − τ^i`).
+/// `None` when snarkjs hashed bytes past the ptau's powers of τ, which no point of the ptau
+/// gives (see [`snarkjs_h_points`]).
 fn circuit_hash(
     init: &Initial,
     ptau: &Ptau<'_>,
     n: usize,
     (alpha, beta1, beta2): (G1Affine, G1Affine, G2Affine),
-) -> Result<[u8; 64], VerifyError> {
+) -> Result<Option<[u8; 64]>, VerifyError> {
     let mut h = Blake2b512::new();
     let g1 = G1Affine::generator();
     let g2 = G2Affine::generator();
@@ -550,12 +565,20 @@ fn circuit_hash(
         }
     };
     g1_list(&mut h, &init.ic);
-    let tau = ptau.tau_g1(2 * n - 1)?;
-    let diffs: Vec<G1Projective> = (0..n - 1)
+    // The count snarkjs writes, then the points it actually hashes (see `snarkjs_h_points`).
+    h.update(((n - 1) as u32).to_be_bytes());
+    let points = snarkjs_h_points(n);
+    if n + points > ptau.tau_g1_len() {
+        return Ok(None);
+    }
+    let tau = ptau.tau_g1(n + points)?;
+    let diffs: Vec<G1Projective> = (0..points)
         .into_par_iter()
         .map(|i| tau[i + n].into_group() - tau[i])
         .collect();
-    g1_list(&mut h, &G1Projective::normalize_batch(&diffs));
+    for p in G1Projective::normalize_batch(&diffs) {
+        h.update(g1_uncompressed(&p));
+    }
     g1_list(&mut h, &init.c);
     g1_list(&mut h, &init.a);
     g1_list(&mut h, &init.b1);
@@ -563,7 +586,22 @@ fn circuit_hash(
     for p in &init.b2 {
         h.update(g2_uncompressed(p));
     }
-    Ok(digest64(&h.finalize()[..]))
+    Ok(Some(digest64(&h.finalize()[..])))
+}
+
+/// How many H points `snarkjs groth16 setup` (0.7) hashes into the circuit hash for a domain
+/// of `n`: it announces `n − 1`, `τ^(n+i) − τ^i` for `i < n − 1`, but hashes them in chunks
+/// of 2^14 that are each `min(n − 1, 2^14)` long rather than what is left (`hashHPoints` in
+/// its `zkey_new.js`). Up to a domain of 2^14 that is `n − 1`; from 2^15 on, the last chunk
+/// runs one point further, to `τ^(2n−1) − τ^(n−1)`. A ptau of the circuit's own power has
+/// powers of τ up to `2n − 2` only: snarkjs then reads the next 64 bytes of the file (the
+/// next section's header and first point) as that point's coordinates, and no field
+/// arithmetic of ours reproduces what its wasm does with values that are not field elements.
+/// The batch circuit's domain is 2^15: its key from a power-15 ptau records a circuit hash
+/// that can only be taken as recorded (see [`Report::circuit_hash_recomputed`]).
+fn snarkjs_h_points(n: usize) -> usize {
+    const CHUNK: usize = 1 << 14;
+    (n - 1).div_ceil(CHUNK) * (n - 1).min(CHUNK)
 }
 
 /// A BLAKE2b-512 output as an array.
@@ -599,27 +637,28 @@ fn random_scalars(n: usize) -> Vec<Fr> {
         .collect()
 }
 
-/// Verifies a zkey for the withdraw circuit against a prepared ptau, as `snarkjs zkey verify
-/// withdraw.r1cs PTAU ZKEY` does (see the module documentation); the first failure is the
-/// error.
+/// Verifies a zkey for one of tronpool's circuits (which one, the zkey's sizes tell) against
+/// a prepared ptau, as `snarkjs zkey verify CIRCUIT.r1cs PTAU ZKEY` does (see the module
+/// documentation); the first failure is the error.
 pub fn verify(zkey_bytes: &[u8], ptau_bytes: &[u8]) -> Result<Report, VerifyError> {
-    let key = zkey::read(zkey_bytes, ZKEY)?;
+    let (circuit, key) = zkey::read(zkey_bytes, ZKEY)?;
     let ptau = Ptau::parse(ptau_bytes, PTAU)?;
-    let r = r1cs::withdraw();
-    verify_key(zkey_bytes, &key, &ptau, r)
+    verify_key(zkey_bytes, &key, &ptau, circuit)
 }
 
 fn verify_key(
     zkey_bytes: &[u8],
     key: &ProvingKey<Bn254>,
     ptau: &Ptau<'_>,
-    r: &R1cs,
+    circuit: Circuit,
 ) -> Result<Report, VerifyError> {
+    let r = circuit.constraint_system();
     let n = r.domain_size();
     if !ptau.fits(n) {
         return Err(VerifyError::PtauTooSmall {
             power: ptau.power,
             needed: n.trailing_zeros(),
+            circuit,
         });
     }
     let (alpha, beta1, beta2) = ptau.alpha_beta()?;
@@ -680,12 +719,16 @@ fn verify_key(
     let section = zkey::section_of(zkey_bytes, 10, &cx)?
         .ok_or_else(|| mismatch("it has no contributions section (10): not a snarkjs zkey"))?;
     let (recorded_hash, recorded) = read_contributions(section, &cx)?;
-    let hash = circuit_hash(&init, ptau, n, (alpha, beta1, beta2))?;
-    if hash != recorded_hash {
+    let recomputed = circuit_hash(&init, ptau, n, (alpha, beta1, beta2))?;
+    if recomputed.is_some_and(|hash| hash != recorded_hash) {
         return Err(mismatch(
             "the circuit hash it records is not the one this circuit and ptau give",
         ));
     }
+    // Where it cannot be recomputed, the recorded hash roots the transcript: every part of
+    // the key was compared with the circuit and the ptau above, so only the label the
+    // contributors saw goes unchecked.
+    let hash = recomputed.unwrap_or(recorded_hash);
 
     let mut transcript = Blake2b512::new();
     transcript.update(hash);
@@ -749,8 +792,10 @@ fn verify_key(
         return Err(mismatch("its delta2 is not its delta1's counterpart in G2"));
     }
     Ok(Report {
+        circuit,
         ptau_power: ptau.power,
         circuit_hash: hash,
+        circuit_hash_recomputed: recomputed.is_some(),
         contributions,
     })
 }
@@ -758,6 +803,14 @@ fn verify_key(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn snarkjs_hashes_one_h_point_too_many_from_a_domain_of_2_15() {
+        assert_eq!(snarkjs_h_points(1 << 13), (1 << 13) - 1);
+        assert_eq!(snarkjs_h_points(1 << 14), (1 << 14) - 1);
+        assert_eq!(snarkjs_h_points(1 << 15), 1 << 15);
+        assert_eq!(snarkjs_h_points(1 << 16), 4 << 14);
+    }
 
     #[test]
     fn hashes_print_as_snarkjs_prints_them() {

@@ -8,18 +8,16 @@
 //! `cargo test` and run by `scripts/test`.
 #![allow(clippy::unwrap_used)] // a test fails by panicking: unwrapping is how it says so
 
-use std::path::Path;
-use std::str::FromStr;
 use std::time::Instant;
 
-use ark_bn254::{Bn254, Fq, Fq2, G1Affine, G2Affine};
-use ark_ec::AffineRepr;
-use ark_groth16::{Proof, VerifyingKey};
-use serde_json::{Value, json};
+use serde_json::Value;
 use test_support::ceremony::{arg, ceremony, snarkjs, text};
+use test_support::snarkjs_json::{
+    instance_json, proof_from_json, proof_json, read_json, vk_json, write_json,
+};
 use zk::Fr;
 use zk::circuit::PublicInputs;
-use zk::field::{self, to_decimal};
+use zk::field;
 use zk::keys::{KeyError, Keys, Setup};
 use zk::note::{Note, NoteMeta};
 use zk::proof::{EncodedProof, Witness, prove, verify};
@@ -64,78 +62,8 @@ fn keys() -> &'static Keys {
     })
 }
 
-// --- snarkjs's JSON forms: decimal strings, projective "1" z-coordinates, Fq2 as [c0, c1] ---
-
-fn g1_json(p: &G1Affine) -> Value {
-    if p.is_zero() {
-        return json!(["0", "1", "0"]);
-    }
-    json!([p.x.to_string(), p.y.to_string(), "1"])
-}
-
-fn g2_json(p: &G2Affine) -> Value {
-    json!([
-        [p.x.c0.to_string(), p.x.c1.to_string()],
-        [p.y.c0.to_string(), p.y.c1.to_string()],
-        ["1", "0"]
-    ])
-}
-
-fn vk_json(vk: &VerifyingKey<Bn254>) -> Value {
-    json!({
-        "protocol": "groth16",
-        "curve": "bn128",
-        "nPublic": vk.gamma_abc_g1.len() - 1,
-        "vk_alpha_1": g1_json(&vk.alpha_g1),
-        "vk_beta_2": g2_json(&vk.beta_g2),
-        "vk_gamma_2": g2_json(&vk.gamma_g2),
-        "vk_delta_2": g2_json(&vk.delta_g2),
-        "IC": vk.gamma_abc_g1.iter().map(g1_json).collect::<Vec<_>>(),
-    })
-}
-
-fn proof_json(p: &Proof<Bn254>) -> Value {
-    json!({
-        "pi_a": g1_json(&p.a),
-        "pi_b": g2_json(&p.b),
-        "pi_c": g1_json(&p.c),
-        "protocol": "groth16",
-        "curve": "bn128",
-    })
-}
-
 fn public_json(public: &PublicInputs) -> Value {
-    json!(public.instance().iter().map(to_decimal).collect::<Vec<_>>())
-}
-
-fn fq(v: &Value) -> Fq {
-    Fq::from_str(v.as_str().expect("a decimal string")).expect("a base field element")
-}
-
-fn g1_from_json(v: &Value) -> G1Affine {
-    assert_eq!(v[2], "1", "affine");
-    let p = G1Affine::new_unchecked(fq(&v[0]), fq(&v[1]));
-    assert!(p.is_on_curve());
-    p
-}
-
-fn g2_from_json(v: &Value) -> G2Affine {
-    assert_eq!(v[2], json!(["1", "0"]), "affine");
-    let p = G2Affine::new_unchecked(
-        Fq2::new(fq(&v[0][0]), fq(&v[0][1])),
-        Fq2::new(fq(&v[1][0]), fq(&v[1][1])),
-    );
-    assert!(p.is_on_curve() && p.is_in_correct_subgroup_assuming_on_curve());
-    p
-}
-
-fn write_json(path: &Path, v: &Value) {
-    std::fs::write(path, v.to_string()).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-}
-
-fn read_json(path: &Path) -> Value {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    instance_json(&public.instance())
 }
 
 fn scratch() -> tempfile::TempDir {
@@ -302,12 +230,7 @@ fn a_snarkjs_proof_from_our_witness_verifies_in_rust() {
     assert!(out.status.success(), "{}", text(&out));
 
     assert_eq!(read_json(&public_path), public_json(&public));
-    let p = read_json(&proof_path);
-    let proof = Proof::<Bn254> {
-        a: g1_from_json(&p["pi_a"]),
-        b: g2_from_json(&p["pi_b"]),
-        c: g1_from_json(&p["pi_c"]),
-    };
+    let proof = proof_from_json(&read_json(&proof_path));
     assert!(verify(keys, &public, &proof));
     let mut other = public;
     other.recipient = field::from_address(&[0x77; 20]);
@@ -348,12 +271,12 @@ fn the_ceremony_zkey_with_a_changed_coefficient_is_refused() {
 fn a_zkey_nobody_contributed_to_is_unsafe_and_the_ceremonys_is_not() {
     let c = ceremony();
     let final_bytes = std::fs::read(&c.zkey).unwrap();
-    let final_key = zk::zkey::read(&final_bytes, "final").unwrap();
+    let (_, final_key) = zk::zkey::read(&final_bytes, "final").unwrap();
     assert_eq!(zk::zkey::contribution_count(&final_bytes), Some(3));
     assert!(zk::zkey::unsafe_key(&final_bytes, &final_key).is_empty());
 
     let bytes = std::fs::read(&c.uncontributed).unwrap();
-    let key = zk::zkey::read(&bytes, "bare").unwrap();
+    let (_, key) = zk::zkey::read(&bytes, "bare").unwrap();
     assert_eq!(zk::zkey::contribution_count(&bytes), Some(0));
     assert_eq!(
         zk::zkey::unsafe_key(&bytes, &key),
@@ -428,11 +351,13 @@ fn the_ceremony_zkey_verifies_natively_with_the_hashes_snarkjs_printed() {
     let started = Instant::now();
     let report = zk::zkey_verify::verify(&bytes, ptau_bytes()).unwrap();
     eprintln!(
-        "zk::zkey_verify::verify (power-13 ptau, {} threads): {:.2} s",
+        "zk::zkey_verify::verify (power-{} ptau, {} threads): {:.2} s",
+        report.ptau_power,
         rayon::current_num_threads(),
         started.elapsed().as_secs_f64()
     );
-    assert_eq!(report.ptau_power, 13);
+    assert_eq!(report.ptau_power, test_support::ceremony::PTAU_POWER);
+    assert!(report.circuit_hash_recomputed);
     let names: Vec<Option<&str>> = report
         .contributions
         .iter()
