@@ -1154,8 +1154,11 @@ Register-ArgumentCompleter -Native -CommandName 'tronpool' -ScriptBlock {
         }
         'tronpool;deploy' {
             [CompletionResult]::new('--denominations', '--denominations', [CompletionResultType]::ParameterName, 'The pools to deploy, in whole USDT [default: 100,500,1000,3000,5000,10000, or the ones of the deployment being resumed]')
-            [CompletionResult]::new('--zkey', '--zkey', [CompletionResultType]::ParameterName, 'The ceremony''s keys (a snarkjs .zkey for `tronpool ceremony r1cs`); imported first. Not needed to resume: the record names its keys')
-            [CompletionResult]::new('--ptau', '--ptau', [CompletionResultType]::ParameterName, 'The Phase 1 transcript --zkey is verified against on import (see `ceremony import`)')
+            [CompletionResult]::new('--zkey', '--zkey', [CompletionResultType]::ParameterName, 'The withdraw circuit''s ceremony keys (a snarkjs .zkey for `tronpool ceremony r1cs`); imported first. Not needed to resume: the record names its keys')
+            [CompletionResult]::new('--batch-zkey', '--batch-zkey', [CompletionResultType]::ParameterName, 'The batch circuit''s ceremony keys (for `tronpool ceremony r1cs --circuit batch`); imported first')
+            [CompletionResult]::new('--ptau', '--ptau', [CompletionResultType]::ParameterName, 'The Phase 1 transcript the zkeys are verified against on import (see `ceremony import`; the batch circuit needs a power of 15 or more)')
+            [CompletionResult]::new('--batch-ptau', '--batch-ptau', [CompletionResultType]::ParameterName, 'Another transcript for --batch-zkey [default: --ptau]')
+            [CompletionResult]::new('--insertion-fee', '--insertion-fee', [CompletionResultType]::ParameterName, 'What each deposit escrows for the batch that inserts it, in USDT [default: 0.25, which pays a full batch''s energy at today''s prices; docs/batches.md]')
             [CompletionResult]::new('--caller-energy-percent', '--caller-energy-percent', [CompletionResultType]::ParameterName, 'The percent of each pool call''s energy its callers pay [default: 0: the deployer''s staked energy pays it, up to --origin-energy-limit a call, and what the stake cannot cover falls back to the caller]')
             [CompletionResult]::new('--origin-energy-limit', '--origin-energy-limit', [CompletionResultType]::ParameterName, 'The most energy the deployer pays for one pool call [default: 600000, a deposit or a relayed withdrawal with 20% to spare]')
             [CompletionResult]::new('--network', '--network', [CompletionResultType]::ParameterName, 'Network: devnet, nile, shasta, mainnet, or one defined in the config file')
@@ -1165,7 +1168,7 @@ Register-ArgumentCompleter -Native -CommandName 'tronpool' -ScriptBlock {
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file to read instead of the default one')
             [CompletionResult]::new('--key-file', '--key-file', [CompletionResultType]::ParameterName, 'File holding the private key to sign with (64 hex digits)')
             [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Log lines as text or as JSON objects (for a log collector)')
-            [CompletionResult]::new('--rehearsal', '--rehearsal', [CompletionResultType]::ParameterName, 'On a tronpool devnet: import --zkey as an INSECURE rehearsal key (see `ceremony import`)')
+            [CompletionResult]::new('--rehearsal', '--rehearsal', [CompletionResultType]::ParameterName, 'On a tronpool devnet: import the zkeys as INSECURE rehearsal keys (see `ceremony import`)')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Check and price everything, then stop before signing')
             [CompletionResult]::new('--check', '--check', [CompletionResultType]::ParameterName, 'Check the recorded deployment on chain instead of deploying: the network runs the contracts, the hasher is our Poseidon, the verifier holds the ceremony''s keys, and each pool is wired to them, the USDT and its denomination. Exit 4 if anything differs')
             [CompletionResult]::new('--no-test-deposit', '--no-test-deposit', [CompletionResultType]::ParameterName, 'Don''t end the deployment with a test deposit: then the withdrawal check runs only if a note of one of these pools is already stored here')
@@ -1204,13 +1207,14 @@ Register-ArgumentCompleter -Native -CommandName 'tronpool' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('r1cs', 'r1cs', [CompletionResultType]::ParameterValue, 'Write the withdraw circuit''s constraint system in circom''s .r1cs format, for `snarkjs groth16 setup`')
-            [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check that a .zkey derives from the withdraw circuit and a Phase 1 transcript through the contributions it records, as `snarkjs zkey verify` does; exit 4 if it does not')
-            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Verify a ceremony''s .zkey and keep it, named by its verifying key, for withdrawals and `deploy`. Off a devnet the key must verify against a transcript the network accepts (--ptau) and end in a beacon')
+            [CompletionResult]::new('r1cs', 'r1cs', [CompletionResultType]::ParameterValue, 'Write a circuit''s constraint system in circom''s .r1cs format, for `snarkjs groth16 setup`')
+            [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check that a .zkey derives from its circuit (withdraw or batch) and a Phase 1 transcript through the contributions it records, as `snarkjs zkey verify` does; exit 4 if it does not')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Verify a ceremony''s .zkey and keep it, named by its verifying key, for withdrawals, batches and `deploy`. Off a devnet the key must verify against a transcript the network accepts (--ptau) and end in a beacon')
             [CompletionResult]::new('keys', 'keys', [CompletionResultType]::ParameterValue, 'List the imported keys')
             break
         }
         'tronpool;ceremony;r1cs' {
+            [CompletionResult]::new('--circuit', '--circuit', [CompletionResultType]::ParameterName, 'Which circuit: withdraw (needs a ptau of power 13 or more) or batch (15 or more)')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'The file to write (default: standard output, when it is not a terminal)')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'The file to write (default: standard output, when it is not a terminal)')
             [CompletionResult]::new('--network', '--network', [CompletionResultType]::ParameterName, 'Network: devnet, nile, shasta, mainnet, or one defined in the config file')

@@ -460,12 +460,16 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__ceremony__subcmd__r1cs)
-            opts="-o -y -v -q -h -V --output --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            opts="-o -y -v -q -h -V --circuit --output --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --circuit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --output)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -724,7 +728,7 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__deploy)
-            opts="-y -v -q -h -V --denominations --zkey --ptau --rehearsal --dry-run --check --caller-energy-percent --origin-energy-limit --no-test-deposit --test-deposit --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            opts="-y -v -q -h -V --denominations --zkey --batch-zkey --ptau --batch-ptau --rehearsal --insertion-fee --dry-run --check --caller-energy-percent --origin-energy-limit --no-test-deposit --test-deposit --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -738,7 +742,19 @@ _tronpool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --batch-zkey)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --ptau)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --batch-ptau)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --insertion-fee)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

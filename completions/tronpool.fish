@@ -826,8 +826,11 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_su
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from broadcast" -s h -l help -d 'Print help'
 complete -c tronpool -n "__fish_tronpool_using_subcommand tx; and __fish_seen_subcommand_from broadcast" -s V -l version -d 'Print version'
 complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l denominations -d 'The pools to deploy, in whole USDT [default: 100,500,1000,3000,5000,10000, or the ones of the deployment being resumed]' -r
-complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l zkey -d 'The ceremony\'s keys (a snarkjs .zkey for `tronpool ceremony r1cs`); imported first. Not needed to resume: the record names its keys' -r -F
-complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l ptau -d 'The Phase 1 transcript --zkey is verified against on import (see `ceremony import`)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l zkey -d 'The withdraw circuit\'s ceremony keys (a snarkjs .zkey for `tronpool ceremony r1cs`); imported first. Not needed to resume: the record names its keys' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l batch-zkey -d 'The batch circuit\'s ceremony keys (for `tronpool ceremony r1cs --circuit batch`); imported first' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l ptau -d 'The Phase 1 transcript the zkeys are verified against on import (see `ceremony import`; the batch circuit needs a power of 15 or more)' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l batch-ptau -d 'Another transcript for --batch-zkey [default: --ptau]' -r -F
+complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l insertion-fee -d 'What each deposit escrows for the batch that inserts it, in USDT [default: 0.25, which pays a full batch\'s energy at today\'s prices; docs/batches.md]' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l caller-energy-percent -d 'The percent of each pool call\'s energy its callers pay [default: 0: the deployer\'s staked energy pays it, up to --origin-energy-limit a call, and what the stake cannot cover falls back to the caller]' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l origin-energy-limit -d 'The most energy the deployer pays for one pool call [default: 600000, a deposit or a relayed withdrawal with 20% to spare]' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
@@ -838,7 +841,7 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l config -d '
 complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l key-file -d 'File holding the private key to sign with (64 hex digits)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l log-format -d 'Log lines as text or as JSON objects (for a log collector)' -r -f -a "text\t''
 json\t''"
-complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l rehearsal -d 'On a tronpool devnet: import --zkey as an INSECURE rehearsal key (see `ceremony import`)'
+complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l rehearsal -d 'On a tronpool devnet: import the zkeys as INSECURE rehearsal keys (see `ceremony import`)'
 complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l dry-run -d 'Check and price everything, then stop before signing'
 complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l check -d 'Check the recorded deployment on chain instead of deploying: the network runs the contracts, the hasher is our Poseidon, the verifier holds the ceremony\'s keys, and each pool is wired to them, the USDT and its denomination. Exit 4 if anything differs'
 complete -c tronpool -n "__fish_tronpool_using_subcommand deploy" -l no-test-deposit -d 'Don\'t end the deployment with a test deposit: then the withdrawal check runs only if a note of one of these pools is already stored here'
@@ -865,10 +868,11 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fi
 complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs verify import keys" -l no-color -d 'Never color the output (NO_COLOR is honoured too)'
 complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs verify import keys" -s h -l help -d 'Print help'
 complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs verify import keys" -s V -l version -d 'Print version'
-complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs verify import keys" -f -a "r1cs" -d 'Write the withdraw circuit\'s constraint system in circom\'s .r1cs format, for `snarkjs groth16 setup`'
-complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs verify import keys" -f -a "verify" -d 'Check that a .zkey derives from the withdraw circuit and a Phase 1 transcript through the contributions it records, as `snarkjs zkey verify` does; exit 4 if it does not'
-complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs verify import keys" -f -a "import" -d 'Verify a ceremony\'s .zkey and keep it, named by its verifying key, for withdrawals and `deploy`. Off a devnet the key must verify against a transcript the network accepts (--ptau) and end in a beacon'
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs verify import keys" -f -a "r1cs" -d 'Write a circuit\'s constraint system in circom\'s .r1cs format, for `snarkjs groth16 setup`'
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs verify import keys" -f -a "verify" -d 'Check that a .zkey derives from its circuit (withdraw or batch) and a Phase 1 transcript through the contributions it records, as `snarkjs zkey verify` does; exit 4 if it does not'
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs verify import keys" -f -a "import" -d 'Verify a ceremony\'s .zkey and keep it, named by its verifying key, for withdrawals, batches and `deploy`. Off a devnet the key must verify against a transcript the network accepts (--ptau) and end in a beacon'
 complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and not __fish_seen_subcommand_from r1cs verify import keys" -f -a "keys" -d 'List the imported keys'
+complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from r1cs" -l circuit -d 'Which circuit: withdraw (needs a ptau of power 13 or more) or batch (15 or more)' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from r1cs" -s o -l output -d 'The file to write (default: standard output, when it is not a terminal)' -r -F
 complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from r1cs" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from r1cs" -l node -d 'TRON node URL, overriding the network\'s' -r

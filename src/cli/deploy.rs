@@ -1,18 +1,19 @@
-//! `tronpool deploy [--denominations 100,500,…] [--zkey FILE]`: put tronpool's contracts on
-//! a network and record them in the config file.
+//! `tronpool deploy [--denominations 100,500,…] [--zkey FILE --batch-zkey FILE]`: put
+//! tronpool's contracts on a network and record them in the config file.
 
 use std::path::PathBuf;
 
 use clap::Args;
 use serde::Serialize;
 use tron::{Address, TxId};
+use zk::circuits::Circuit;
 use zk::keys::Keys;
 
 use crate::error::{Error, Result};
 use crate::service::ceremony::{ImportRequest, check_usable, import_zkey, zkey_path};
 use crate::service::chain::Chain;
 use crate::service::check::Check;
-use crate::service::deploy::{self, Plan, Request, StepState};
+use crate::service::deploy::{self, DeployKeys, Plan, Request, StepState};
 use crate::service::deploy_check;
 use crate::service::desk::Desk;
 use crate::store::config::{DeploymentRecord, write_deployment};
@@ -30,17 +31,29 @@ pub struct DeployArgs {
     /// ones of the deployment being resumed]
     #[arg(long, value_name = "N,…", value_delimiter = ',')]
     denominations: Option<Vec<u64>>,
-    /// The ceremony's keys (a snarkjs .zkey for `tronpool ceremony r1cs`); imported first.
-    /// Not needed to resume: the record names its keys
-    #[arg(long, value_name = "FILE")]
+    /// The withdraw circuit's ceremony keys (a snarkjs .zkey for `tronpool ceremony r1cs`);
+    /// imported first. Not needed to resume: the record names its keys
+    #[arg(long, value_name = "FILE", requires = "batch_zkey")]
     zkey: Option<PathBuf>,
-    /// The Phase 1 transcript --zkey is verified against on import (see `ceremony import`)
+    /// The batch circuit's ceremony keys (for `tronpool ceremony r1cs --circuit batch`);
+    /// imported first
+    #[arg(long, value_name = "FILE", requires = "zkey")]
+    batch_zkey: Option<PathBuf>,
+    /// The Phase 1 transcript the zkeys are verified against on import (see `ceremony
+    /// import`; the batch circuit needs a power of 15 or more)
     #[arg(long, value_name = "FILE", requires = "zkey")]
     ptau: Option<PathBuf>,
-    /// On a tronpool devnet: import --zkey as an INSECURE rehearsal key (see `ceremony
+    /// Another transcript for --batch-zkey [default: --ptau]
+    #[arg(long, value_name = "FILE", requires = "batch_zkey")]
+    batch_ptau: Option<PathBuf>,
+    /// On a tronpool devnet: import the zkeys as INSECURE rehearsal keys (see `ceremony
     /// import`)
     #[arg(long, requires = "zkey")]
     rehearsal: bool,
+    /// What each deposit escrows for the batch that inserts it, in USDT [default: 0.25,
+    /// which pays a full batch's energy at today's prices; docs/batches.md]
+    #[arg(long, value_name = "USDT")]
+    insertion_fee: Option<String>,
     /// Check and price everything, then stop before signing
     #[arg(long)]
     dry_run: bool,
@@ -165,9 +178,20 @@ impl DeployArgs {
                 settings.config_file.value.display()
             ))
         })?;
+        let insertion_fee = match &self.insertion_fee {
+            None => None,
+            Some(text) => Some(
+                crate::service::inputs::parse_units(text, crate::service::inputs::USDT_DECIMALS)
+                    .and_then(|v| u64::try_from(v).ok())
+                    .ok_or_else(|| {
+                        Error::usage(format!("--insertion-fee `{text}` is not an amount of USDT"))
+                    })?,
+            ),
+        };
         let signer = key(ctx)?;
         let node = settings.node_client()?;
         let request = Request {
+            insertion_fee,
             network: network.clone(),
             owner: signer.address(),
             usdt,
@@ -222,7 +246,8 @@ impl DeployArgs {
                 trx_text(plan.cost()),
                 if withdrawal.deposit {
                     format!(
-                        ", then deposit {} USDT as a test note (stored here, yours to withdraw)",
+                        ", then deposit {} USDT as a test note (stored here, yours to \
+                         withdraw) and insert it (a batch of one)",
                         plan.steps
                             .iter()
                             .filter_map(|s| match s.contract {
@@ -272,55 +297,108 @@ impl DeployArgs {
         finish(ctx, &network, plan.record, sent, &keys, withdrawal).await
     }
 
-    /// The keys to deploy the verifier with: `--zkey` (imported on the way), else the ones
-    /// the record being resumed pins.
+    /// The keys to deploy the verifiers with: `--zkey` and `--batch-zkey` (imported on the
+    /// way), else the ones the record being resumed pins.
     fn keys(
         &self,
         ctx: &Context,
         existing: Option<&DeploymentRecord>,
         devnet: bool,
-    ) -> Result<Keys> {
+    ) -> Result<DeployKeys> {
         let settings = ctx.settings()?;
         let network = settings.network.value.as_str();
-        if let Some(path) = &self.zkey {
-            let loading = spinner(ctx, "verifying the zkey");
-            let request = ImportRequest {
-                zkey: path,
-                ptau: self.ptau.as_deref(),
-                rehearsal: self.rehearsal,
-                on_devnet: devnet,
-                network,
-                accepted: crate::network::accepted_ptau(network),
-            };
-            let imported =
-                tokio::task::block_in_place(|| import_zkey(&request, &settings.keys_dir()));
-            loading.finish_and_clear();
-            let imported = imported?;
-            if imported.record.rehearsal {
-                ctx.out.warn(format!(
-                    "deploying with an INSECURE rehearsal key ({}): fine for a devnet, never \
-                     for money",
-                    imported.record.insecure_because.join("; ")
-                ));
-            }
-            return Ok(imported.keys);
+        if let (Some(zkey), Some(batch_zkey)) = (&self.zkey, &self.batch_zkey) {
+            let batch_ptau = self.batch_ptau.as_deref().or(self.ptau.as_deref());
+            let withdraw =
+                self.import(ctx, zkey, self.ptau.as_deref(), devnet, Circuit::Withdraw)?;
+            let batch = self.import(ctx, batch_zkey, batch_ptau, devnet, Circuit::Batch)?;
+            return Ok(DeployKeys { withdraw, batch });
         }
         let Some(record) = existing else {
             return Err(Error::usage(
-                "the verifier needs the ceremony's keys: pass --zkey FILE (docs/ceremony.md \
-                 says how to run the ceremony)",
+                "the verifiers need the ceremonies' keys: pass --zkey FILE and --batch-zkey FILE \
+                 (docs/ceremony.md says how to run the ceremonies)",
             ));
         };
-        let path = zkey_path(&settings.keys_dir(), &record.verifying_key_sha256);
-        if !path.exists() {
+        let batch_pinned = record
+            .batches
+            .as_ref()
+            .map(|b| b.verifying_key_sha256.as_str());
+        let Some(batch_pinned) = batch_pinned else {
             return Err(Error::usage(format!(
-                "the deployment being resumed pins verifying key {}, which is not imported \
-                 here; pass --zkey FILE",
-                record.verifying_key_sha256
+                "the deployment recorded for {network} is of pools that insert each deposit at \
+                 once, from before queued pools, which this tronpool no longer deploys; remove \
+                 [networks.{network}.deployment] from the config file to deploy afresh"
+            )));
+        };
+        let load = |pinned: &str, circuit: Circuit, flag: &str| -> Result<Keys> {
+            let path = zkey_path(&settings.keys_dir(), pinned);
+            if !path.exists() {
+                return Err(Error::usage(format!(
+                    "the deployment pins verifying key {pinned} for the {circuit} circuit, \
+                     which is not imported here; import the {circuit} ceremony's zkey with \
+                     `tronpool ceremony import FILE.zkey`, or pass it as {flag}"
+                )));
+            }
+            check_usable(&path, network, devnet)?;
+            let keys = Keys::read_zkey(&path).map_err(|e| Error::caused("the imported keys", e))?;
+            if keys.circuit() != circuit {
+                return Err(Error::usage(format!(
+                    "{} holds keys for the {} circuit, not the {circuit} circuit",
+                    path.display(),
+                    keys.circuit()
+                )));
+            }
+            Ok(keys)
+        };
+        Ok(DeployKeys {
+            withdraw: load(&record.verifying_key_sha256, Circuit::Withdraw, "--zkey")?,
+            batch: load(batch_pinned, Circuit::Batch, "--batch-zkey")?,
+        })
+    }
+
+    /// Imports one of the zkeys given, for `circuit`.
+    fn import(
+        &self,
+        ctx: &Context,
+        path: &std::path::Path,
+        ptau: Option<&std::path::Path>,
+        devnet: bool,
+        circuit: Circuit,
+    ) -> Result<Keys> {
+        let settings = ctx.settings()?;
+        let network = settings.network.value.as_str();
+        let loading = spinner(ctx, &format!("verifying the {circuit} circuit's zkey"));
+        let request = ImportRequest {
+            zkey: path,
+            ptau,
+            rehearsal: self.rehearsal,
+            on_devnet: devnet,
+            network,
+            accepted: crate::network::accepted_ptau(network),
+        };
+        let imported = tokio::task::block_in_place(|| import_zkey(&request, &settings.keys_dir()));
+        loading.finish_and_clear();
+        let imported = imported?;
+        if imported.keys.circuit() != circuit {
+            return Err(Error::usage(format!(
+                "{} holds keys for the {} circuit; the {} flag takes the {circuit} circuit's",
+                path.display(),
+                imported.keys.circuit(),
+                match circuit {
+                    Circuit::Withdraw => "--zkey",
+                    Circuit::Batch => "--batch-zkey",
+                }
             )));
         }
-        check_usable(&path, network, devnet)?;
-        Keys::read_zkey(&path).map_err(|e| Error::caused("the imported keys", e))
+        if imported.record.rehearsal {
+            ctx.out.warn(format!(
+                "deploying with an INSECURE rehearsal key for the {circuit} circuit ({}): fine \
+                 for a devnet, never for money",
+                imported.record.insecure_because.join("; ")
+            ));
+        }
+        Ok(imported.keys)
     }
 }
 
@@ -329,7 +407,7 @@ async fn check(
     ctx: &Context,
     network: &str,
     record: Option<DeploymentRecord>,
-    keys: &Keys,
+    keys: &DeployKeys,
     withdrawal: WithdrawalCheck,
 ) -> Result<()> {
     let record = record.ok_or_else(|| {
@@ -366,7 +444,7 @@ async fn checked(
     ctx: &Context,
     network: &str,
     deployment: &contracts::Deployment,
-    keys: &Keys,
+    keys: &DeployKeys,
     withdrawal: WithdrawalCheck,
 ) -> Result<Vec<Check>> {
     let settings = ctx.settings()?;
@@ -419,7 +497,7 @@ async fn withdrawal_check(ctx: &Context, chain: &Chain, test_deposit: bool) -> R
             };
             let made = deploy_check::test_deposit(desk, &signer).await;
             depositing.finish_and_clear();
-            let (id, note, txid) = made.map_err(|e| {
+            let made = made.map_err(|e| {
                 e.with_hint(format!(
                     "the contracts are deployed and recorded: `tronpool --network {} \
                          deploy --check --test-deposit` makes the test deposit and the \
@@ -427,10 +505,15 @@ async fn withdrawal_check(ctx: &Context, chain: &Chain, test_deposit: bool) -> R
                     chain.network
                 ))
             })?;
+            let (id, note) = (made.id, made.note);
             ctx.out.note(format!(
                 "deposited test note {id} ({} USDT, yours: `tronpool withdraw {id} --to \
-                 ADDRESS`): {txid}",
-                note.meta().denomination()
+                 ADDRESS`): {}{}",
+                note.meta().denomination(),
+                made.txid,
+                made.batch
+                    .map(|txid| format!("; inserted it: {txid}"))
+                    .unwrap_or_default()
             ));
             (id, note)
         }
@@ -475,7 +558,7 @@ async fn finish(
     network: &str,
     record: DeploymentRecord,
     sent: Vec<Sent>,
-    keys: &Keys,
+    keys: &DeployKeys,
     withdrawal: WithdrawalCheck,
 ) -> Result<()> {
     // A record from before sponsorship made its pools' callers pay it all.

@@ -1,5 +1,6 @@
-//! Deploying tronpool to a network: the hasher, the verifier with the ceremony's verifying
-//! key, and one pool per denomination against the network's USDT.
+//! Deploying tronpool to a network: the hashers, the two verifiers with the ceremonies'
+//! verifying keys (withdraw and batch), the inserter that batches go through, and one queued
+//! pool per denomination against the network's USDT (docs/batches.md).
 //!
 //! Every contract is priced by simulating its creation on the node before anything is
 //! signed. Each signed creation is recorded in the submit journal (`service::journal`, which
@@ -11,12 +12,13 @@ use alloy_primitives::U256;
 use alloy_sol_types::SolConstructor;
 use tron::proto::{CreateSmartContract, SmartContract};
 use tron::{Action, Address, NodeClient, Transaction, TransactionBuilder, TxId};
+use zk::circuits::Circuit;
 use zk::keys::Keys;
 
 use crate::error::{Error, Result};
 use crate::service::journal::{Journal, Purpose};
 use crate::service::submit::{Broadcast, Outcome};
-use crate::store::config::{DeploymentRecord, PendingRecord, PoolRecord};
+use crate::store::config::{BatchRecord, DeploymentRecord, PendingRecord, PoolRecord};
 
 /// How long a deployment transaction stays valid. Creation transactions are large and a
 /// busy node may take a while; a minute is java-tron's default.
@@ -33,12 +35,21 @@ pub use contracts::sponsorship::{
 /// The pools deployed when none are named, in whole USDT.
 pub(crate) const DEFAULT_DENOMINATIONS: [u64; 6] = [100, 500, 1_000, 3_000, 5_000, 10_000];
 
-/// One of the contracts a deployment consists of.
+/// One of the contracts a deployment consists of, in the order they are deployed: a pool
+/// names every other one in its constructor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Contract {
+    /// Poseidon of two inputs: the tree's hash.
     Hasher,
+    /// Poseidon of four inputs: binds a batch proof's public values.
+    Hasher4,
+    /// The withdraw circuit's verifier.
     Verifier,
-    /// A pool, in whole USDT.
+    /// The batch circuit's verifier.
+    BatchVerifier,
+    /// The unsponsored door to the pools' `insertBatch`.
+    Inserter,
+    /// A queued pool, in whole USDT.
     Pool(u64),
 }
 
@@ -47,7 +58,10 @@ impl Contract {
     pub fn name(&self) -> String {
         match self {
             Contract::Hasher => "hasher".into(),
+            Contract::Hasher4 => "batch hasher".into(),
             Contract::Verifier => "verifier".into(),
+            Contract::BatchVerifier => "batch verifier".into(),
+            Contract::Inserter => "batch inserter".into(),
             Contract::Pool(d) => format!("pool {d}"),
         }
     }
@@ -56,18 +70,41 @@ impl Contract {
     fn bytecode(&self) -> &'static [u8] {
         match self {
             Contract::Hasher => &contracts::PoseidonT3::BYTECODE,
-            Contract::Verifier => &contracts::Groth16Verifier::BYTECODE,
-            Contract::Pool(_) => &contracts::TronPool::BYTECODE,
+            Contract::Hasher4 => &contracts::PoseidonT5::BYTECODE,
+            Contract::Verifier | Contract::BatchVerifier => &contracts::Groth16Verifier::BYTECODE,
+            Contract::Inserter => &contracts::BatchInserter::BYTECODE,
+            Contract::Pool(_) => &contracts::QueuedPool::BYTECODE,
         }
     }
 
     fn artifact(&self) -> &'static str {
         match self {
             Contract::Hasher => "PoseidonT3",
-            Contract::Verifier => "Groth16Verifier",
-            Contract::Pool(_) => "TronPool",
+            Contract::Hasher4 => "PoseidonT5",
+            Contract::Verifier | Contract::BatchVerifier => "Groth16Verifier",
+            Contract::Inserter => "BatchInserter",
+            Contract::Pool(_) => "QueuedPool",
         }
     }
+
+    /// Every contract of `record`, in deployment order.
+    fn all_of(record: &DeploymentRecord) -> Vec<Contract> {
+        let mut all = vec![
+            Contract::Hasher,
+            Contract::Hasher4,
+            Contract::Verifier,
+            Contract::BatchVerifier,
+            Contract::Inserter,
+        ];
+        all.extend(record.denominations.iter().map(|d| Contract::Pool(*d)));
+        all
+    }
+}
+
+/// The keys a deployment's two verifiers are made from: each circuit's ceremony's.
+pub struct DeployKeys {
+    pub withdraw: Keys,
+    pub batch: Keys,
 }
 
 /// Where a contract stands.
@@ -161,6 +198,9 @@ pub struct Request {
     /// keeps the record's, or the defaults for a new deployment.
     pub caller_energy_percent: Option<i64>,
     pub origin_energy_limit: Option<i64>,
+    /// What each deposit escrows for its insertion, in USDT base units; `None` keeps the
+    /// record's, or [`contracts::batches::DEFAULT_INSERTION_FEE`] for a new deployment.
+    pub insertion_fee: Option<u64>,
 }
 
 /// The chain id of the node's network: the last four bytes of its genesis block's id.
@@ -182,18 +222,30 @@ pub async fn chain_id(node: &NodeClient) -> Result<u64> {
 pub async fn plan(
     node: &NodeClient,
     request: &Request,
-    keys: &Keys,
+    keys: &DeployKeys,
     existing: Option<DeploymentRecord>,
 ) -> Result<Plan> {
     let network = &request.network;
     // The network first: what it cannot run, no key makes right.
     let params = node.get_chain_parameters().await?;
     check_tvm_switches(&params, network)?;
-    if keys.is_insecure_dev() {
-        return Err(Error::Refused(format!(
-            "refusing to deploy to {network} with tronpool's insecure development keys: anyone \
-             could forge proofs and empty the pools; use a ceremony's zkey (docs/ceremony.md)"
-        )));
+    for (keys, circuit) in [
+        (&keys.withdraw, Circuit::Withdraw),
+        (&keys.batch, Circuit::Batch),
+    ] {
+        if keys.circuit() != circuit {
+            return Err(Error::usage(format!(
+                "the keys given for the {circuit} circuit are the {} circuit's",
+                keys.circuit()
+            )));
+        }
+        if keys.is_insecure_dev() {
+            return Err(Error::Refused(format!(
+                "refusing to deploy to {network} with tronpool's insecure development keys for \
+                 the {circuit} circuit: anyone could forge proofs (and empty the pools, or fill \
+                 their trees); use a ceremony's zkey (docs/ceremony.md)"
+            )));
+        }
     }
     let chain_id = chain_id(node).await?;
     if let Some(expected) = request.chain_id.filter(|e| *e != chain_id) {
@@ -209,10 +261,27 @@ pub async fn plan(
             request.usdt
         )));
     }
-    let vk_sha256 = keys.verifying_key_sha256();
+    let vk_sha256 = keys.withdraw.verifying_key_sha256();
+    let batch_vk_sha256 = keys.batch.verifying_key_sha256();
     let mut record = match existing {
         Some(record) => {
-            resumable(&record, network, chain_id, request.usdt, &vk_sha256)?;
+            resumable(
+                &record,
+                network,
+                chain_id,
+                request.usdt,
+                (&vk_sha256, &batch_vk_sha256),
+            )?;
+            let kept_fee = record.batches.as_ref().map(|b| b.insertion_fee);
+            if let Some(asked) = request.insertion_fee
+                && Some(asked) != kept_fee
+            {
+                return Err(Error::usage(format!(
+                    "the deployment being resumed creates its pools with an insertion fee of \
+                     {} USDT base units (its record says so); a deployment's pools share one",
+                    kept_fee.unwrap_or_default()
+                )));
+            }
             for (asked, kept, flag) in [
                 (
                     request.caller_energy_percent,
@@ -259,16 +328,17 @@ pub async fn plan(
                     .origin_energy_limit
                     .unwrap_or(DEFAULT_POOL_ORIGIN_ENERGY_LIMIT),
             ),
-            batches: None,
+            batches: Some(BatchRecord {
+                hasher4: None,
+                verifier: None,
+                verifying_key_sha256: batch_vk_sha256,
+                inserter: None,
+                insertion_fee: request
+                    .insertion_fee
+                    .unwrap_or(contracts::batches::DEFAULT_INSERTION_FEE),
+            }),
         },
     };
-    if record.batches.is_some() {
-        return Err(Error::usage(format!(
-            "the deployment recorded for {} has queued pools (its `batches` table), which \
-             `tronpool deploy` cannot deploy or resume yet",
-            request.network
-        )));
-    }
     if let Some(p) = record.caller_energy_percent
         && !(0..=100).contains(&p)
     {
@@ -298,8 +368,7 @@ pub async fn plan(
     }
     settle_pending(node, &mut record).await?;
 
-    let mut contracts = vec![Contract::Hasher, Contract::Verifier];
-    contracts.extend(record.denominations.iter().map(|d| Contract::Pool(*d)));
+    let contracts = Contract::all_of(&record);
     let (resources, account) = tokio::try_join!(
         async { Ok::<_, Error>(node.get_account_resource(&request.owner).await?) },
         async { Ok(node.get_account(&request.owner).await?) },
@@ -377,13 +446,13 @@ pub(crate) fn check_tvm_switches(
     Ok(())
 }
 
-/// Whether `record` can be continued with this network, token and key.
+/// Whether `record` can be continued with this network, token and keys (withdraw, batch).
 fn resumable(
     record: &DeploymentRecord,
     network: &str,
     chain_id: u64,
     usdt: Address,
-    vk_sha256: &str,
+    (vk_sha256, batch_vk_sha256): (&str, &str),
 ) -> Result<()> {
     let afresh =
         format!("remove [networks.{network}.deployment] from the config file to deploy afresh");
@@ -400,12 +469,33 @@ fn resumable(
             record.usdt
         )));
     }
-    if record.verifying_key_sha256 != vk_sha256 {
+    let Some(batches) = &record.batches else {
         return Err(Error::usage(format!(
-            "the deployment recorded for {network} pins verifying key {}, but these keys' is \
-             {vk_sha256}; deploy with the zkey it was started with, or {afresh}",
-            record.verifying_key_sha256
+            "the deployment recorded for {network} is of pools that insert each deposit at \
+             once, from before queued pools, which this tronpool no longer deploys; {afresh}"
         )));
+    };
+    for (circuit, pinned, ours, flag) in [
+        (
+            "withdraw",
+            &record.verifying_key_sha256,
+            vk_sha256,
+            "--zkey",
+        ),
+        (
+            "batch",
+            &batches.verifying_key_sha256,
+            batch_vk_sha256,
+            "--batch-zkey",
+        ),
+    ] {
+        if pinned != ours {
+            return Err(Error::usage(format!(
+                "the deployment recorded for {network} pins verifying key {pinned} for the \
+                 {circuit} circuit, but these keys' is {ours}; deploy with the {flag} it was \
+                 started with, or {afresh}"
+            )));
+        }
     }
     Ok(())
 }
@@ -442,19 +532,24 @@ async fn settle_pending(node: &NodeClient, record: &mut DeploymentRecord) -> Res
 }
 
 fn contract_named(record: &DeploymentRecord, name: &str) -> Result<Contract> {
-    let mut all = vec![Contract::Hasher, Contract::Verifier];
-    all.extend(record.denominations.iter().map(|d| Contract::Pool(*d)));
-    all.into_iter().find(|c| c.name() == name).ok_or_else(|| {
-        Error::usage(format!(
-            "the deployment record's pending contract `{name}` is not one it deploys"
-        ))
-    })
+    Contract::all_of(record)
+        .into_iter()
+        .find(|c| c.name() == name)
+        .ok_or_else(|| {
+            Error::usage(format!(
+                "the deployment record's pending contract `{name}` is not one it deploys"
+            ))
+        })
 }
 
 fn recorded(record: &DeploymentRecord, contract: Contract) -> Option<Address> {
+    let batches = record.batches.as_ref();
     match contract {
         Contract::Hasher => record.hasher,
+        Contract::Hasher4 => batches.and_then(|b| b.hasher4),
         Contract::Verifier => record.verifier,
+        Contract::BatchVerifier => batches.and_then(|b| b.verifier),
+        Contract::Inserter => batches.and_then(|b| b.inserter),
         Contract::Pool(d) => record.pool(d),
     }
 }
@@ -465,37 +560,54 @@ fn record_deployed(
     address: Address,
     block: i64,
 ) {
+    let batches = record
+        .batches
+        .as_mut()
+        .expect("a deployment record being deployed has its batches table");
     match contract {
         Contract::Hasher => record.hasher = Some(address),
+        Contract::Hasher4 => batches.hasher4 = Some(address),
         Contract::Verifier => record.verifier = Some(address),
-        Contract::Pool(denomination) => record.pools.push(PoolRecord {
-            denomination,
-            address,
-            insertion_fee: 0,
-        }),
+        Contract::BatchVerifier => batches.verifier = Some(address),
+        Contract::Inserter => batches.inserter = Some(address),
+        Contract::Pool(denomination) => {
+            let insertion_fee = batches.insertion_fee;
+            record.pools.push(PoolRecord {
+                denomination,
+                address,
+                insertion_fee,
+            });
+        }
     }
     let block = u64::try_from(block).unwrap_or(0);
     record.block = Some(record.block.map_or(block, |b| b.min(block)));
     record.pending = None;
 }
 
-/// The contract's bytecode with its constructor arguments. A pool whose hasher or verifier
-/// is not deployed yet is priced with `placeholder` in their place: the constructor only
-/// stores the addresses, so the energy is the same.
+/// The contract's bytecode with its constructor arguments. A pool whose other contracts are
+/// not deployed yet is priced with `placeholder` in their place: the constructor only stores
+/// the addresses, so the energy is the same.
 fn creation_code(
     contract: Contract,
     record: &DeploymentRecord,
-    keys: &Keys,
+    keys: &DeployKeys,
     placeholder: Address,
 ) -> Result<Vec<u8>> {
+    let batches = record.batches.as_ref();
+    let or_placeholder = |a: Option<Address>| a.unwrap_or(placeholder).into();
     let args = match contract {
-        Contract::Hasher => Vec::new(),
-        Contract::Verifier => keys.verifier_args().abi_encode(),
-        Contract::Pool(denomination) => contracts::TronPool::constructorCall {
-            verifier_: record.verifier.unwrap_or(placeholder).into(),
-            hasher_: record.hasher.unwrap_or(placeholder).into(),
+        Contract::Hasher | Contract::Hasher4 | Contract::Inserter => Vec::new(),
+        Contract::Verifier => keys.withdraw.verifier_args().abi_encode(),
+        Contract::BatchVerifier => keys.batch.verifier_args().abi_encode(),
+        Contract::Pool(denomination) => contracts::QueuedPool::constructorCall {
+            verifier_: or_placeholder(record.verifier),
+            batchVerifier_: or_placeholder(batches.and_then(|b| b.verifier)),
+            hasher_: or_placeholder(record.hasher),
+            hasher4_: or_placeholder(batches.and_then(|b| b.hasher4)),
             token_: record.usdt.into(),
             denomination_: U256::from(denomination) * U256::from(1_000_000u64),
+            insertionFee_: U256::from(batches.map_or(0, |b| b.insertion_fee)),
+            inserter_: or_placeholder(batches.and_then(|b| b.inserter)),
         }
         .abi_encode(),
     };
@@ -528,7 +640,7 @@ pub(crate) struct Deployed {
 pub(crate) struct DeployDesk<'a> {
     pub node: &'a NodeClient,
     pub journal: &'a Journal,
-    pub keys: &'a Keys,
+    pub keys: &'a DeployKeys,
 }
 
 /// Deploys one contract: builds its creation transaction, has `sign` sign it, records it in
@@ -635,13 +747,15 @@ async fn creation_transaction(
     node: &NodeClient,
     plan: &Plan,
     step: &Step,
-    keys: &Keys,
+    keys: &DeployKeys,
 ) -> Result<Transaction> {
     let owner = plan.owner;
     let code = creation_code(step.contract, &plan.record, keys, owner)?;
     let abi = abi(step.contract)?;
     // Pools: their deployer's stake pays its callers' energy as the record says (a record
-    // from before sponsorship: callers pay all).
+    // from before sponsorship: callers pay all). Every other contract makes its callers pay
+    // all: the inserter above all, or anyone could send batches of one at the sponsor's
+    // expense and collect their fees (docs/batches.md).
     let (percent, origin_energy_limit) = match step.contract {
         Contract::Pool(_) => (
             plan.record.caller_energy_percent.unwrap_or(100),

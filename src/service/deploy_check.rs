@@ -1,13 +1,13 @@
 //! Whether a deployment on chain is tronpool's, checked with constant calls: what `deploy`
 //! ends with, and `deploy --check` runs against a recorded deployment. A deployment that
-//! passes has contracts that hash like our Poseidon, a verifier that holds the keys we prove
-//! with (it accepts a fresh proof and refuses it for any other public input), and pools wired
-//! to them, to the network's USDT and to their denominations, on a network whose TVM runs
-//! them.
+//! passes has hashers that hash like our Poseidon (of two inputs and of four), two verifiers
+//! that hold the keys we prove with (each accepts a fresh proof of its circuit and refuses it
+//! for any other public input), and pools wired to them, to the inserter, to the network's
+//! USDT and to their denominations, on a network whose TVM runs them.
 
 use alloy_primitives::U256;
 use alloy_sol_types::SolCall;
-use contracts::{Groth16Verifier, PoseidonT3};
+use contracts::{Groth16Verifier, PoseidonT3, PoseidonT5};
 use tron::Address;
 use zk::Fr;
 use zk::circuit::PublicInputs;
@@ -20,6 +20,7 @@ use crate::error::{Error, Result};
 use crate::service::builders::withdraw_calldata;
 use crate::service::chain::Chain;
 use crate::service::check::Check;
+use crate::service::deploy::DeployKeys;
 use crate::service::deposit::{Desk, deposit_one, funding, new_note};
 use crate::service::notes::{NoteHashes, Payout, parse_note, prove_withdrawal};
 use crate::service::submit;
@@ -39,7 +40,7 @@ pub(crate) const TEST_DEPOSIT_ORIGIN: &str = "deploy test";
 /// Every check, in order; [`failures`] turns the failed ones into one refusal.
 pub(crate) async fn check_deployment(
     chain: &Chain,
-    keys: &Keys,
+    keys: &DeployKeys,
     usdt: Option<Address>,
 ) -> Result<Vec<Check>> {
     let mut checks = Vec::new();
@@ -63,7 +64,17 @@ pub(crate) async fn check_deployment(
         },
     );
     checks.push(hasher(chain).await?);
-    checks.extend(verifier(chain, keys).await?);
+    checks.extend(verifier(chain, &keys.withdraw).await?);
+    if let Some(batches) = &chain.deployment.batches {
+        checks.push(hasher4(chain, batches.hasher4).await?);
+        let (public, proof) = tokio::task::block_in_place(|| fresh_batch_proof(&keys.batch))?;
+        let proven = Proven {
+            input: zk::field::to_u256(&public.public_hash()),
+            proof,
+            keys: &keys.batch,
+        };
+        checks.extend(verifies("batch verifier", chain, batches.verifier, proven).await?);
+    }
     // Every contract's code and constructor against our artifacts, and each pool's wiring.
     checks.extend(crate::service::code_check::check_code(chain, usdt).await?);
     Ok(checks)
@@ -97,14 +108,70 @@ async fn hasher(chain: &Chain) -> Result<Check> {
     ))
 }
 
-/// The verifier accepts a proof made now with `keys`, within the chain's CPU limit (a
-/// constant call past it is refused), and refuses the same proof for a public input one bit
-/// away.
+/// The four-input hasher answers like `zk::poseidon::hash4` on random field elements.
+async fn hasher4(chain: &Chain, hasher4: Address) -> Result<Check> {
+    for _ in 0..HASHER_SAMPLES {
+        let inputs = [
+            random_field(),
+            random_field(),
+            random_field(),
+            random_field(),
+        ];
+        let ours = zk::poseidon::hash4(inputs[0], inputs[1], inputs[2], inputs[3]);
+        let call = PoseidonT5::poseidonCall {
+            inputs: inputs.map(|v| zk::field::to_u256(&v)),
+        };
+        let theirs = match chain.view(hasher4, call).await {
+            Ok(theirs) => theirs,
+            Err(e) => return Ok(Check::new("batch hasher", false, format!("{hasher4}: {e}"))),
+        };
+        if theirs != zk::field::to_u256(&ours) {
+            return Ok(Check::new(
+                "batch hasher",
+                false,
+                format!("{hasher4} hashes differently from tronpool's four-input Poseidon"),
+            ));
+        }
+    }
+    Ok(Check::new(
+        "batch hasher",
+        true,
+        format!(
+            "{hasher4} equals tronpool's four-input Poseidon on {HASHER_SAMPLES} random \
+             quadruples"
+        ),
+    ))
+}
+
+/// The withdraw verifier checked with a withdrawal proof made now ([`verifies`]).
 async fn verifier(chain: &Chain, keys: &Keys) -> Result<Vec<Check>> {
-    let verifier = chain.deployment.verifier;
     // A fifth of a second of proving, for a command a person runs once: not worth a thread.
     let (public, proof) = fresh_proof(keys)?;
-    let input = zk::field::to_u256(&public.public_hash());
+    let proven = Proven {
+        input: zk::field::to_u256(&public.public_hash()),
+        proof,
+        keys,
+    };
+    verifies("verifier", chain, chain.deployment.verifier, proven).await
+}
+
+/// A proof made now, with its one public input and the keys it was made with.
+struct Proven<'a> {
+    input: U256,
+    proof: EncodedProof,
+    keys: &'a Keys,
+}
+
+/// The verifier at `verifier` (checks named `{name} accepts` and `{name} refuses`) accepts
+/// `proven`, within the chain's CPU limit (a constant call past it is refused), and refuses
+/// the same proof for a public input one bit away.
+async fn verifies(
+    name: &str,
+    chain: &Chain,
+    verifier: Address,
+    proven: Proven<'_>,
+) -> Result<Vec<Check>> {
+    let Proven { input, proof, keys } = proven;
     let ask = |input: U256| {
         let call = Groth16Verifier::verifyProofCall {
             proof: proof.0,
@@ -121,22 +188,23 @@ async fn verifier(chain: &Chain, keys: &Keys) -> Result<Vec<Check>> {
             .then(|| Groth16Verifier::verifyProofCall::abi_decode_returns(&out.output).ok())
             .flatten()
     };
+    let circuit = keys.circuit();
     let accept = match decoded(&accepted) {
         Some(true) => Check::new(
-            "verifier accepts",
+            format!("{name} accepts"),
             true,
             format!(
-                "{verifier} accepts a proof made now with the keys {} ({} energy)",
+                "{verifier} accepts a {circuit} proof made now with the keys {} ({} energy)",
                 keys.verifying_key_sha256(),
                 accepted.energy_used
             ),
         ),
         _ => Check::new(
-            "verifier accepts",
+            format!("{name} accepts"),
             false,
             format!(
-                "{verifier} refuses a proof made with the keys {}: it holds other keys, or is \
-                 not a verifier",
+                "{verifier} refuses a {circuit} proof made with the keys {}: it holds other \
+                 keys, or is not a verifier",
                 keys.verifying_key_sha256()
             ),
         ),
@@ -144,17 +212,34 @@ async fn verifier(chain: &Chain, keys: &Keys) -> Result<Vec<Check>> {
     let flipped = ask(input ^ U256::from(1u8)).await?;
     let refuse = match decoded(&flipped) {
         Some(false) => Check::new(
-            "verifier refuses",
+            format!("{name} refuses"),
             true,
             format!("{verifier} refuses the proof for a public input one bit away"),
         ),
         _ => Check::new(
-            "verifier refuses",
+            format!("{name} refuses"),
             false,
             format!("{verifier} does not refuse a proof for another public input"),
         ),
     };
     Ok(vec![accept, refuse])
+}
+
+/// A batch proof inserting one random commitment into an empty tree, for a random sender:
+/// a second of proving.
+fn fresh_batch_proof(keys: &Keys) -> Result<(zk::batch::BatchPublic, EncodedProof)> {
+    let tree = MerkleTree::new();
+    let circuit = zk::batch::BatchCircuit::new(
+        zk::batch::BATCH_LEVELS,
+        &tree,
+        Fr::from(0u64),
+        &[random_field()],
+        zk::field::from_address(&rand_bytes()),
+    )
+    .map_err(|e| Error::caused("a test batch", e))?;
+    let proof = zk::batch::prove(&keys.proving, &circuit, &mut rand_core::OsRng)
+        .map_err(|e| Error::caused("proving a batch for the check", e))?;
+    Ok((circuit.public, EncodedProof::from_proof(&proof)))
 }
 
 /// A withdrawal proof for a random note in a tree of its own, to random values.
@@ -219,13 +304,21 @@ pub(crate) fn test_note(chain: &Chain, store: &NoteStore) -> Result<Option<(i64,
     Ok(Some((record.id, note)))
 }
 
-/// Deposits a note of the smallest pool from `key`, approving exactly its denomination
-/// first when the pool may not take it yet; the note is stored (as [`TEST_DEPOSIT_ORIGIN`])
-/// before anything is signed, and stays its depositor's to withdraw.
-pub(crate) async fn test_deposit(
-    desk: Desk<'_>,
-    key: &tron::PrivateKey,
-) -> Result<(i64, Note, tron::TxId)> {
+/// What [`test_deposit`] did.
+pub(crate) struct TestDeposit {
+    pub id: i64,
+    pub note: Note,
+    pub txid: tron::TxId,
+    /// The batch that inserted it, sent by the depositor (queued pools).
+    pub batch: Option<tron::TxId>,
+}
+
+/// Deposits a note of the smallest pool from `key`, approving exactly what it takes first
+/// when the pool may not take it yet; the note is stored (as [`TEST_DEPOSIT_ORIGIN`]) before
+/// anything is signed, and stays its depositor's to withdraw. In a queued pool the depositor
+/// then inserts it (a batch of one, proved with the batch circuit's keys and paid by `key`),
+/// so the withdrawal check can run at once and the batch verifier has accepted a real batch.
+pub(crate) async fn test_deposit(desk: Desk<'_>, key: &tron::PrivateKey) -> Result<TestDeposit> {
     let chain = desk.chain;
     let denomination = chain
         .denominations()
@@ -242,7 +335,24 @@ pub(crate) async fn test_deposit(
     }
     let (id, note) = new_note(desk, denomination, TEST_DEPOSIT_ORIGIN, None)?;
     let (txid, _) = deposit_one(desk, key, id, &note).await?;
-    Ok((id, note, txid))
+    let mut batch = None;
+    if chain.queued() {
+        let (_, prepared) =
+            crate::service::insert::prepare((chain, desk.trees), denomination, key.address())
+                .await?;
+        if let Some(prepared) = prepared {
+            let mut tx = prepared.built.transaction;
+            tx.sign(key)?;
+            let info = submit::send_and_confirm(chain, &tx, "the test deposit's batch").await?;
+            batch = Some(info.id);
+        }
+    }
+    Ok(TestDeposit {
+        id,
+        note,
+        txid,
+        batch,
+    })
 }
 
 /// A withdrawal of stored note `id`, a real deposit, simulated on the node as a constant
@@ -261,6 +371,20 @@ pub async fn withdrawal(
     let denomination = note.meta().denomination();
     let pool = chain.pool_address(denomination)?;
     let synced = sync::sync_tree(chain, denomination, trees, &|_| {}).await?;
+    let commitment = alloy_primitives::B256::from(zk::field::to_be_bytes(&note.commitment()));
+    if let Some(position) = synced.position_of(trees, commitment)?
+        && position >= synced.leaves
+    {
+        return Ok(Check::skipped(
+            name,
+            format!(
+                "note {id} waits in the {denomination} USDT pool's queue (position \
+                 {position}): `tronpool --network {} pool insert --denom {denomination}` \
+                 inserts it, then check again",
+                chain.network
+            ),
+        ));
+    }
     let payout = Payout {
         from,
         recipient: from,

@@ -114,18 +114,30 @@ fn is_zero(value: &u64) -> bool {
 }
 
 /// `[networks.NAME.deployment.batches]`: the contracts behind a deployment's queued pools
-/// (`docs/batches.md`); absent where the pools insert each deposit at once.
+/// (`docs/batches.md`), each recorded as it is deployed; absent in a record from before
+/// queued pools, whose pools inserted each deposit at once.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BatchRecord {
     /// `PoseidonT5`.
-    pub hasher4: Address,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hasher4: Option<Address>,
     /// The `Groth16Verifier` holding the batch circuit's verifying key.
-    pub verifier: Address,
-    /// SHA-256 of that key.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verifier: Option<Address>,
+    /// SHA-256 of that key: the batch ceremony's.
     pub verifying_key_sha256: String,
     /// The `BatchInserter`.
-    pub inserter: Address,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inserter: Option<Address>,
+    /// What each deposit into the pools still to deploy escrows for its insertion, in USDT
+    /// base units (each deployed pool's own is in its `[[pools]]` entry).
+    #[serde(default = "default_insertion_fee")]
+    pub insertion_fee: u64,
+}
+
+fn default_insertion_fee() -> u64 {
+    contracts::batches::DEFAULT_INSERTION_FEE
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -167,6 +179,17 @@ impl DeploymentRecord {
         }
         if self.verifier.is_none() {
             missing.push("the verifier".to_owned());
+        }
+        if let Some(b) = &self.batches {
+            for (address, name) in [
+                (b.hasher4, "the four-input hasher"),
+                (b.verifier, "the batch verifier"),
+                (b.inserter, "the inserter"),
+            ] {
+                if address.is_none() {
+                    missing.push(name.to_owned());
+                }
+            }
         }
         for denomination in &self.denominations {
             if self.pool(*denomination).is_none() {
@@ -214,13 +237,18 @@ impl DeploymentRecord {
             deployer: self.deployer,
             price_pair: None,
             wtrx: None,
-            // `tronpool deploy` does not deploy batch insertion yet (docs/batches.md); a
-            // record copied from one that has it says so.
-            batches: self.batches.as_ref().map(|b| contracts::BatchDeployment {
-                hasher4: b.hasher4,
-                verifier: b.verifier,
-                verifying_key_sha256: b.verifying_key_sha256.clone(),
-                inserter: b.inserter,
+            batches: self.batches.as_ref().map(|b| {
+                let (Some(hasher4), Some(verifier), Some(inserter)) =
+                    (b.hasher4, b.verifier, b.inserter)
+                else {
+                    unreachable!("check_complete requires all three");
+                };
+                contracts::BatchDeployment {
+                    hasher4,
+                    verifier,
+                    verifying_key_sha256: b.verifying_key_sha256.clone(),
+                    inserter,
+                }
             }),
         })
     }

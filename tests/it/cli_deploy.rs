@@ -1,8 +1,9 @@
-//! `ceremony` and `deploy` through the binary: the circuit exported for snarkjs, a snarkjs
-//! ceremony's zkey imported, tronpool deployed with it to a network that is a devnet's node
-//! (killed mid-way and resumed), then deposits, a self-withdrawal and a relayed one (through
-//! `serve` for that network) whose proofs, made with the ceremony's keys, the deployed verifier
-//! accepts. Also what is refused: the devnet itself,
+//! `ceremony` and `deploy` through the binary: both circuits exported for snarkjs, each
+//! snarkjs ceremony's zkey imported, tronpool deployed with them to a network that is a
+//! devnet's node (killed mid-way and resumed), then deposits inserted by batches proven with
+//! the batch ceremony's keys, a self-withdrawal and a relayed one (through `serve` for that
+//! network) whose proofs, made with the withdraw ceremony's keys, the deployed verifiers
+//! accept. Also what is refused: the devnet itself,
 //! the insecure development keys on any other network, a node on the wrong chain, a deployer
 //! who cannot pay, and a network with no deployment.
 
@@ -54,7 +55,7 @@ fn not_a_devnet() -> String {
     url
 }
 
-/// The test ceremony's Phase 1 transcript (power 13, not one a network accepts).
+/// The test ceremonies' Phase 1 transcript (power 15, not one a network accepts).
 fn ceremony_ptau() -> PathBuf {
     ceremony_zkey();
     test_support::ceremony::ceremony().ptau.clone()
@@ -85,6 +86,43 @@ fn ceremony_zkey() -> &'static Path {
         assert_eq!(bytes, zk::r1cs::withdraw_r1cs());
         test_support::ceremony::ceremony().zkey.clone()
     })
+}
+
+/// The batch circuit as `tronpool ceremony r1cs --circuit batch` exports it, through its own
+/// snarkjs ceremony (power 15): the zkey.
+fn batch_zkey() -> &'static Path {
+    static ZKEY: OnceLock<PathBuf> = OnceLock::new();
+    ZKEY.get_or_init(|| {
+        let env = TestEnv::new();
+        let exported = env.path("batch.r1cs");
+        let out = ok(
+            &mut env.cmd(),
+            &[
+                "ceremony",
+                "r1cs",
+                "--circuit",
+                "batch",
+                "-o",
+                exported.to_str().unwrap(),
+            ],
+        );
+        assert_eq!(out["circuit"], "batch");
+        assert_eq!(out["ptauPower"], 15);
+        assert_eq!(std::fs::read(&exported).unwrap(), zk::batch::r1cs_file());
+        let err = fails(
+            &mut env.cmd(),
+            &["ceremony", "r1cs", "--circuit", "deposit", "-o", "x"],
+            2,
+        );
+        assert!(err.contains("withdraw and batch"), "{err}");
+        test_support::ceremony::batch_ceremony().zkey.clone()
+    })
+}
+
+/// The batch ceremony's Phase 1 transcript (power 15).
+fn batch_ptau() -> PathBuf {
+    batch_zkey();
+    test_support::ceremony::batch_ceremony().ptau.clone()
 }
 
 fn ok(cmd: &mut Command, args: &[&str]) -> Value {
@@ -136,6 +174,8 @@ fn config(env: &TestEnv) -> String {
 #[ignore = "needs node and python: bash tests/interop/install.sh (scripts/test runs it)"]
 fn deploy_with_ceremony_keys_resume_and_withdraw() {
     let zkey = ceremony_zkey().to_str().unwrap().to_owned();
+    let batch = batch_zkey().to_str().unwrap().to_owned();
+    let batch_ptau = batch_ptau().to_str().unwrap().to_owned();
     let chain = TestChain::start();
     let env = rehearsal(&chain);
 
@@ -211,10 +251,41 @@ fn deploy_with_ceremony_keys_resume_and_withdraw() {
         &["ceremony", "import", &zkey, "--rehearsal"],
     );
     assert_eq!(again["alreadyImported"], true);
+    assert_eq!(record["circuit"], "withdraw");
+    // The batch circuit's key the same way: its circuit told by the zkey itself.
+    let imported_batch = ok(
+        &mut on(&env, &chain, 3),
+        &[
+            "ceremony",
+            "import",
+            &batch,
+            "--ptau",
+            &batch_ptau,
+            "--rehearsal",
+        ],
+    );
+    assert_eq!(
+        imported_batch["record"]["circuit"], "batch",
+        "{imported_batch}"
+    );
+    assert_eq!(imported_batch["record"]["ptauPower"], 15);
+    assert_eq!(batch_ptau, ptau, "one transcript serves both ceremonies");
+    let batch_vk = imported_batch["verifyingKeySha256"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     let listed = ok(&mut env.cmd(), &["ceremony", "keys"]);
-    assert_eq!(listed[0]["verifyingKeySha256"], vk.as_str());
-    assert_eq!(listed[0]["status"], "INSECURE rehearsal key");
-    assert_eq!(listed[0]["insecure"], true);
+    let listed: Vec<&Value> = listed.as_array().unwrap().iter().collect();
+    assert_eq!(listed.len(), 2, "{listed:?}");
+    for (key, circuit) in [(&vk, "withdraw"), (&batch_vk, "batch")] {
+        let entry = listed
+            .iter()
+            .find(|k| k["verifyingKeySha256"] == key.as_str())
+            .unwrap();
+        assert_eq!(entry["circuit"], circuit);
+        assert_eq!(entry["status"], "INSECURE rehearsal key");
+        assert_eq!(entry["insecure"], true);
+    }
     let text = env.cmd().args(["ceremony", "keys"]).output().unwrap();
     assert!(
         String::from_utf8_lossy(&text.stdout).contains("INSECURE rehearsal key"),
@@ -228,7 +299,7 @@ fn deploy_with_ceremony_keys_resume_and_withdraw() {
         2,
     );
     assert!(
-        err.contains("not a zkey for tronpool's withdraw circuit"),
+        err.contains("not a zkey for tronpool's withdraw or batch circuit"),
         "{err}"
     );
     // The ceremony's zkey with its δ replaced by its γ: a key anyone could forge proofs for.
@@ -270,6 +341,8 @@ fn deploy_with_ceremony_keys_resume_and_withdraw() {
             "100,500",
             "--zkey",
             &zkey,
+            "--batch-zkey",
+            &batch,
             "--rehearsal",
             "--dry-run",
         ],
@@ -279,11 +352,48 @@ fn deploy_with_ceremony_keys_resume_and_withdraw() {
         .iter()
         .map(|c| c["contract"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["hasher", "verifier", "pool 100", "pool 500"]);
+    assert_eq!(
+        names,
+        [
+            "hasher",
+            "batch hasher",
+            "verifier",
+            "batch verifier",
+            "batch inserter",
+            "pool 100",
+            "pool 500"
+        ]
+    );
     assert!(
         contracts
             .iter()
-            .all(|c| c["state"] == "to deploy" && c["energy"].as_i64().unwrap() > 100_000)
+            .all(|c| c["state"] == "to deploy" && c["energy"].as_i64().unwrap() > 50_000),
+        "{estimate}"
+    );
+    for c in contracts {
+        eprintln!("deploy estimate: {} {} energy", c["contract"], c["energy"]);
+    }
+    eprintln!(
+        "deploy estimate: {} energy, {} TRX in all",
+        estimate["energy"], estimate["costTrx"]
+    );
+    // The zkeys go to their own flags.
+    let err = fails(
+        &mut on(&env, &chain, 3),
+        &[
+            "deploy",
+            "--zkey",
+            &batch,
+            "--batch-zkey",
+            &zkey,
+            "--rehearsal",
+            "--dry-run",
+        ],
+        2,
+    );
+    assert!(
+        err.contains("--zkey flag takes the withdraw circuit's"),
+        "{err}"
     );
     assert_eq!(config(&env), before, "a dry run records nothing");
 
@@ -306,7 +416,7 @@ fn deploy_with_ceremony_keys_resume_and_withdraw() {
             "--denominations",
             "100,500",
         ])
-        .args(["--zkey", &zkey, "--rehearsal"])
+        .args(["--zkey", &zkey, "--batch-zkey", &batch, "--rehearsal"])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null());
     let mut child = child.spawn().unwrap();
@@ -358,6 +468,11 @@ fn deploy_with_ceremony_keys_resume_and_withdraw() {
     }
     assert_eq!(deployment["verifyingKeySha256"], vk.as_str());
     assert_eq!(
+        deployment["batches"]["verifyingKeySha256"],
+        batch_vk.as_str()
+    );
+    assert_eq!(deployment["pools"][0]["insertionFee"], 250_000);
+    assert_eq!(
         deployment["usdt"],
         chain.devnet.deployment().usdt.to_string()
     );
@@ -401,7 +516,7 @@ fn deploy_with_ceremony_keys_resume_and_withdraw() {
             .filter(|contract| contract.origin_address == deployer)
             .count()
     });
-    assert_eq!(created, 4, "contracts created by the deployer");
+    assert_eq!(created, 7, "contracts created by the deployer");
     // Deploying again has nothing to do.
     let again = ok(on(&env, &chain, 3).arg("--yes"), &["deploy"]);
     assert_eq!(again["transactions"], serde_json::json!([]), "{again}");
@@ -417,6 +532,7 @@ fn deploy_with_ceremony_keys_resume_and_withdraw() {
     assert_eq!(sent[0]["contract"], "pool 1000");
     assert_eq!(added["deployment"]["hasher"], deployment["hasher"]);
     assert_eq!(added["deployment"]["verifier"], deployment["verifier"]);
+    assert_eq!(added["deployment"]["batches"], deployment["batches"]);
     assert_eq!(added["deployment"]["pools"].as_array().unwrap().len(), 3);
 
     // A pending transaction that expired without reaching a block is forgotten: its contract
@@ -460,9 +576,15 @@ fn deploy_with_ceremony_keys_resume_and_withdraw() {
             "hasher",
             "verifier accepts",
             "verifier refuses",
+            "batch hasher",
+            "batch verifier accepts",
+            "batch verifier refuses",
             "network",
             "hasher code",
             "verifier code",
+            "batch hasher code",
+            "batch verifier code",
+            "batch inserter code",
             "pool 100 code",
             "pool 100",
             "pool 500 code",
@@ -472,9 +594,10 @@ fn deploy_with_ceremony_keys_resume_and_withdraw() {
             "withdraw"
         ]
     );
-    // The withdrawal check simulated the deployer's test deposit, made when deploying: a
-    // note of the 100 pool stored here, still unspent.
+    // The withdrawal check simulated the deployer's test deposit, made (and inserted) when
+    // deploying: a note of the 100 pool stored here, still unspent.
     let withdraw = checks.last().unwrap();
+    eprintln!("deploy --check: {}", withdraw["detail"]);
     assert!(
         withdraw["detail"]
             .as_str()
@@ -505,10 +628,12 @@ fn deploy_with_ceremony_keys_resume_and_withdraw() {
     // deposit.
     let fresh = rehearsal(&chain);
     std::fs::write(fresh.home().join("config.toml"), config(&env)).unwrap();
-    ok(
-        &mut on(&fresh, &chain, 5),
-        &["ceremony", "import", &zkey, "--rehearsal"],
-    );
+    for key in [&zkey, &batch] {
+        ok(
+            &mut on(&fresh, &chain, 5),
+            &["ceremony", "import", key, "--rehearsal"],
+        );
+    }
     let skipped = ok(&mut on(&fresh, &chain, 5), &["deploy", "--check"]);
     let last = skipped["checks"]
         .as_array()
@@ -623,12 +748,13 @@ fn deploy_with_ceremony_keys_resume_and_withdraw() {
         "nothing was deposited into the look-alike"
     );
 
-    // The pools work, and a withdrawal proven with the ceremony's keys is paid.
+    // The pools work: a deposit inserted by its depositor with a batch proven with the batch
+    // ceremony's keys, and a withdrawal proven with the withdraw ceremony's is paid.
     let pools = ok(&mut on(&env, &chain, 4), &["pools"]);
     assert_eq!(pools["pools"].as_array().unwrap().len(), 3, "{pools}");
     let deposit = ok(
         on(&env, &chain, 4).arg("--yes"),
-        &["deposit", "--denom", "100"],
+        &["deposit", "--denom", "100", "--insert"],
     );
     let note = deposit["notes"][0]["note"].as_str().unwrap().to_owned();
     let recipient = chain.devnet.accounts()[5].address().to_string();
@@ -682,7 +808,7 @@ fn deploy_with_ceremony_keys_resume_and_withdraw() {
     let api = announced["data"]["url"].as_str().unwrap().to_owned();
     let deposit = ok(
         on(&env, &chain, 4).arg("--yes"),
-        &["deposit", "--denom", "100"],
+        &["deposit", "--denom", "100", "--insert"],
     );
     let note = deposit["notes"][0]["note"].as_str().unwrap().to_owned();
     let before = balance(&env, &chain, &recipient);
@@ -723,6 +849,20 @@ fn deploy_with_ceremony_keys_resume_and_withdraw() {
         &["deposit", "--denom", "500"],
     );
     let note = deposit["notes"][0]["note"].as_str().unwrap().to_owned();
+    // Nor can the stranger insert it: the batch circuit's keys are not imported either.
+    let err = fails(
+        on(&stranger, &chain, 7).arg("--yes"),
+        &["pool", "insert", "--denom", "500"],
+        2,
+    );
+    assert!(
+        err.contains(&batch_vk) && err.contains("tronpool ceremony import"),
+        "{err}"
+    );
+    ok(
+        on(&env, &chain, 3).arg("--yes"),
+        &["pool", "insert", "--denom", "500"],
+    );
     let mut withdraw = on(&stranger, &chain, 7);
     withdraw.arg("--yes").write_stdin(note);
     let err = fails(&mut withdraw, &["withdraw", "-", "--to", &recipient], 2);
@@ -865,6 +1005,7 @@ fn refusals() {
 
     // Nile's name with the devnet's node: the chain id gives it away.
     let zkey = ceremony_zkey().to_str().unwrap().to_owned();
+    let batch = batch_zkey().to_str().unwrap().to_owned();
     let mut cmd = env.cmd();
     cmd.env(
         "TRONPOOL_PRIVATE_KEY",
@@ -872,7 +1013,15 @@ fn refusals() {
     );
     let err = fails(
         cmd.args(["--network", "nile", "--node", &chain.devnet.url()]),
-        &["deploy", "--zkey", &zkey, "--rehearsal", "--dry-run"],
+        &[
+            "deploy",
+            "--zkey",
+            &zkey,
+            "--batch-zkey",
+            &batch,
+            "--rehearsal",
+            "--dry-run",
+        ],
         2,
     );
     assert!(err.contains("not nile"), "{err}");
@@ -885,7 +1034,14 @@ fn refusals() {
     cmd.env("TRONPOOL_PRIVATE_KEY", "11".repeat(32));
     let err = fails(
         cmd.args(["--network", "rehearsal", "--yes"]),
-        &["deploy", "--zkey", &zkey, "--rehearsal"],
+        &[
+            "deploy",
+            "--zkey",
+            &zkey,
+            "--batch-zkey",
+            &batch,
+            "--rehearsal",
+        ],
         4,
     );
     assert!(err.contains("holds 0 TRX"), "{err}");
@@ -906,7 +1062,7 @@ fn ceremony_verify_lists_the_contributions_or_refuses() {
         &["ceremony", "verify", &zkey, "--ptau", &ptau],
     );
     assert_eq!(verified["ok"], true);
-    assert_eq!(verified["ptauPower"], 13);
+    assert_eq!(verified["ptauPower"], test_support::ceremony::PTAU_POWER);
     assert_eq!(verified["ptauBlake2b"].as_str().unwrap().len(), 128);
     assert_eq!(verified["beacon"], true);
     let contributions = verified["contributions"].as_array().unwrap();
@@ -963,6 +1119,7 @@ fn rehearsal_config(chain: &TestChain) -> String {
 #[ignore = "needs node and python: bash tests/interop/install.sh (scripts/test runs it)"]
 fn deploy_checks_the_networks_tvm_switches() {
     let zkey = ceremony_zkey().to_str().unwrap().to_owned();
+    let batch = batch_zkey().to_str().unwrap().to_owned();
     let without = |shanghai: bool, cancun: bool| {
         TestChain::with(devnet::DevnetConfig {
             tvm: devnet::chain::evm::TvmSwitches { shanghai, cancun },
@@ -973,7 +1130,15 @@ fn deploy_checks_the_networks_tvm_switches() {
     let env = rehearsal(&old);
     let err = fails(
         &mut on(&env, &old, 3),
-        &["deploy", "--zkey", &zkey, "--rehearsal", "--dry-run"],
+        &[
+            "deploy",
+            "--zkey",
+            &zkey,
+            "--batch-zkey",
+            &batch,
+            "--rehearsal",
+            "--dry-run",
+        ],
         4,
     );
     assert!(
@@ -984,7 +1149,15 @@ fn deploy_checks_the_networks_tvm_switches() {
     let env = rehearsal(&no_cancun);
     let plan = ok(
         &mut on(&env, &no_cancun, 3),
-        &["deploy", "--zkey", &zkey, "--rehearsal", "--dry-run"],
+        &[
+            "deploy",
+            "--zkey",
+            &zkey,
+            "--batch-zkey",
+            &batch,
+            "--rehearsal",
+            "--dry-run",
+        ],
     );
     assert!(plan["energy"].as_i64().unwrap() > 0, "{plan}");
 }

@@ -119,6 +119,14 @@ pub mod sponsorship {
     pub const DEFAULT_POOL_ORIGIN_ENERGY_LIMIT: i64 = 600_000;
 }
 
+pub mod batches {
+    /// What each deposit into a queued pool escrows for the batch that inserts it, by default,
+    /// in USDT base units: 0.25 USDT. A full batch of 32 burns about 250,500 energy, 25 TRX at
+    /// 100 sun per energy, which is 7.0 USDT at 0.28 USDT per TRX; its 32 fees pay 8.0 USDT
+    /// (docs/batches.md). A pool keeps the fee it was created with (an immutable).
+    pub const DEFAULT_INSERTION_FEE: u64 = 250_000;
+}
+
 /// The EVM version every artifact is built for (`contracts/build.js`; each artifact records it
 /// in `compiler.settings.evmVersion`, and a test keeps the two equal).
 pub const EVM_VERSION: &str = "shanghai";

@@ -35,10 +35,9 @@ pub const GENESIS_TIME_MS: i64 = 1_767_225_600_000;
 pub const DEPLOY_TIME_MS: i64 = GENESIS_TIME_MS + 3_000;
 /// The pools the devnet deploys, in whole USDT.
 pub const DENOMINATIONS: [u64; 6] = [100, 500, 1_000, 3_000, 5_000, 10_000];
-/// What each deposit escrows for the batch that inserts it, in USDT base units: 0.25 USDT.
-/// A full batch of 32 burns about 250,500 energy, 25 TRX at 100 sun per energy, which is
-/// 7.0 USDT at 0.28 USDT per TRX; its 32 fees pay 8.0 USDT (docs/batches.md).
-pub const INSERTION_FEE: u64 = 250_000;
+/// What each deposit escrows for the batch that inserts it, in USDT base units: the default
+/// 0.25 USDT (`contracts::batches`).
+pub const INSERTION_FEE: u64 = contracts::batches::DEFAULT_INSERTION_FEE;
 /// TRX each dev account starts with: 1,000,000 TRX, in sun.
 pub const DEV_ACCOUNT_TRX_SUN: i64 = 1_000_000 * 1_000_000;
 /// USDT each dev account starts with: 1,000,000 USDT, in base units (6 decimals).
