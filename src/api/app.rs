@@ -126,6 +126,12 @@ impl App {
         }
     }
 
+    /// A queued pool's next batch as this server's batcher last saw it; `None` without a
+    /// relayer (and so without a batcher).
+    pub(crate) fn next_batch(&self, denomination: u64) -> Option<crate::service::pools::NextBatch> {
+        self.relayer.as_ref()?.next_batch(denomination)
+    }
+
     /// Keeps the relayer fees a pool listing showed, so the relayer honours them for
     /// [`crate::service::relayer::QUOTE_HOLD`].
     pub(crate) fn shown_fees<'a>(

@@ -59,7 +59,14 @@ pub async fn list(State(app): State<Arc<App>>) -> ApiResult<Response> {
         .denominations()
         .into_iter()
         .map(|d| pools::pool_read(&app.chain, d, terms.as_ref()));
-    let reads = futures_util::future::try_join_all(reads).await?;
+    let reads: Vec<_> = futures_util::future::try_join_all(reads)
+        .await?
+        .into_iter()
+        .map(|read| {
+            let next = app.next_batch(read.denomination);
+            read.with_next_batch(next)
+        })
+        .collect();
     app.shown_fees(terms.as_ref(), &reads);
     let body = app.listings.all(&reads, || {
         let pools = reads
@@ -82,7 +89,9 @@ pub async fn show(
 ) -> ApiResult<Response> {
     let denomination = app.denomination(&denom)?;
     let terms = app.fee_terms().await;
-    let read = pools::pool_read(&app.chain, denomination, terms.as_ref()).await?;
+    let read = pools::pool_read(&app.chain, denomination, terms.as_ref())
+        .await?
+        .with_next_batch(app.next_batch(denomination));
     app.shown_fees(terms.as_ref(), [&read]);
     let body = app.listings.one(&read, || {
         Ok(envelope::ok(&pools::pool_view(&app.chain, &read)?))

@@ -46,6 +46,26 @@ pub struct Pool {
     pub insertion_fee: f64,
     #[schema(schema_with = crate::service::wire::schema::raw)]
     pub insertion_fee_raw: String,
+    /// When this server's batcher inserts the waiting deposits, as of its last look at the
+    /// pool (every `--batch-poll`); `null` when none wait, or no batcher runs here.
+    pub next_batch: Option<NextBatch>,
+}
+
+/// A queued pool's next batch as `serve`'s batcher sees it (`docs/batches.md`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct NextBatch {
+    /// The first waiting deposit's queue position: the leaf index it will have.
+    pub start: u32,
+    /// How many deposits the batch inserts: to the end of their block of 32.
+    pub count: u32,
+    /// When the first waiting deposit was made, in milliseconds since the epoch.
+    pub waiting_since: i64,
+    /// When the batcher sends the batch at the latest, in milliseconds since the epoch: at
+    /// once when it fills its block, else when the first deposit has waited the longest wait.
+    /// `null` when a batch that is not full is past the batcher's daily budget for them: it
+    /// then waits for a full block (or for anyone to insert it: `tronpool pool insert`).
+    pub due_at: Option<i64>,
 }
 
 /// A pool as read for its listing ([`pool_read`]).
@@ -55,6 +75,8 @@ pub(crate) struct PoolRead {
     pub state: std::sync::Arc<PoolState>,
     /// The relay fee in USDT base units; `None` without a price.
     pub fee: Option<alloy_primitives::U256>,
+    /// The next batch, from a server's batcher ([`PoolRead::with_next_batch`]).
+    pub next_batch: Option<NextBatch>,
 }
 
 impl PoolRead {
@@ -63,6 +85,15 @@ impl PoolRead {
         self.denomination == other.denomination
             && std::sync::Arc::ptr_eq(&self.state, &other.state)
             && self.fee == other.fee
+            && self.next_batch == other.next_batch
+    }
+
+    /// With the batcher's view of the next batch, kept only while it still describes the
+    /// pool as read: deposits still wait, and none of the batch's is in the tree yet.
+    pub(crate) fn with_next_batch(mut self, next: Option<NextBatch>) -> Self {
+        self.next_batch =
+            next.filter(|n| self.state.queued() > 0 && n.start >= self.state.deposit_count);
+        self
     }
 }
 
@@ -166,6 +197,7 @@ pub(crate) async fn pool_read(
         denomination,
         state,
         fee,
+        next_batch: None,
     })
 }
 
@@ -186,6 +218,7 @@ pub(crate) fn pool_view(chain: &Chain, read: &PoolRead) -> Result<Pool> {
         queued: state.queued(),
         insertion_fee: six_decimals(denom.insertion_fee()),
         insertion_fee_raw: denom.insertion_fee().to_string(),
+        next_batch: read.next_batch,
     })
 }
 

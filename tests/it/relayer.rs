@@ -1492,17 +1492,33 @@ async fn the_batcher_inserts_a_lone_deposit_within_its_longest_wait() {
         false,
     )
     .await;
-    // A batch of one is not full: it waits the longest wait, then goes.
+    // A batch of one is not full: it waits the longest wait, then goes. The listing says
+    // when, once the batcher has looked.
     let pool = served.ok("/api/pools/100", None).await;
     assert_eq!(pool["queued"], 1, "{pool}");
+    let mut announced = None;
     let inserted = loop {
         let pool = served.ok("/api/pools/100", None).await;
         if pool["queued"] == 0 {
             break pool;
         }
+        if !pool["nextBatch"].is_null() {
+            announced = Some(pool["nextBatch"].clone());
+        }
         assert!(started.elapsed() < wait * 10, "never inserted: {pool}");
         tokio::time::sleep(Duration::from_millis(200)).await;
     };
+    let next = announced.expect("the listing announced the batch before it was sent");
+    assert_eq!(
+        (next["start"].as_u64(), next["count"].as_u64()),
+        (Some(0), Some(1))
+    );
+    assert_eq!(
+        next["dueAt"].as_i64().unwrap() - next["waitingSince"].as_i64().unwrap(),
+        wait.as_millis() as i64,
+        "{next}"
+    );
+    assert!(inserted["nextBatch"].is_null(), "{inserted}");
     assert!(
         started.elapsed() >= wait - Duration::from_secs(1),
         "{:?}",
@@ -1543,4 +1559,7 @@ async fn past_its_loss_budget_the_batcher_leaves_a_batch_that_is_not_full_waitin
         (Some(1), Some(0)),
         "{pool}"
     );
+    // The listing says the batch waits for a full block: no time is promised.
+    assert_eq!(pool["nextBatch"]["count"], 1, "{pool}");
+    assert!(pool["nextBatch"]["dueAt"].is_null(), "{pool}");
 }

@@ -16,7 +16,7 @@ use crate::error::Result;
 use crate::service::chain::Chain;
 use crate::service::insert;
 use crate::service::journal::Purpose;
-use crate::service::pools;
+use crate::service::pools::{self, NextBatch};
 use crate::store::trees::TreeCache;
 
 /// The batcher never looks more often than this, whatever it is told (each look reads every
@@ -67,12 +67,14 @@ impl Relayer {
     ) -> Result<Option<u32>> {
         let state = pools::pool_state(chain, denomination).await?;
         if state.queued() == 0 {
+            self.saw_next_batch(denomination, None);
             return Ok(None);
         }
         // Whether the batch is due is decided before it is proved: a proof takes seconds,
         // and most looks at a quiet pool find a batch that is not due yet.
         let (synced, next) = insert::pending((chain, trees), denomination).await?;
         let Some(next) = next else {
+            self.saw_next_batch(denomination, None);
             return Ok(None);
         };
         let full = next.fills_its_block();
@@ -87,10 +89,31 @@ impl Relayer {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_millis() as i64);
         let waited = oldest.is_some_and(|t| now - t >= max_wait.as_millis() as i64);
+        let seen = |due_at: Option<i64>| NextBatch {
+            start: next.start,
+            count: next.count,
+            waiting_since: oldest.unwrap_or(now),
+            due_at,
+        };
+        let due_at = if full {
+            now
+        } else {
+            oldest.unwrap_or(now) + max_wait.as_millis() as i64
+        };
         if !full && !waited {
+            self.saw_next_batch(denomination, Some(seen(Some(due_at))));
+            return Ok(None);
+        }
+        // Past the budget at the last batch's price, a batch that is not full is not even
+        // proved: seconds of CPU at every look for a batch that would not be sent.
+        let last_cost = *self.batch_cost.lock().unwrap_or_else(|e| e.into_inner());
+        if !full && last_cost.is_some_and(|sun| !self.within_budget(sun)) {
+            self.saw_next_batch(denomination, Some(seen(None)));
             return Ok(None);
         }
         let batch = insert::prove((chain, trees), &synced, next, self.address()).await?;
+        *self.batch_cost.lock().unwrap_or_else(|e| e.into_inner()) =
+            Some(batch.built.estimate.burned_sun);
         if !full && !self.within_budget(batch.built.estimate.burned_sun) {
             tracing::warn!(
                 denomination,
@@ -99,6 +122,7 @@ impl Relayer {
                 "a batch that is not full is due, but the day's budget for them is spent: it \
                  waits for a full block, the depositor, or tomorrow's budget"
             );
+            self.saw_next_batch(denomination, Some(seen(None)));
             return Ok(None);
         }
         let mut tx = batch.built.transaction.clone();
@@ -116,8 +140,27 @@ impl Relayer {
             self.spent_on_batch(burned);
         }
         info?;
+        self.saw_next_batch(denomination, None);
         pools::pool_changed(chain, denomination);
         Ok(Some(batch.count))
+    }
+
+    /// Records what the batcher saw of a pool's next batch, for the pool listings.
+    fn saw_next_batch(&self, denomination: u64, next: Option<NextBatch>) {
+        let mut seen = self.next_batches.lock().unwrap_or_else(|e| e.into_inner());
+        match next {
+            Some(next) => seen.insert(denomination, next),
+            None => seen.remove(&denomination),
+        };
+    }
+
+    /// The pool's next batch as the batcher last saw it (`GET /api/pools`).
+    pub(crate) fn next_batch(&self, denomination: u64) -> Option<NextBatch> {
+        self.next_batches
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&denomination)
+            .copied()
     }
 
     /// Whether a batch that is not full, burning about `sun`, fits the last 24 hours' budget.

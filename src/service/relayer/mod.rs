@@ -195,6 +195,11 @@ pub struct Relayer {
     shown: Mutex<BTreeMap<u64, VecDeque<Shown>>>,
     /// What the batcher burned on batches that were not full, and when: its 24-hour budget.
     batch_spent: Mutex<VecDeque<(Instant, i64)>>,
+    /// What the last batch proved would burn (sun): a batch that is not full is not proved
+    /// while that would not fit the budget.
+    batch_cost: Mutex<Option<i64>>,
+    /// Each queued pool's next batch as the batcher last saw it, for the pool listings.
+    next_batches: Mutex<BTreeMap<u64, crate::service::pools::NextBatch>>,
     /// What pool listings price fees by, read at most once per chain cache period (made on
     /// first use, with the chain's period).
     listing: OnceLock<Cached<Holding>>,
@@ -274,6 +279,8 @@ impl Relayer {
             approving: tokio::sync::Mutex::new(()),
             shown: Mutex::new(BTreeMap::new()),
             batch_spent: Mutex::new(VecDeque::new()),
+            next_batches: Mutex::new(BTreeMap::new()),
+            batch_cost: Mutex::new(None),
             listing: OnceLock::new(),
         }
     }
