@@ -963,7 +963,7 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l relayer-coll
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l relayer-collect-every -d 'How often the relayer looks at the fees due' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l batch-max-wait -d 'The longest a deposit waits in a queued pool before the relayer\'s batcher inserts it in a batch that is not full (a full block of 32 goes at once); 0 runs no batcher' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l batch-poll -d 'How often the batcher looks at the queued pools' -r
-complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l batch-loss-budget -d 'The most TRX the batcher burns in 24 hours on batches that are not full (sent because a deposit waited --batch-max-wait); past it they wait for a full block' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l batch-loss-budget -d 'The most TRX the batcher loses in 24 hours on batches that burn more than their insertion fees are worth at the relay price (a batch sent because a deposit waited --batch-max-wait, or any batch when TRX is dear); past it such batches wait' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l network -d 'Network: devnet, nile, shasta, mainnet, or one defined in the config file' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l node -d 'TRON node URL, overriding the network\'s' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l proxy -d 'Send every node, relayer and sync request through this proxy: socks5h://HOST:PORT (names resolved by the proxy, as Tor needs) or http://HOST:PORT' -r

@@ -220,7 +220,14 @@ pub async fn serve(
             [
                 tokio::spawn(relayer.clone().watch(app.chain.clone())),
                 tokio::spawn(relayer.clone().collect_when_due(app.chain.clone())),
-                tokio::spawn(relayer.batch_when_due(app.chain.clone(), app.trees.clone())),
+                tokio::spawn({
+                    let app = app.clone();
+                    async move {
+                        relayer
+                            .batch_when_due(app.chain.clone(), app.trees.clone(), &app.pricing)
+                            .await
+                    }
+                }),
             ]
         })
         .into_iter()

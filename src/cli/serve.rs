@@ -135,8 +135,9 @@ pub struct ServeArgs {
     /// How often the batcher looks at the queued pools
     #[arg(long, default_value = "30s", value_name = "DURATION", value_parser = humantime::parse_duration)]
     batch_poll: Duration,
-    /// The most TRX the batcher burns in 24 hours on batches that are not full (sent because
-    /// a deposit waited --batch-max-wait); past it they wait for a full block
+    /// The most TRX the batcher loses in 24 hours on batches that burn more than their
+    /// insertion fees are worth at the relay price (a batch sent because a deposit waited
+    /// --batch-max-wait, or any batch when TRX is dear); past it such batches wait
     #[arg(long, default_value = "300", value_name = "TRX")]
     batch_loss_budget: String,
 }

@@ -142,6 +142,12 @@ impl TrxPrice {
         numerator.div_ceil(denominator)
     }
 
+    /// The sun `usdt` (base units) buy at this rate, rounded down.
+    pub(crate) fn sun_for_usdt(&self, usdt: U256) -> u128 {
+        let sun = usdt * U256::from(self.sun) / U256::from(self.usdt.max(1));
+        u128::try_from(sun).unwrap_or(u128::MAX)
+    }
+
     /// USDT per TRX, for people.
     pub fn usdt_per_trx(&self) -> f64 {
         self.usdt as f64 / self.sun as f64

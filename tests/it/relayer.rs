@@ -1563,3 +1563,56 @@ async fn past_its_loss_budget_the_batcher_leaves_a_batch_that_is_not_full_waitin
     assert_eq!(pool["nextBatch"]["count"], 1, "{pool}");
     assert!(pool["nextBatch"]["dueAt"].is_null(), "{pool}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_batcher_holds_back_a_full_block_that_costs_more_than_its_fees_are_worth() {
+    // TRX at 1 USDT: a full block's 32 × 0.25 USDT buy 8 TRX of the 25 it burns. With no
+    // budget for losses it waits, for whoever will insert it at a loss (or a cheaper TRX).
+    let config = RelayerConfig {
+        batch_max_wait: Some(Duration::from_secs(3600)),
+        batch_poll: Duration::from_millis(200),
+        batch_loss_budget: 0,
+        ..RelayerConfig::default()
+    };
+    let devnet = devnet::spawn(DevnetConfig::ephemeral()).await.unwrap();
+    let node = devnet.url();
+    let dear = Pricing::new(
+        FeePolicy::default(),
+        PriceFeed::new(
+            Some(tronpool::service::price::PriceSource::Fixed(
+                tronpool::service::price::TrxPrice::parse("1").unwrap(),
+            )),
+            DEFAULT_MAX_AGE,
+        ),
+    );
+    let served = Served::around(
+        devnet,
+        &node,
+        ApiConfig::default(),
+        Duration::ZERO,
+        Some(config),
+        dear,
+    )
+    .await;
+    let key = served.devnet().accounts()[2].clone();
+    deposit_with(&served.server.url(), &node, &key, (100, 32), false).await;
+    // The batcher looks, sees a full block, proves it, finds it would lose, and leaves it:
+    // no time is promised.
+    let started = std::time::Instant::now();
+    let pool = loop {
+        let pool = served.ok("/api/pools/100", None).await;
+        if pool["nextBatch"]["count"] == 32 && pool["nextBatch"]["dueAt"].is_null() {
+            break pool;
+        }
+        assert!(started.elapsed() < Duration::from_secs(60), "{pool}");
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    };
+    assert_eq!(pool["depositCount"], 0, "{pool}");
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let pool = served.ok("/api/pools/100", None).await;
+    assert_eq!(
+        (pool["queued"].as_u64(), pool["depositCount"].as_u64()),
+        (Some(32), Some(0)),
+        "{pool}"
+    );
+}

@@ -7,6 +7,13 @@
 //! submit journal before it is sent, and followed to its receipt; an entry left by a stopped
 //! server is settled on the next pass before anything new is sent. A batch someone else
 //! got in first fails its simulation and costs nothing.
+//!
+//! A batch is paid in USDT (its insertion fees) for TRX (its energy): at the relay price
+//! source's rate, what it burns beyond what its fees are worth is a loss, and losses come
+//! out of a 24-hour budget (`batch_loss_budget`); past it, a batch that loses waits. A full
+//! batch at the default fee pays for itself at 0.28 USDT per TRX, but not if TRX's price
+//! rises far enough, and then it waits too rather than spend more than it earns. Without a
+//! price source, a full batch is taken to pay and any other to lose all it burns.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -17,6 +24,8 @@ use crate::service::chain::Chain;
 use crate::service::insert;
 use crate::service::journal::Purpose;
 use crate::service::pools::{self, NextBatch};
+use crate::service::price::TrxPrice;
+use crate::service::relayer_fees::Pricing;
 use crate::store::trees::TreeCache;
 
 /// The batcher never looks more often than this, whatever it is told (each look reads every
@@ -28,7 +37,12 @@ const BUDGET_WINDOW: Duration = Duration::from_secs(24 * 60 * 60);
 impl Relayer {
     /// Sends the due batches every `batch_poll`, until the server stops; a failure is logged
     /// and the pool tried again next time.
-    pub(crate) async fn batch_when_due(self: Arc<Self>, chain: Arc<Chain>, trees: TreeCache) {
+    pub(crate) async fn batch_when_due(
+        self: Arc<Self>,
+        chain: Arc<Chain>,
+        trees: TreeCache,
+        pricing: &Pricing,
+    ) {
         let Some(max_wait) = self.config.batch_max_wait else {
             return;
         };
@@ -42,8 +56,11 @@ impl Relayer {
                 continue;
             }
             for denomination in chain.denominations() {
+                // The relay price source's rate, if there is one (its own cache decides how
+                // often the pair is read).
+                let price = pricing.feed.current(&chain).await.ok().map(|q| q.price);
                 match self
-                    .batch_if_due(&chain, &trees, denomination, max_wait)
+                    .batch_if_due(&chain, &trees, (denomination, price), max_wait)
                     .await
                 {
                     Ok(Some(count)) => {
@@ -62,7 +79,7 @@ impl Relayer {
         &self,
         chain: &Chain,
         trees: &TreeCache,
-        denomination: u64,
+        (denomination, price): (u64, Option<TrxPrice>),
         max_wait: Duration,
     ) -> Result<Option<u32>> {
         let state = pools::pool_state(chain, denomination).await?;
@@ -104,23 +121,29 @@ impl Relayer {
             self.saw_next_batch(denomination, Some(seen(Some(due_at))));
             return Ok(None);
         }
-        // Past the budget at the last batch's price, a batch that is not full is not even
+        // Past the budget at the last batch's cost, a batch that would lose is not even
         // proved: seconds of CPU at every look for a batch that would not be sent.
+        let fees = chain.denomination(denomination)?.insertion_fee()
+            * alloy_primitives::U256::from(next.count);
         let last_cost = *self.batch_cost.lock().unwrap_or_else(|e| e.into_inner());
-        if !full && last_cost.is_some_and(|sun| !self.within_budget(sun)) {
+        if last_cost.is_some_and(|sun| !self.within_budget(loss(sun, fees, price, full))) {
             self.saw_next_batch(denomination, Some(seen(None)));
             return Ok(None);
         }
         let batch = insert::prove((chain, trees), &synced, next, self.address()).await?;
-        *self.batch_cost.lock().unwrap_or_else(|e| e.into_inner()) =
-            Some(batch.built.estimate.burned_sun);
-        if !full && !self.within_budget(batch.built.estimate.burned_sun) {
+        let burns = batch.built.estimate.burned_sun;
+        *self.batch_cost.lock().unwrap_or_else(|e| e.into_inner()) = Some(burns);
+        let losing = loss(burns, batch.fees, price, full);
+        if !self.within_budget(losing) {
             tracing::warn!(
                 denomination,
                 start = batch.start,
                 count = batch.count,
-                "a batch that is not full is due, but the day's budget for them is spent: it \
-                 waits for a full block, the depositor, or tomorrow's budget"
+                burns,
+                losing,
+                "a batch is due, but it would lose more than what is left of the day's budget \
+                 for losses: it waits for a fuller block, a lower TRX price, the depositor, or \
+                 tomorrow's budget"
             );
             self.saw_next_batch(denomination, Some(seen(None)));
             return Ok(None);
@@ -132,13 +155,15 @@ impl Relayer {
         self.journal.broadcast(&chain.node, &entry).await?;
         let outcome = self.journal.follow(&chain.node, &entry.txid).await?;
         let info = outcome.settle("the batch", &tx.txid());
-        if !full {
-            // What it burned, failed or not (energy and bandwidth).
-            let burned = info
-                .as_ref()
-                .map_or(batch.built.estimate.burned_sun, |i| i.fee);
-            self.spent_on_batch(burned);
-        }
+        // What it burned, failed or not (energy and bandwidth), less what its fees are worth
+        // if it landed.
+        let burned = info.as_ref().map_or(burns, |i| i.fee);
+        let earned = if info.is_ok() {
+            batch.fees
+        } else {
+            alloy_primitives::U256::ZERO
+        };
+        self.spent_on_batch(loss(burned, earned, price, full && info.is_ok()));
         info?;
         self.saw_next_batch(denomination, None);
         pools::pool_changed(chain, denomination);
@@ -163,8 +188,12 @@ impl Relayer {
             .copied()
     }
 
-    /// Whether a batch that is not full, burning about `sun`, fits the last 24 hours' budget.
+    /// Whether a batch losing `sun` fits the last 24 hours' budget (a batch that loses
+    /// nothing always does).
     fn within_budget(&self, sun: i64) -> bool {
+        if sun <= 0 {
+            return true;
+        }
         let mut spent = self.batch_spent.lock().unwrap_or_else(|e| e.into_inner());
         while spent
             .front()
@@ -181,5 +210,45 @@ impl Relayer {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .push_back((std::time::Instant::now(), sun.max(0)));
+    }
+}
+
+/// What a batch burning `burned` sun loses once its `fees` (USDT base units) are counted at
+/// `price`: never below zero. Without a price a full batch is taken to pay for itself (the
+/// default fee is set so that it does at today's prices) and any other to lose it all.
+fn loss(burned: i64, fees: alloy_primitives::U256, price: Option<TrxPrice>, full: bool) -> i64 {
+    let burned = burned.max(0);
+    match price {
+        Some(price) => {
+            let covered = price.sun_for_usdt(fees);
+            burned
+                .saturating_sub(i64::try_from(covered).unwrap_or(i64::MAX))
+                .max(0)
+        }
+        None if full => 0,
+        None => burned,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloy_primitives::U256;
+
+    #[test]
+    fn a_batch_loses_what_it_burns_beyond_what_its_fees_are_worth() {
+        let at = |usdt_per_trx: &str| TrxPrice::parse(usdt_per_trx);
+        let fees = U256::from(32 * 250_000u64); // a full block at 0.25 USDT: 8 USDT
+        let burned = 25_053_600; // 250,536 energy at 100 sun
+        // At 0.28 USDT per TRX 8 USDT buy 28.57 TRX: the batch pays.
+        assert_eq!(loss(burned, fees, at("0.28"), true), 0);
+        // At 0.40 they buy 20 TRX: it loses the other 5.05 TRX.
+        assert_eq!(loss(burned, fees, at("0.40"), true), 5_053_600);
+        // A batch of one at 0.28: 0.25 USDT buy 0.89 TRX of its 25.05.
+        let one = U256::from(250_000u64);
+        assert_eq!(loss(burned, one, at("0.28"), false), 25_053_600 - 892_857);
+        // Without a price: a full batch pays, any other loses all it burns.
+        assert_eq!(loss(burned, fees, None, true), 0);
+        assert_eq!(loss(burned, one, None, false), burned);
     }
 }

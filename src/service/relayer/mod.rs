@@ -97,10 +97,11 @@ pub struct RelayerConfig {
     pub batch_max_wait: Option<Duration>,
     /// How often the batcher looks at the queues.
     pub batch_poll: Duration,
-    /// The most TRX (sun) the batcher burns in 24 hours on batches that are not full (sent
-    /// because a deposit waited the longest wait): those earn only their deposits' fees, and
-    /// a stranger depositing once per wait could otherwise make the relayer pay a batch each
-    /// time. Full batches pay for themselves and are not counted.
+    /// The most TRX (sun) the batcher loses in 24 hours: what batches burn beyond what their
+    /// insertion fees are worth at the relay price. A batch sent because a deposit waited the
+    /// longest wait earns only its deposits' fees, and a stranger depositing once per wait
+    /// could otherwise make the relayer pay a batch each time; a full batch pays for itself
+    /// at the default fee until TRX's price rises past about 0.32 USDT.
     pub batch_loss_budget: i64,
 }
 
