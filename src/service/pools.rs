@@ -3,7 +3,7 @@
 
 use alloy_primitives::B256;
 use contracts::{QueuedPool, TronPool};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use tron::Address;
 use tron::abi::Trc20;
 
@@ -52,7 +52,7 @@ pub struct Pool {
 }
 
 /// A queued pool's next batch as `serve`'s batcher sees it (`docs/batches.md`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct NextBatch {
     /// The first waiting deposit's queue position: the leaf index it will have.

@@ -48,6 +48,30 @@ impl RelayerClient {
         self.read(data, "status")
     }
 
+    /// Each queued pool's next batch as the relayer's batcher sees it (`GET /api/pools`),
+    /// by denomination; pools it shows none for are left out.
+    pub async fn next_batches(
+        &self,
+    ) -> Result<std::collections::BTreeMap<u64, crate::service::pools::NextBatch>> {
+        #[derive(serde::Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Listed {
+            denomination: u64,
+            next_batch: Option<crate::service::pools::NextBatch>,
+        }
+        #[derive(serde::Deserialize)]
+        struct Listing {
+            pools: Vec<Listed>,
+        }
+        let data = self.call(reqwest::Method::GET, "api/pools", None).await?;
+        let listing: Listing = self.read(data, "pool listing")?;
+        Ok(listing
+            .pools
+            .into_iter()
+            .filter_map(|p| Some((p.denomination, p.next_batch?)))
+            .collect())
+    }
+
     /// A job the relayer took, by its txid.
     pub async fn job(&self, txid: &TxId) -> Result<Job> {
         let data = self

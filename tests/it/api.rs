@@ -283,6 +283,8 @@ async fn every_endpoint_answers_with_its_shape() {
             "depositCount": 0,
             // Queued pools: each deposit escrows 0.25 USDT for the batch that inserts it.
             "queued": 0, "insertionFee": 0.25, "insertionFeeRaw": "250000",
+            // Nothing waits (and this server runs no batcher).
+            "nextBatch": null,
         })
     );
     assert_eq!(

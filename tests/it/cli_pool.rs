@@ -490,6 +490,15 @@ fn ok_stdin(env: &TestEnv, chain: &TestChain, args: &[&str], input: &str) -> Val
 /// A relayer server (dev account 2) on `chain` with a fee floor of `floor` on the 100 pool,
 /// over a cheap TRX price, so that the floor is the fee.
 fn relayer_server(chain: &TestChain, floor: &str) -> tronpool::api::ServerHandle {
+    relayer_server_with(chain, floor, Default::default())
+}
+
+/// [`relayer_server`] with `config` for its relayer (and batcher).
+fn relayer_server_with(
+    chain: &TestChain,
+    floor: &str,
+    config: tronpool::service::relayer::RelayerConfig,
+) -> tronpool::api::ServerHandle {
     chain.runtime.block_on(async {
         let node =
             tron::NodeClient::new(tron::NodeConfig::new(chain.url().parse().unwrap())).unwrap();
@@ -499,7 +508,7 @@ fn relayer_server(chain: &TestChain, floor: &str) -> tronpool::api::ServerHandle
                 .unwrap();
         let relayer = tronpool::service::relayer::Relayer::new(
             chain.devnet.accounts()[2].clone(),
-            Default::default(),
+            config,
             tronpool::store::jobs::JobStore::in_memory().unwrap(),
         );
         let policy = tronpool::service::relayer_fees::FeePolicy::default()
@@ -1026,4 +1035,53 @@ fn a_queued_deposit_says_so_refuses_to_withdraw_and_withdraws_once_inserted() {
     );
     assert_eq!(state_of(&env, &chain, 3), "withdrawn");
     assert_eq!(ok(&env, &chain, &["pools"])["pools"][0]["queued"], 0);
+}
+
+/// `pools` shows when the configured relayer's batcher sends each queued pool's next batch.
+#[test]
+fn pools_shows_when_the_configured_relayers_batcher_inserts() {
+    let env = TestEnv::new();
+    let chain = TestChain::start();
+    ok(&env, &chain, &["deposit", "--denom", "100", "--yes"]);
+    let config = tronpool::service::relayer::RelayerConfig {
+        batch_max_wait: Some(Duration::from_secs(3600)),
+        batch_poll: Duration::from_millis(200),
+        ..Default::default()
+    };
+    let server = relayer_server_with(&chain, "2", config);
+    std::fs::create_dir_all(env.home()).unwrap();
+    std::fs::write(
+        env.home().join("config.toml"),
+        format!("[networks.devnet]\nrelayer = \"{}\"\n", server.url()),
+    )
+    .unwrap();
+    let started = std::time::Instant::now();
+    let listed = loop {
+        let listed = ok(&env, &chain, &["pools"]);
+        if !listed["pools"][0]["nextBatch"].is_null() {
+            break listed;
+        }
+        assert!(started.elapsed() < Duration::from_secs(60), "{listed}");
+        std::thread::sleep(Duration::from_millis(300));
+    };
+    let next = &listed["pools"][0]["nextBatch"];
+    assert_eq!(
+        (next["start"].as_u64(), next["count"].as_u64()),
+        (Some(0), Some(1))
+    );
+    assert_eq!(
+        next["dueAt"].as_i64().unwrap() - next["waitingSince"].as_i64().unwrap(),
+        3_600_000,
+        "{next}"
+    );
+    assert!(
+        listed["pools"][1]["nextBatch"].is_null(),
+        "nothing waits in the 500 pool"
+    );
+    let table = run(&env, &chain, &["pools"]).output().unwrap();
+    let text = String::from_utf8_lossy(&table.stdout);
+    assert!(
+        text.contains("NEXT BATCH") && (text.contains("in 1h") || text.contains("in 59m")),
+        "{text}"
+    );
 }

@@ -1553,14 +1553,27 @@ async fn past_its_loss_budget_the_batcher_leaves_a_batch_that_is_not_full_waitin
     let url = served.server.url();
     deposit_with(&url, &served.devnet().url(), &key, (100, 1), false).await;
     tokio::time::sleep(wait * 8).await;
-    let pool = served.ok("/api/pools/100", None).await;
+    // Once the batcher has proved the due batch and found no budget for it, the listing says
+    // it waits for a full block: no time is promised (proving takes seconds on a busy
+    // machine, so the test waits for that look).
+    let started = std::time::Instant::now();
+    let pool = loop {
+        let pool = served.ok("/api/pools/100", None).await;
+        if pool["nextBatch"]["count"] == 1 && pool["nextBatch"]["dueAt"].is_null() {
+            break pool;
+        }
+        assert!(started.elapsed() < Duration::from_secs(60), "{pool}");
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    };
     assert_eq!(
         (pool["queued"].as_u64(), pool["depositCount"].as_u64()),
         (Some(1), Some(0)),
         "{pool}"
     );
-    // The listing says the batch waits for a full block: no time is promised.
-    assert_eq!(pool["nextBatch"]["count"], 1, "{pool}");
+    // And it stays so: the batcher does not prove it again at every look.
+    tokio::time::sleep(wait * 4).await;
+    let pool = served.ok("/api/pools/100", None).await;
+    assert_eq!(pool["queued"], 1, "{pool}");
     assert!(pool["nextBatch"]["dueAt"].is_null(), "{pool}");
 }
 
@@ -1613,6 +1626,46 @@ async fn the_batcher_holds_back_a_full_block_that_costs_more_than_its_fees_are_w
     assert_eq!(
         (pool["queued"].as_u64(), pool["depositCount"].as_u64()),
         (Some(32), Some(0)),
+        "{pool}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_batcher_never_takes_the_relayer_below_its_minimum_trx() {
+    // A minimum above all the relayer holds: a batch that is due (its deposit waited) is
+    // proved, found to need TRX the relays come first for, and left waiting.
+    let wait = Duration::from_millis(500);
+    let config = RelayerConfig {
+        batch_max_wait: Some(wait),
+        batch_poll: Duration::from_millis(200),
+        min_balance: i64::MAX / 4,
+        ..RelayerConfig::default()
+    };
+    let served = Served::with_relayer(ApiConfig::default(), config).await;
+    let key = served.devnet().accounts()[2].clone();
+    deposit_with(
+        &served.server.url(),
+        &served.devnet().url(),
+        &key,
+        (100, 1),
+        false,
+    )
+    .await;
+    let started = std::time::Instant::now();
+    let pool = loop {
+        let pool = served.ok("/api/pools/100", None).await;
+        if pool["nextBatch"]["count"] == 1 && pool["nextBatch"]["dueAt"].is_null() {
+            break pool;
+        }
+        assert!(started.elapsed() < Duration::from_secs(60), "{pool}");
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    };
+    assert_eq!(pool["depositCount"], 0, "{pool}");
+    tokio::time::sleep(wait * 4).await;
+    let pool = served.ok("/api/pools/100", None).await;
+    assert_eq!(
+        (pool["queued"].as_u64(), pool["depositCount"].as_u64()),
+        (Some(1), Some(0)),
         "{pool}"
     );
 }

@@ -13,7 +13,9 @@
 //! out of a 24-hour budget (`batch_loss_budget`); past it, a batch that loses waits. A full
 //! batch at the default fee pays for itself at 0.28 USDT per TRX, but not if TRX's price
 //! rises far enough, and then it waits too rather than spend more than it earns. Without a
-//! price source, a full batch is taken to pay and any other to lose all it burns.
+//! price source, a full batch is taken to pay and any other to lose all it burns. Nor does a
+//! batch take the relayer's TRX below `--relayer-min-trx` or into what unfinished relays
+//! reserved.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -126,7 +128,10 @@ impl Relayer {
         let fees = chain.denomination(denomination)?.insertion_fee()
             * alloy_primitives::U256::from(next.count);
         let last_cost = *self.batch_cost.lock().unwrap_or_else(|e| e.into_inner());
-        if last_cost.is_some_and(|sun| !self.within_budget(loss(sun, fees, price, full))) {
+        if let Some(sun) = last_cost
+            && (!self.within_budget(loss(sun, fees, price, full))
+                || !self.can_afford(chain, sun).await?)
+        {
             self.saw_next_batch(denomination, Some(seen(None)));
             return Ok(None);
         }
@@ -145,6 +150,11 @@ impl Relayer {
                  for losses: it waits for a fuller block, a lower TRX price, the depositor, or \
                  tomorrow's budget"
             );
+            self.saw_next_batch(denomination, Some(seen(None)));
+            return Ok(None);
+        }
+        let worst = batch.built.estimate.fee_limit_sun.max(burns);
+        if !self.can_afford(chain, worst).await? {
             self.saw_next_batch(denomination, Some(seen(None)));
             return Ok(None);
         }
@@ -168,6 +178,30 @@ impl Relayer {
         self.saw_next_batch(denomination, None);
         pools::pool_changed(chain, denomination);
         Ok(Some(batch.count))
+    }
+
+    /// Whether a batch that may burn `sun` leaves the relays what they need: it never takes
+    /// the TRX an unfinished relay counted on, nor the balance below the relayer's minimum
+    /// (`--relayer-min-trx`). The relays come first.
+    async fn can_afford(&self, chain: &Chain, sun: i64) -> Result<bool> {
+        let balance = chain
+            .node
+            .get_account(&self.address())
+            .await?
+            .map_or(0, |a| a.balance);
+        let reserved = self.jobs.reserved()?.trx_sun.max(0);
+        let left = balance.saturating_sub(reserved).saturating_sub(sun.max(0));
+        if left < self.config.min_balance {
+            tracing::warn!(
+                balance_sun = balance,
+                reserved_sun = reserved,
+                needed_sun = sun,
+                "a batch is due, but it would take the relayer below its minimum TRX or into \
+                 what its relays reserved: it waits"
+            );
+            return Ok(false);
+        }
+        Ok(true)
     }
 
     /// Records what the batcher saw of a pool's next batch, for the pool listings.
