@@ -15,6 +15,7 @@ use crate::service::inputs;
 use crate::service::relayer::Relayer;
 use crate::service::relayer_fees::Pricing;
 use crate::service::sync::TreeCache;
+use crate::service::wire::NextBatch;
 
 use super::limits::RateLimits;
 use super::listings::Listings;
@@ -128,7 +129,7 @@ impl App {
 
     /// A queued pool's next batch as this server's batcher last saw it; `None` without a
     /// relayer (and so without a batcher).
-    pub(crate) fn next_batch(&self, denomination: u64) -> Option<crate::service::pools::NextBatch> {
+    pub(crate) fn next_batch(&self, denomination: u64) -> Option<NextBatch> {
         self.relayer.as_ref()?.next_batch(denomination)
     }
 

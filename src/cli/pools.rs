@@ -9,6 +9,7 @@ use super::open::{connect, pricing};
 use crate::error::Result;
 use crate::service::pools;
 use crate::service::relayer_client::RelayerClient;
+use crate::service::wire::NextBatch;
 
 #[derive(Debug, Args)]
 pub struct PoolsArgs {}
@@ -79,7 +80,7 @@ impl PoolsArgs {
 
 /// When the relayer's batcher sends a pool's next batch, for the table: `in 12m`, `now`,
 /// `held (budget)`, or `-` when nothing is known.
-fn next_batch_text(next: Option<&pools::NextBatch>, now_ms: i64) -> String {
+fn next_batch_text(next: Option<&NextBatch>, now_ms: i64) -> String {
     match next {
         None => "-".to_owned(),
         Some(next) => match next.due_at {
@@ -106,7 +107,7 @@ mod tests {
 
     #[test]
     fn the_next_batch_reads_as_a_wait() {
-        let next = |due_at| pools::NextBatch {
+        let next = |due_at| NextBatch {
             start: 3,
             count: 2,
             waiting_since: 0,

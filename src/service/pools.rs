@@ -3,7 +3,7 @@
 
 use alloy_primitives::B256;
 use contracts::{QueuedPool, TronPool};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use tron::Address;
 use tron::abi::Trc20;
 
@@ -13,6 +13,7 @@ use crate::service::format::{six_decimals, word_hex};
 use crate::service::pool_state::PoolState;
 use crate::service::relayer_fees::Terms;
 use crate::service::sponsor;
+use crate::service::wire::NextBatch;
 
 /// A pool as the API and `tronpool pools` show it.
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
@@ -49,23 +50,6 @@ pub struct Pool {
     /// When this server's batcher inserts the waiting deposits, as of its last look at the
     /// pool (every `--batch-poll`); `null` when none wait, or no batcher runs here.
     pub next_batch: Option<NextBatch>,
-}
-
-/// A queued pool's next batch as `serve`'s batcher sees it (`docs/batches.md`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct NextBatch {
-    /// The first waiting deposit's queue position: the leaf index it will have.
-    pub start: u32,
-    /// How many deposits the batch inserts: to the end of their block of 32.
-    pub count: u32,
-    /// When the first waiting deposit was made, in milliseconds since the epoch.
-    pub waiting_since: i64,
-    /// When the batcher sends the batch at the latest, in milliseconds since the epoch: at
-    /// once when it fills its block, else when the first deposit has waited the longest wait.
-    /// `null` when a batch that is not full is past the batcher's daily budget for them: it
-    /// then waits for a full block (or for anyone to insert it: `tronpool pool insert`).
-    pub due_at: Option<i64>,
 }
 
 /// A pool as read for its listing ([`pool_read`]).

@@ -10,6 +10,7 @@ use url::Url;
 
 use crate::error::{Error, Result};
 use crate::service::server_client::ServerClient;
+use crate::service::wire::NextBatch;
 use crate::service::wire::{RelayBody, RelayRequest, Relayed, RelayerStatus};
 use crate::store::jobs::Job;
 
@@ -50,14 +51,12 @@ impl RelayerClient {
 
     /// Each queued pool's next batch as the relayer's batcher sees it (`GET /api/pools`),
     /// by denomination; pools it shows none for are left out.
-    pub async fn next_batches(
-        &self,
-    ) -> Result<std::collections::BTreeMap<u64, crate::service::pools::NextBatch>> {
+    pub async fn next_batches(&self) -> Result<std::collections::BTreeMap<u64, NextBatch>> {
         #[derive(serde::Deserialize)]
         #[serde(rename_all = "camelCase")]
         struct Listed {
             denomination: u64,
-            next_batch: Option<crate::service::pools::NextBatch>,
+            next_batch: Option<NextBatch>,
         }
         #[derive(serde::Deserialize)]
         struct Listing {

@@ -619,3 +619,20 @@ mod tests {
         assert!(past_the_end.unpack().is_err());
     }
 }
+
+/// A queued pool's next batch as `serve`'s batcher sees it (`docs/batches.md`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct NextBatch {
+    /// The first waiting deposit's queue position: the leaf index it will have.
+    pub start: u32,
+    /// How many deposits the batch inserts: to the end of their block of 32.
+    pub count: u32,
+    /// When the first waiting deposit was made, in milliseconds since the epoch.
+    pub waiting_since: i64,
+    /// When the batcher sends the batch at the latest, in milliseconds since the epoch: at
+    /// once when it fills its block, else when the first deposit has waited the longest wait.
+    /// `null` when a batch that is not full is past the batcher's daily budget for them: it
+    /// then waits for a full block (or for anyone to insert it: `tronpool pool insert`).
+    pub due_at: Option<i64>,
+}

@@ -15,6 +15,8 @@ use std::time::{Duration, Instant};
 use assert_cmd::Command;
 use serde_json::Value;
 
+use zk::circuits::Circuit;
+
 use crate::support::{TestChain, TestEnv, json_run, mode};
 
 /// A node that answers every request with `{}`: reachable, with no block 0, so no tronpool
@@ -61,62 +63,65 @@ fn ceremony_ptau() -> PathBuf {
     test_support::ceremony::ceremony().ptau.clone()
 }
 
-/// The circuit as `tronpool ceremony r1cs` exports it, through snarkjs's ceremony (shared with
-/// the zk and devnet ceremony tests: `test_support::ceremony`): the zkey.
+/// The withdraw circuit's zkey from snarkjs's ceremony ([`exported_zkey`]).
 fn ceremony_zkey() -> &'static Path {
     static ZKEY: OnceLock<PathBuf> = OnceLock::new();
-    ZKEY.get_or_init(|| {
-        let env = TestEnv::new();
-        let exported = env.path("withdraw.r1cs");
-        let out = ok(
-            &mut env.cmd(),
-            &["ceremony", "r1cs", "-o", exported.to_str().unwrap()],
-        );
-        let bytes = std::fs::read(&exported).unwrap();
-        assert_eq!(out["bytes"], bytes.len());
-        assert_eq!(&bytes[..4], b"r1cs");
-        // Piped, the file goes to stdout; with --json stdout is the envelope's, so it says so.
-        let piped = env.cmd().args(["ceremony", "r1cs"]).output().unwrap();
-        assert!(piped.status.success());
-        assert_eq!(piped.stdout, bytes);
-        let err = fails(&mut env.cmd(), &["ceremony", "r1cs"], 2);
-        assert!(err.contains("-o FILE"), "{err}");
-
-        // What the binary exports is the circuit the shared ceremony runs on.
-        assert_eq!(bytes, zk::r1cs::withdraw_r1cs());
-        test_support::ceremony::ceremony().zkey.clone()
-    })
+    ZKEY.get_or_init(|| exported_zkey(Circuit::Withdraw))
 }
 
-/// The batch circuit as `tronpool ceremony r1cs --circuit batch` exports it, through its own
-/// snarkjs ceremony (power 15): the zkey.
+/// The batch circuit's zkey from its own snarkjs ceremony ([`exported_zkey`]).
 fn batch_zkey() -> &'static Path {
     static ZKEY: OnceLock<PathBuf> = OnceLock::new();
-    ZKEY.get_or_init(|| {
-        let env = TestEnv::new();
-        let exported = env.path("batch.r1cs");
-        let out = ok(
-            &mut env.cmd(),
-            &[
-                "ceremony",
-                "r1cs",
-                "--circuit",
-                "batch",
-                "-o",
-                exported.to_str().unwrap(),
-            ],
-        );
-        assert_eq!(out["circuit"], "batch");
-        assert_eq!(out["ptauPower"], 15);
-        assert_eq!(std::fs::read(&exported).unwrap(), zk::batch::r1cs_file());
-        let err = fails(
-            &mut env.cmd(),
-            &["ceremony", "r1cs", "--circuit", "deposit", "-o", "x"],
-            2,
-        );
-        assert!(err.contains("withdraw and batch"), "{err}");
-        test_support::ceremony::batch_ceremony().zkey.clone()
-    })
+    ZKEY.get_or_init(|| exported_zkey(Circuit::Batch))
+}
+
+/// `circuit` as `tronpool ceremony r1cs --circuit NAME` exports it, checked to be what the
+/// shared snarkjs ceremony runs on (`test_support::ceremony`, shared with the zk and devnet
+/// ceremony tests), and that ceremony's zkey.
+fn exported_zkey(circuit: Circuit) -> PathBuf {
+    let env = TestEnv::new();
+    let name = circuit.name();
+    let exported = env.path(&format!("{name}.r1cs"));
+    let out = ok(
+        &mut env.cmd(),
+        &[
+            "ceremony",
+            "r1cs",
+            "--circuit",
+            name,
+            "-o",
+            exported.to_str().unwrap(),
+        ],
+    );
+    let bytes = std::fs::read(&exported).unwrap();
+    assert_eq!(out["bytes"], bytes.len());
+    assert_eq!(out["circuit"], name);
+    assert_eq!(&bytes[..4], b"r1cs");
+    // What the binary exports is the circuit the shared ceremony runs on.
+    assert_eq!(bytes, circuit.r1cs_file());
+    match circuit {
+        Circuit::Withdraw => {
+            assert_eq!(out["ptauPower"], 13);
+            // Piped, the file goes to stdout (the withdraw circuit by default); with --json
+            // stdout is the envelope's, so it says so.
+            let piped = env.cmd().args(["ceremony", "r1cs"]).output().unwrap();
+            assert!(piped.status.success());
+            assert_eq!(piped.stdout, bytes);
+            let err = fails(&mut env.cmd(), &["ceremony", "r1cs"], 2);
+            assert!(err.contains("-o FILE"), "{err}");
+            test_support::ceremony::ceremony().zkey.clone()
+        }
+        Circuit::Batch => {
+            assert_eq!(out["ptauPower"], 15);
+            let err = fails(
+                &mut env.cmd(),
+                &["ceremony", "r1cs", "--circuit", "deposit", "-o", "x"],
+                2,
+            );
+            assert!(err.contains("withdraw and batch"), "{err}");
+            test_support::ceremony::batch_ceremony().zkey.clone()
+        }
+    }
 }
 
 /// The batch ceremony's Phase 1 transcript (power 15).

@@ -1556,15 +1556,7 @@ async fn past_its_loss_budget_the_batcher_leaves_a_batch_that_is_not_full_waitin
     // Once the batcher has proved the due batch and found no budget for it, the listing says
     // it waits for a full block: no time is promised (proving takes seconds on a busy
     // machine, so the test waits for that look).
-    let started = std::time::Instant::now();
-    let pool = loop {
-        let pool = served.ok("/api/pools/100", None).await;
-        if pool["nextBatch"]["count"] == 1 && pool["nextBatch"]["dueAt"].is_null() {
-            break pool;
-        }
-        assert!(started.elapsed() < Duration::from_secs(60), "{pool}");
-        tokio::time::sleep(Duration::from_millis(250)).await;
-    };
+    let pool = held_back(&served, 1).await;
     assert_eq!(
         (pool["queued"].as_u64(), pool["depositCount"].as_u64()),
         (Some(1), Some(0)),
@@ -1611,15 +1603,7 @@ async fn the_batcher_holds_back_a_full_block_that_costs_more_than_its_fees_are_w
     deposit_with(&served.server.url(), &node, &key, (100, 32), false).await;
     // The batcher looks, sees a full block, proves it, finds it would lose, and leaves it:
     // no time is promised.
-    let started = std::time::Instant::now();
-    let pool = loop {
-        let pool = served.ok("/api/pools/100", None).await;
-        if pool["nextBatch"]["count"] == 32 && pool["nextBatch"]["dueAt"].is_null() {
-            break pool;
-        }
-        assert!(started.elapsed() < Duration::from_secs(60), "{pool}");
-        tokio::time::sleep(Duration::from_millis(250)).await;
-    };
+    let pool = held_back(&served, 32).await;
     assert_eq!(pool["depositCount"], 0, "{pool}");
     tokio::time::sleep(Duration::from_secs(2)).await;
     let pool = served.ok("/api/pools/100", None).await;
@@ -1651,15 +1635,7 @@ async fn the_batcher_never_takes_the_relayer_below_its_minimum_trx() {
         false,
     )
     .await;
-    let started = std::time::Instant::now();
-    let pool = loop {
-        let pool = served.ok("/api/pools/100", None).await;
-        if pool["nextBatch"]["count"] == 1 && pool["nextBatch"]["dueAt"].is_null() {
-            break pool;
-        }
-        assert!(started.elapsed() < Duration::from_secs(60), "{pool}");
-        tokio::time::sleep(Duration::from_millis(250)).await;
-    };
+    let pool = held_back(&served, 1).await;
     assert_eq!(pool["depositCount"], 0, "{pool}");
     tokio::time::sleep(wait * 4).await;
     let pool = served.ok("/api/pools/100", None).await;
@@ -1668,4 +1644,19 @@ async fn the_batcher_never_takes_the_relayer_below_its_minimum_trx() {
         (Some(1), Some(0)),
         "{pool}"
     );
+}
+
+/// The 100 pool's listing once `serve`'s batcher has looked at its next batch of `count`
+/// and held it back (`nextBatch.dueAt` null): proving takes seconds on a busy machine, so
+/// this waits for that look rather than for a fixed time.
+async fn held_back(served: &Served, count: u32) -> Value {
+    let started = std::time::Instant::now();
+    loop {
+        let pool = served.ok("/api/pools/100", None).await;
+        if pool["nextBatch"]["count"] == count && pool["nextBatch"]["dueAt"].is_null() {
+            return pool;
+        }
+        assert!(started.elapsed() < Duration::from_secs(60), "{pool}");
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
 }

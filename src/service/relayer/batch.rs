@@ -25,9 +25,10 @@ use crate::error::Result;
 use crate::service::chain::Chain;
 use crate::service::insert;
 use crate::service::journal::Purpose;
-use crate::service::pools::{self, NextBatch};
+use crate::service::pools;
 use crate::service::price::TrxPrice;
 use crate::service::relayer_fees::Pricing;
+use crate::service::wire::NextBatch;
 use crate::store::trees::TreeCache;
 
 /// The batcher never looks more often than this, whatever it is told (each look reads every

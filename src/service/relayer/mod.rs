@@ -200,7 +200,7 @@ pub struct Relayer {
     /// while that would not fit the budget.
     batch_cost: Mutex<Option<i64>>,
     /// Each queued pool's next batch as the batcher last saw it, for the pool listings.
-    next_batches: Mutex<BTreeMap<u64, crate::service::pools::NextBatch>>,
+    next_batches: Mutex<BTreeMap<u64, crate::service::wire::NextBatch>>,
     /// What pool listings price fees by, read at most once per chain cache period (made on
     /// first use, with the chain's period).
     listing: OnceLock<Cached<Holding>>,
