@@ -66,7 +66,7 @@ fn groth16(c: &mut Criterion) {
 /// `BatchInsert(levels, 20)`: what a batcher pays in CPU for one batch, full or of one
 /// deposit, at the default block of 32 (`BATCH_LEVELS`) and beside it (16 and 64), with the
 /// circuit's size. Each size is proved the plain arkworks way (the circuit synthesized for
-/// every proof); the default size also with `zk::batch::prove`, which is handed the matrices
+/// every proof); the default size also with `zk::batch_proof::prove`, which is handed the matrices
 /// and checks the assignment first, as a batcher proves.
 fn batch(c: &mut Criterion) {
     use ark_bn254::Bn254;
@@ -109,7 +109,7 @@ fn batch(c: &mut Criterion) {
             });
             if levels == BATCH_LEVELS {
                 group.bench_function(format!("batcher_prove_{count}_of_{size}"), |b| {
-                    b.iter(|| zk::batch::prove(&pk, &circuit, &mut rng).unwrap())
+                    b.iter(|| zk::batch_proof::prove(&pk, &circuit, &mut rng).unwrap())
                 });
             }
         }

@@ -214,7 +214,7 @@ impl Chain {
             }
             return Ok(KeysHandle::InsecureDev(match circuit {
                 Circuit::Withdraw => Keys::insecure_dev(),
-                Circuit::Batch => zk::batch::insecure_dev_keys(),
+                Circuit::Batch => zk::batch_proof::insecure_dev_keys(),
             }));
         }
         let path = self

@@ -237,7 +237,7 @@ fn fresh_batch_proof(keys: &Keys) -> Result<(zk::batch::BatchPublic, EncodedProo
         zk::field::from_address(&rand_bytes()),
     )
     .map_err(|e| Error::caused("a test batch", e))?;
-    let proof = zk::batch::prove(&keys.proving, &circuit, &mut rand_core::OsRng)
+    let proof = zk::batch_proof::prove(&keys.proving, &circuit, &mut rand_core::OsRng)
         .map_err(|e| Error::caused("proving a batch for the check", e))?;
     Ok((circuit.public, EncodedProof::from_proof(&proof)))
 }

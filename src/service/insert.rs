@@ -146,7 +146,7 @@ pub async fn prove(
     let proved = tokio::task::spawn_blocking(move || {
         let circuit =
             BatchCircuit::new(BATCH_LEVELS, &tree, chain_start, &commitments, submitter_fr)?;
-        let proof = zk::batch::prove(&keys.proving, &circuit, &mut rand_core::OsRng)?;
+        let proof = zk::batch_proof::prove(&keys.proving, &circuit, &mut rand_core::OsRng)?;
         Ok::<_, zk::batch::BatchError>((circuit.public.new_root, proof))
     })
     .await

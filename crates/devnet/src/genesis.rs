@@ -200,7 +200,7 @@ pub fn build(accounts: usize, sponsor: bool) -> Result<(Ledger, Deployment), Gen
     // Batch insertion: the four-input hasher, the batch circuit's verifier (its development
     // key, pinned so a start costs no setup) and the inserter, whose callers pay every batch
     // in full.
-    let batch_key = zk::batch::insecure_dev_verifying_key();
+    let batch_key = zk::batch_proof::insecure_dev_verifying_key();
     let batches = BatchDeployment {
         hasher4: deploy(&mut chain, "PoseidonT5", Vec::new(), unsponsored)?,
         verifier: deploy(

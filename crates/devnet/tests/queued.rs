@@ -35,10 +35,10 @@ const INSERTION_FEE: u64 = 250_000;
 /// What a withdrawal's recipient gets: the denomination less the relayer's 1 USDT.
 const WITHDRAW_AMOUNT: u64 = DENOMINATION - 1_000_000;
 
-/// The batch circuit's development keys (`zk::batch::insecure_dev_keys`, seconds to make the
+/// The batch circuit's development keys (`zk::batch_proof::insecure_dev_keys`, seconds to make the
 /// first time in a process).
 fn batch_keys() -> ProvingKey<Bn254> {
-    zk::batch::insecure_dev_keys().proving.clone()
+    zk::batch_proof::insecure_dev_keys().proving.clone()
 }
 
 /// A queued 100 USDT pool and what a client keeps of it: the queue, its chain, and the tree
@@ -142,7 +142,7 @@ impl Pool {
     /// through the inserter.
     fn batch(&self, count: usize, submitter: &PrivateKey) -> (BatchCircuit, Vec<u8>) {
         let circuit = self.circuit(count, submitter);
-        let proof = zk::batch::prove(&self.keys, &circuit, &mut rand_core::OsRng).unwrap();
+        let proof = zk::batch_proof::prove(&self.keys, &circuit, &mut rand_core::OsRng).unwrap();
         let data = self.insert_call(&circuit, &EncodedProof::from_proof(&proof));
         (circuit, data)
     }
@@ -427,7 +427,7 @@ async fn a_false_or_stale_batch_is_refused_and_a_cheap_one_cheaply() {
 
     // A proof for another root than it claims.
     let (mut circuit, _) = p.batch(4, &batcher);
-    let proof = zk::batch::prove(&p.keys, &circuit, &mut rand_core::OsRng).unwrap();
+    let proof = zk::batch_proof::prove(&p.keys, &circuit, &mut rand_core::OsRng).unwrap();
     circuit.public.new_root = Fr::from(12345u64);
     let lying = p.insert_call(&circuit, &EncodedProof::from_proof(&proof));
     p.refused(&batcher, p.inserter, lying, "pool: invalid batch proof")

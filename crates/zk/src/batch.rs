@@ -65,18 +65,12 @@
 use std::sync::OnceLock;
 
 use alloy_primitives::U256;
-use ark_bn254::Bn254;
 use ark_ff::{BigInteger, PrimeField};
-use ark_groth16::{Groth16, Proof, ProvingKey, VerifyingKey};
 use ark_r1cs_std::fields::fp::FpVar;
 use ark_r1cs_std::prelude::*;
 use ark_relations::gr1cs::{ConstraintSynthesizer, ConstraintSystemRef, SynthesisError};
-use ark_snark::SNARK;
-use rand_core::{CryptoRng, RngCore};
 
 use crate::Fr;
-use crate::circuits::Circuit;
-use crate::keys::{KeyError, Keys, Setup};
 use crate::poseidon::{self, gadget};
 use crate::r1cs::{self, Matrix, R1cs};
 use crate::tree::{DEPTH, MerklePath, MerkleTree, TreeError, ZERO};
@@ -443,7 +437,7 @@ pub const INSECURE_DEV_VK_SHA256: &str =
 
 /// The development setup's verifying key (`keys::verifying_key_bytes`, hex), so a devnet's
 /// genesis deploys the batch verifier without the seconds of setup the proving key takes (a
-/// test keeps it equal to [`insecure_dev_keys`]'s).
+/// test keeps it equal to `batch_proof::insecure_dev_keys`'s).
 pub const INSECURE_DEV_VERIFYING_KEY_HEX: &str = concat!(
     "caf93d956fe151d86c4c18098a41e8831d1717f40813decb30726ad0242271152cdaeb3411ba6a3d",
     "501a9a450db323ea38dfec494b003484ccb10fea5f50650002d7045fa08e5d05c284e9a75f232b99",
@@ -454,80 +448,6 @@ pub const INSECURE_DEV_VERIFYING_KEY_HEX: &str = concat!(
     "a02727bc0c17ec18a933255c64db27a5a462da7ded479292a3500d25d1e8d8d0803bdb2b65f568a8",
     "6f894cdab580182919bd8aada8a69810",
 );
-
-/// [`INSECURE_DEV_VERIFYING_KEY_HEX`] read back.
-pub fn insecure_dev_verifying_key() -> VerifyingKey<Bn254> {
-    let bytes = hex::decode(INSECURE_DEV_VERIFYING_KEY_HEX).expect("the pinned key is hex");
-    crate::keys::read_verifying_key(&bytes).expect("the pinned key is a verifying key")
-}
-
-/// The batch circuit's deterministic development keys, made once per process (a few seconds:
-/// the setup runs on a 2^15 domain). Insecure: anyone can recompute their toxic waste.
-pub fn insecure_dev_keys() -> &'static Keys {
-    static KEYS: OnceLock<Keys> = OnceLock::new();
-    KEYS.get_or_init(|| {
-        let mut rng = crate::keys::insecure_dev_rng(INSECURE_DEV_SEED);
-        let (pk, _) =
-            Groth16::<Bn254>::circuit_specific_setup(BatchCircuit::blank(BATCH_LEVELS), &mut rng)
-                .expect("the blank batch circuit synthesizes");
-        Keys::for_circuit(pk, Circuit::Batch).expect("the setup made keys for this circuit")
-    })
-}
-
-/// Which setup made `pk` (`keys::setup_for`), once its sizes are checked to be the default
-/// batch circuit's.
-pub fn setup_of(pk: &ProvingKey<Bn254>) -> Result<Setup, BatchError> {
-    crate::keys::setup_for(pk, constraint_system()).map_err(|e| match e {
-        KeyError::WrongCircuit(what) => BatchError::WrongKey(what),
-        other => BatchError::WrongKey(other.to_string()),
-    })
-}
-
-/// Proves `circuit` (a default-size batch) with `pk`, from arkworks' setup or a snarkjs
-/// ceremony. The assignment is checked against the constraint system first, so a false batch
-/// gets an error naming the constraint rather than a proof that fails on chain; the matrices
-/// are made once per process, so a proof only computes the assignment; the finished proof is
-/// verified before it is returned.
-pub fn prove<R: RngCore + CryptoRng>(
-    pk: &ProvingKey<Bn254>,
-    circuit: &BatchCircuit,
-    rng: &mut R,
-) -> Result<Proof<Bn254>, BatchError> {
-    prove_randomized(pk, circuit, crate::proof::randomness(rng))
-}
-
-/// [`prove`] with its randomness drawn: not generic, so it is compiled here, optimized,
-/// whoever calls [`prove`] (see `proof::prove`).
-fn prove_randomized(
-    pk: &ProvingKey<Bn254>,
-    circuit: &BatchCircuit,
-    randomness: (Fr, Fr),
-) -> Result<Proof<Bn254>, BatchError> {
-    if circuit.levels != BATCH_LEVELS {
-        return Err(BatchError::BadLevels {
-            levels: circuit.levels,
-            depth: DEPTH,
-        });
-    }
-    let setup = setup_of(pk)?;
-    let system = constraint_system();
-    let z =
-        r1cs::full_assignment(circuit.clone()).map_err(|e| BatchError::Prover(e.to_string()))?;
-    if let Some(row) = system.first_unsatisfied(&z) {
-        return Err(BatchError::Unsatisfied(row));
-    }
-    let proof =
-        crate::proof::prove_assignment(pk, setup, (system, constraint_matrices()), &z, randomness)
-            .map_err(|e| BatchError::Prover(e.to_string()))?;
-    let prepared = ark_groth16::prepare_verifying_key(&pk.vk);
-    let verified =
-        Groth16::<Bn254>::verify_with_processed_vk(&prepared, &circuit.public.instance(), &proof)
-            .unwrap_or(false);
-    if !verified {
-        return Err(BatchError::SelfCheckFailed);
-    }
-    Ok(proof)
-}
 
 #[cfg(test)]
 mod tests {
@@ -572,24 +492,6 @@ mod tests {
             hashes * 240 + binding + flags + slots + path + rest
         );
         assert_eq!(cs.num_constraints(), 30_548);
-    }
-
-    #[test]
-    fn the_development_keys_are_the_pinned_ones() {
-        let dev = insecure_dev_keys();
-        let keys = &dev.proving;
-        assert_eq!(
-            crate::keys::verifying_key_sha256(&keys.vk),
-            INSECURE_DEV_VK_SHA256
-        );
-        assert_eq!(setup_of(keys).unwrap(), Setup::Arkworks);
-        assert!(dev.is_insecure_dev());
-        assert_eq!(dev.circuit(), Circuit::Batch);
-        // Not the withdraw circuit's.
-        assert_ne!(INSECURE_DEV_VK_SHA256, crate::keys::INSECURE_DEV_VK_SHA256);
-        let bytes = crate::keys::verifying_key_bytes(&keys.vk);
-        assert_eq!(hex::encode(bytes), INSECURE_DEV_VERIFYING_KEY_HEX);
-        assert_eq!(insecure_dev_verifying_key(), keys.vk);
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! tronpool's two circuits by name: `Withdraw(20)`, which guards the pools' funds, and
 //! `BatchInsert(5, 20)`, which guards their trees. A ceremony, a zkey and a verifier belong
-//! to one of them; this is the one place that says which sizes, constraint system and
-//! development key each has, so that a key is recognized by what it holds, not by a flag.
+//! to one of them; this is the one place that says which sizes and constraint system each
+//! has, so that a key is recognized by what it holds, not by a flag (its development key's
+//! hash is `crate::keys`', which knows keys). Nothing here knows a key: the zkey reader and
+//! the keys build on it.
 
 use std::fmt;
 use std::str::FromStr;
@@ -48,14 +50,6 @@ impl Circuit {
     /// Its `.r1cs` file, for `snarkjs groth16 setup`.
     pub fn r1cs_file(self) -> Vec<u8> {
         crate::r1cs::encode_r1cs(self.constraint_system())
-    }
-
-    /// SHA-256 of its insecure development setup's verifying key.
-    pub fn insecure_dev_vk_sha256(self) -> &'static str {
-        match self {
-            Circuit::Withdraw => crate::keys::INSECURE_DEV_VK_SHA256,
-            Circuit::Batch => crate::batch::INSECURE_DEV_VK_SHA256,
-        }
     }
 
     /// The circuit with `vars` wires (the constant one included), `public` public inputs and

@@ -34,6 +34,17 @@ pub const INSECURE_DEV_SEED: &[u8] = b"tronpool insecure development setup v1";
 pub const INSECURE_DEV_VK_SHA256: &str =
     "babf684cd0010785f189b615836e950764f348e8da1f13033c51f16720efa30d";
 
+impl Circuit {
+    /// SHA-256 of the circuit's insecure development setup's verifying key, so a deployment
+    /// that pins it is recognized (and refused off a devnet) without running the setup.
+    pub fn insecure_dev_vk_sha256(self) -> &'static str {
+        match self {
+            Circuit::Withdraw => INSECURE_DEV_VK_SHA256,
+            Circuit::Batch => crate::batch::INSECURE_DEV_VK_SHA256,
+        }
+    }
+}
+
 /// Which setup made a proving key, and so which R1CS-to-QAP reduction proofs with it need.
 /// The two differ only in the H query, and a proof made with the other reduction does not
 /// verify.

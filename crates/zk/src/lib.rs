@@ -6,6 +6,7 @@
 //! their 20-byte form.
 
 pub mod batch;
+pub mod batch_proof;
 pub mod circuit;
 pub mod circuits;
 pub mod field;

@@ -138,7 +138,7 @@ fn a_rust_batch_proof_with_ceremony_keys_verifies_in_snarkjs() {
     let dir = scratch(c);
     let circuit = batch();
     let public = circuit.public;
-    let proof = zk::batch::prove(&keys().proving, &circuit, &mut rand_core::OsRng).unwrap();
+    let proof = zk::batch_proof::prove(&keys().proving, &circuit, &mut rand_core::OsRng).unwrap();
     assert!(verifies(&public, &proof));
 
     let (vk, proof_path, public_path) = (
