@@ -36,7 +36,7 @@ impl PoolsArgs {
                         pool.next_batch = next
                             .get(&pool.denomination)
                             .copied()
-                            .filter(|n| pool.queued > 0 && n.start >= pool.deposit_count);
+                            .filter(|n| n.still_ahead(pool.deposit_count, pool.queued));
                     }
                 }
                 Err(e) => ctx.out.warn(format!(

@@ -82,64 +82,54 @@ pub(crate) async fn check_deployment(
 
 /// The hasher answers like `zk::poseidon::hash2` on random field elements.
 async fn hasher(chain: &Chain) -> Result<Check> {
-    let hasher = chain.deployment.hasher;
-    for _ in 0..HASHER_SAMPLES {
-        let (a, b) = (random_field(), random_field());
-        let ours = zk::poseidon::hash2(a, b);
-        let call = PoseidonT3::poseidonCall {
-            inputs: [zk::field::to_u256(&a), zk::field::to_u256(&b)],
-        };
-        let theirs = match chain.view(hasher, call).await {
-            Ok(theirs) => theirs,
-            Err(e) => return Ok(Check::new("hasher", false, format!("{hasher}: {e}"))),
-        };
-        if theirs != zk::field::to_u256(&ours) {
-            return Ok(Check::new(
-                "hasher",
-                false,
-                format!("{hasher} hashes differently from tronpool's Poseidon"),
-            ));
-        }
-    }
-    Ok(Check::new(
-        "hasher",
-        true,
-        format!("{hasher} equals tronpool's Poseidon on {HASHER_SAMPLES} random pairs"),
-    ))
+    let names = ("hasher", "Poseidon", "pairs");
+    let call = |inputs| PoseidonT3::poseidonCall { inputs };
+    hashes_like(chain, chain.deployment.hasher, names, call, |[a, b]| {
+        zk::poseidon::hash2(a, b)
+    })
+    .await
 }
 
-/// The four-input hasher answers like `zk::poseidon::hash4` on random field elements.
+/// The batch hasher answers like `zk::poseidon::hash4` on random field elements.
 async fn hasher4(chain: &Chain, hasher4: Address) -> Result<Check> {
+    let names = ("batch hasher", "four-input Poseidon", "quadruples");
+    let call = |inputs| PoseidonT5::poseidonCall { inputs };
+    hashes_like(chain, hasher4, names, call, |[a, b, c, d]| {
+        zk::poseidon::hash4(a, b, c, d)
+    })
+    .await
+}
+
+/// The check `name`: the hasher at `address` answers like `ours` (tronpool's `what`) on
+/// [`HASHER_SAMPLES`] random inputs (`samples` in the detail), each asked with `call`.
+async fn hashes_like<const N: usize, C: SolCall<Return = U256>>(
+    chain: &Chain,
+    address: Address,
+    (name, what, samples): (&str, &str, &str),
+    call: impl Fn([U256; N]) -> C,
+    ours: impl Fn([Fr; N]) -> Fr,
+) -> Result<Check> {
     for _ in 0..HASHER_SAMPLES {
-        let inputs = [
-            random_field(),
-            random_field(),
-            random_field(),
-            random_field(),
-        ];
-        let ours = zk::poseidon::hash4(inputs[0], inputs[1], inputs[2], inputs[3]);
-        let call = PoseidonT5::poseidonCall {
-            inputs: inputs.map(|v| zk::field::to_u256(&v)),
-        };
-        let theirs = match chain.view(hasher4, call).await {
+        let inputs: [Fr; N] = std::array::from_fn(|_| random_field());
+        let theirs = match chain
+            .view(address, call(inputs.map(|v| zk::field::to_u256(&v))))
+            .await
+        {
             Ok(theirs) => theirs,
-            Err(e) => return Ok(Check::new("batch hasher", false, format!("{hasher4}: {e}"))),
+            Err(e) => return Ok(Check::new(name, false, format!("{address}: {e}"))),
         };
-        if theirs != zk::field::to_u256(&ours) {
+        if theirs != zk::field::to_u256(&ours(inputs)) {
             return Ok(Check::new(
-                "batch hasher",
+                name,
                 false,
-                format!("{hasher4} hashes differently from tronpool's four-input Poseidon"),
+                format!("{address} hashes differently from tronpool's {what}"),
             ));
         }
     }
     Ok(Check::new(
-        "batch hasher",
+        name,
         true,
-        format!(
-            "{hasher4} equals tronpool's four-input Poseidon on {HASHER_SAMPLES} random \
-             quadruples"
-        ),
+        format!("{address} equals tronpool's {what} on {HASHER_SAMPLES} random {samples}"),
     ))
 }
 
@@ -372,9 +362,7 @@ pub async fn withdrawal(
     let pool = chain.pool_address(denomination)?;
     let synced = sync::sync_tree(chain, denomination, trees, &|_| {}).await?;
     let commitment = alloy_primitives::B256::from(zk::field::to_be_bytes(&note.commitment()));
-    if let Some(position) = synced.position_of(trees, commitment)?
-        && position >= synced.leaves
-    {
+    if let Some(position) = synced.queue_position(trees, commitment)? {
         return Ok(Check::skipped(
             name,
             format!(

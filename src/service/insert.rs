@@ -186,9 +186,7 @@ pub async fn is_queued(
         return Ok(false);
     }
     let synced = sync::sync_tree(chain, denomination, trees, &|_| {}).await?;
-    Ok(synced
-        .position_of(trees, commitment)?
-        .is_some_and(|position| position >= synced.leaves))
+    Ok(synced.queue_position(trees, commitment)?.is_some())
 }
 
 /// The refusal for a deployment whose pools are not queued.

@@ -76,7 +76,7 @@ impl PoolRead {
     /// pool as read: deposits still wait, and none of the batch's is in the tree yet.
     pub(crate) fn with_next_batch(mut self, next: Option<NextBatch>) -> Self {
         self.next_batch =
-            next.filter(|n| self.state.queued() > 0 && n.start >= self.state.deposit_count);
+            next.filter(|n| n.still_ahead(self.state.deposit_count, self.state.queued()));
         self
     }
 }

@@ -636,3 +636,12 @@ pub struct NextBatch {
     /// then waits for a full block (or for anyone to insert it: `tronpool pool insert`).
     pub due_at: Option<i64>,
 }
+
+impl NextBatch {
+    /// Whether this view of the next batch still describes a pool that has `deposit_count`
+    /// deposits in its tree and `queued` waiting: some wait, and none of the batch's is in
+    /// the tree yet (a batcher's view is as old as its last look).
+    pub fn still_ahead(&self, deposit_count: u32, queued: u32) -> bool {
+        queued > 0 && self.start >= deposit_count
+    }
+}

@@ -98,3 +98,29 @@ pub fn read_json(path: &Path) -> Value {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
+
+/// `snarkjs groth16 verify` of `proof` for `instance` under `vk`, through files written in
+/// `dir` (`vk.json`, `public.json`, `proof.json`): what snarkjs printed and its exit status.
+pub fn snarkjs_groth16_verify(
+    dir: &Path,
+    vk: &VerifyingKey<Bn254>,
+    instance: &[Fr],
+    proof: &Proof<Bn254>,
+) -> std::process::Output {
+    let (vk_path, public_path, proof_path) = (
+        dir.join("vk.json"),
+        dir.join("public.json"),
+        dir.join("proof.json"),
+    );
+    write_json(&vk_path, &vk_json(vk));
+    write_json(&public_path, &instance_json(instance));
+    write_json(&proof_path, &proof_json(proof));
+    let path = |p: &Path| p.to_str().expect("a UTF-8 path").to_owned();
+    crate::interop::snarkjs(&[
+        "groth16",
+        "verify",
+        &path(&vk_path),
+        &path(&public_path),
+        &path(&proof_path),
+    ])
+}

@@ -26,8 +26,6 @@ use crate::zkey::{self, Context, G1_BYTES, G2_BYTES};
 pub struct Ptau<'a> {
     /// The transcript has `2^power` powers of τ (in G2, and α, β times them in G1).
     pub power: u32,
-    /// The whole file: snarkjs sometimes reads past a section (see [`Ptau::raw_tau_g1`]).
-    file: &'a [u8],
     sections: Vec<(u32, &'a [u8])>,
     cx: Context<'a>,
 }
@@ -47,7 +45,6 @@ impl<'a> Ptau<'a> {
         let sections = zkey::binfile_sections(bytes, b"ptau", 1, &cx)?;
         let mut ptau = Ptau {
             power: 0,
-            file: bytes,
             sections,
             cx,
         };
@@ -176,16 +173,6 @@ impl<'a> Ptau<'a> {
     /// How many `τ^i·G1` section 2 holds: `2^(power+1) − 1`.
     pub fn tau_g1_len(&self) -> usize {
         self.section(2).map_or(0, |body| body.len() / G1_BYTES)
-    }
-
-    /// The 64 bytes snarkjs reads for `τ^index·G1`: section 2's point `index`, or, past the
-    /// section's end, whatever the file holds there (the next section's header and points),
-    /// as snarkjs reads files by position. `None` past the end of the file.
-    pub fn raw_tau_g1(&self, index: usize) -> Option<&'a [u8]> {
-        let body = self.section(2).ok()?;
-        let start = (body.as_ptr() as usize - self.file.as_ptr() as usize)
-            .checked_add(index.checked_mul(G1_BYTES)?)?;
-        self.file.get(start..start.checked_add(G1_BYTES)?)
     }
 }
 

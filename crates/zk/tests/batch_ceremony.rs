@@ -16,7 +16,7 @@ use ark_groth16::Groth16;
 use ark_snark::SNARK;
 use test_support::ceremony::{Ceremony, arg, batch_ceremony, ceremony, snarkjs, text};
 use test_support::snarkjs_json::{
-    instance_json, proof_from_json, proof_json, read_json, vk_json, write_json,
+    instance_json, proof_from_json, read_json, snarkjs_groth16_verify, vk_json,
 };
 use zk::Fr;
 use zk::batch::{BATCH_LEVELS, BatchCircuit, BatchPublic, chain};
@@ -141,24 +141,10 @@ fn a_rust_batch_proof_with_ceremony_keys_verifies_in_snarkjs() {
     let proof = zk::batch_proof::prove(&keys().proving, &circuit, &mut rand_core::OsRng).unwrap();
     assert!(verifies(&public, &proof));
 
-    let (vk, proof_path, public_path) = (
-        dir.path().join("vk.json"),
-        dir.path().join("proof.json"),
-        dir.path().join("public.json"),
-    );
-    write_json(&vk, &vk_json(&keys().verifying));
-    write_json(&proof_path, &proof_json(&proof));
-    write_json(&public_path, &instance_json(&public.instance()));
-    let snarkjs_verify = || {
-        snarkjs(&[
-            "groth16",
-            "verify",
-            arg(&vk),
-            arg(&public_path),
-            arg(&proof_path),
-        ])
+    let snarkjs_verify = |public: &BatchPublic| {
+        snarkjs_groth16_verify(dir.path(), &keys().verifying, &public.instance(), &proof)
     };
-    let out = snarkjs_verify();
+    let out = snarkjs_verify(&public);
     assert!(
         out.status.success() && text(&out).contains("OK!"),
         "{}",
@@ -169,8 +155,7 @@ fn a_rust_batch_proof_with_ceremony_keys_verifies_in_snarkjs() {
         submitter: field::from_address(&[0x42; 20]),
         ..public
     };
-    write_json(&public_path, &instance_json(&thief.instance()));
-    let out = snarkjs_verify();
+    let out = snarkjs_verify(&thief);
     assert!(
         !out.status.success() && text(&out).contains("Invalid proof"),
         "{}",

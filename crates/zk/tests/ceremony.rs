@@ -13,7 +13,7 @@ use std::time::Instant;
 use serde_json::Value;
 use test_support::ceremony::{arg, ceremony, snarkjs, text};
 use test_support::snarkjs_json::{
-    instance_json, proof_from_json, proof_json, read_json, vk_json, write_json,
+    instance_json, proof_from_json, read_json, snarkjs_groth16_verify, vk_json,
 };
 use zk::Fr;
 use zk::circuit::PublicInputs;
@@ -169,22 +169,10 @@ fn a_rust_proof_with_ceremony_keys_verifies_in_rust_and_in_snarkjs() {
     let back = EncodedProof::from_proof(&proof).to_proof().unwrap();
     assert!(verify(keys, &public, &back));
 
-    let vk = dir.path().join("vk.json");
-    let proof_path = dir.path().join("proof.json");
-    let public_path = dir.path().join("public.json");
-    write_json(&vk, &vk_json(&keys.verifying));
-    write_json(&proof_path, &proof_json(&proof));
-    write_json(&public_path, &public_json(&public));
-    let verify_with_snarkjs = || {
-        snarkjs(&[
-            "groth16",
-            "verify",
-            arg(&vk),
-            arg(&public_path),
-            arg(&proof_path),
-        ])
+    let verify_with_snarkjs = |public: &PublicInputs| {
+        snarkjs_groth16_verify(dir.path(), &keys.verifying, &public.instance(), &proof)
     };
-    let out = verify_with_snarkjs();
+    let out = verify_with_snarkjs(&public);
     assert!(
         out.status.success() && text(&out).contains("OK!"),
         "{}",
@@ -195,8 +183,7 @@ fn a_rust_proof_with_ceremony_keys_verifies_in_rust_and_in_snarkjs() {
     let mut greedy = public;
     greedy.fee += Fr::from(1u64);
     assert!(!verify(keys, &greedy, &proof));
-    write_json(&public_path, &public_json(&greedy));
-    let out = verify_with_snarkjs();
+    let out = verify_with_snarkjs(&greedy);
     assert!(
         !out.status.success() && text(&out).contains("Invalid proof"),
         "{}",

@@ -34,7 +34,7 @@ use crate::store::trees::TreeCache;
 /// The batcher never looks more often than this, whatever it is told (each look reads every
 /// pool's state from the node).
 const MIN_POLL: Duration = Duration::from_millis(200);
-/// The window of the batcher's budget for batches that are not full.
+/// The window of the batcher's budget for losses.
 const BUDGET_WINDOW: Duration = Duration::from_secs(24 * 60 * 60);
 
 impl Relayer {

@@ -130,6 +130,18 @@ impl SyncedTree {
         Ok(leaf.map(|l| l.index).filter(|&i| i < self.deposits))
     }
 
+    /// The queue position of the deposit of `commitment` while it waits for a batch
+    /// (deposited, not yet in the tree); `None` once inserted, or when never deposited.
+    pub(crate) fn queue_position(
+        &self,
+        cache: &TreeCache,
+        commitment: B256,
+    ) -> Result<Option<u32>> {
+        Ok(self
+            .position_of(cache, commitment)?
+            .filter(|&position| position >= self.leaves))
+    }
+
     /// The sibling path of leaf `index`, read from the cache and checked to lead from
     /// `commitment` to this sync's root (which the pool knows). Nodes that do not are
     /// rebuilt from the cached leaves once; a path that still does not is an error, never a
