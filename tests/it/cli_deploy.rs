@@ -526,6 +526,20 @@ fn deploy_with_ceremony_keys_resume_and_withdraw() {
     let again = ok(on(&env, &chain, 3).arg("--yes"), &["deploy"]);
     assert_eq!(again["transactions"], serde_json::json!([]), "{again}");
     assert_eq!(&again["deployment"], deployment);
+    // A deployment's pools share one insertion fee: a resumed one keeps its record's, and a
+    // fee that is not an amount of USDT is a usage error.
+    let err = fails(
+        on(&env, &chain, 3).arg("--yes"),
+        &["deploy", "--insertion-fee", "0.5"],
+        2,
+    );
+    assert!(err.contains("an insertion fee of 250000"), "{err}");
+    let err = fails(
+        &mut on(&env, &chain, 3),
+        &["deploy", "--insertion-fee", "abc", "--dry-run"],
+        2,
+    );
+    assert!(err.contains("--insertion-fee `abc`"), "{err}");
 
     // A new denomination later adds its pool next to the same hasher and verifier.
     let added = ok(
@@ -951,6 +965,17 @@ fn refusals() {
         b.verifying_key_sha256,
         b.inserter,
     ));
+    // Without its batches table the record is one from before queued pools: `deploy` will
+    // not resume it, and says how to start afresh.
+    let (before_queued, _) = text
+        .split_once("\n[networks.rehearsal.deployment.batches]")
+        .unwrap();
+    std::fs::write(env.home().join("config.toml"), before_queued).unwrap();
+    let err = fails(&mut on(&env, &chain, 3), &["deploy", "--dry-run"], 2);
+    assert!(
+        err.contains("from before queued pools") && err.contains("deploy afresh"),
+        "{err}"
+    );
     std::fs::write(env.home().join("config.toml"), &text).unwrap();
     // Whatever the network is called, the node proves to be a tronpool devnet (its genesis
     // block), so the development keys may be used there.
