@@ -30,3 +30,8 @@ pub(crate) const RELAYER_KEY_FILE: &str = "TRONPOOL_RELAYER_KEY_FILE";
 pub(crate) const RELAYER_PRIVATE_KEY: &str = "TRONPOOL_RELAYER_PRIVATE_KEY";
 /// A file holding the passphrase that unlocks the encrypted secrets (for scripts).
 pub(crate) const PASSPHRASE_FILE: &str = "TRONPOOL_PASSPHRASE_FILE";
+/// The PostgreSQL database `serve` keeps what its replicas share in (like `serve
+/// --database`; a password is welcome here, not on the command line).
+pub(crate) const DATABASE_URL: &str = "TRONPOOL_DATABASE_URL";
+/// The password for the database URL, when the URL has none.
+pub(crate) const DATABASE_PASSWORD: &str = "TRONPOOL_DATABASE_PASSWORD";

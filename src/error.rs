@@ -124,6 +124,17 @@ pub enum StoreError {
     /// A file the store would write is already there, and may hold what must not be lost.
     #[error("{0}")]
     Occupied(String),
+    /// PostgreSQL answered `what` with an error (not a lost connection).
+    #[error("{what}: {source}")]
+    Postgres {
+        what: String,
+        #[source]
+        source: tokio_postgres::Error,
+    },
+    /// The shared database (PostgreSQL) cannot be reached: the server cannot record or read
+    /// what its replicas share, so it answers 503 and sends nothing until it is back.
+    #[error("{what}: the database is unavailable: {detail}")]
+    Unreachable { what: String, detail: String },
     /// The database was written by a newer tronpool, which this one must not change.
     #[error(
         "the database has schema version {found}, written by a newer tronpool (this one knows \
@@ -329,6 +340,7 @@ impl Error {
             | Error::Key(_)
             | Error::Address(_) => Kind::Usage,
             Error::Node(e) if e.is_unavailable() => Kind::Unavailable,
+            Error::Store(StoreError::Unreachable { .. }) => Kind::Unavailable,
             Error::Node(NodeError::Refused { .. } | NodeError::Node { .. }) => Kind::Refused,
             Error::Node(_)
             | Error::Io { .. }
@@ -382,9 +394,9 @@ impl Error {
             Kind::Refused | Kind::BadNote => 422,
             Kind::Disabled => 503,
             Kind::Locked => 403,
-            Kind::Unavailable => match self {
+            Kind::Unavailable => match self.root() {
+                Error::Store(StoreError::Unreachable { .. }) => 503,
                 Error::Node(NodeError::Timeout { .. }) => 504,
-                _ if matches!(self.root(), Error::Node(NodeError::Timeout { .. })) => 504,
                 _ => 502,
             },
             // A node that answered with something unreadable failed as an upstream.
@@ -405,6 +417,11 @@ impl Error {
         }
         match self.root() {
             Error::Node(e) => public_node_message(e),
+            Error::Store(StoreError::Unreachable { .. }) => {
+                "the server's database is unavailable, so nothing was recorded or sent; try again \
+                 later"
+                    .into()
+            }
             Error::Io { .. } => "internal error: a local file could not be read or written".into(),
             Error::Failed(_)
             | Error::Config(_)

@@ -165,6 +165,8 @@ pub struct Settings {
     pub price_source: Setting<Option<String>>,
     /// The least USDT per TRX a relayer prices at (text; none: no floor).
     pub price_floor: Setting<Option<String>>,
+    /// The PostgreSQL URL `serve` keeps its shared state in (none: the SQLite file).
+    pub database: Setting<Option<String>>,
     /// The most relayer fee `relay withdraw` accepts without `--max-fee`, in USDT (text).
     pub max_fee: Setting<Option<String>>,
     /// Where tronpool's contracts are (none: the devnet's own, or not deployed yet).
@@ -307,6 +309,10 @@ impl Settings {
             Some(text) => Setting::new(Some(text.clone()), from_file.clone()),
             None => Setting::new(None, Source::Default),
         };
+        let database = match &table.database {
+            Some(text) => Setting::new(Some(text.clone()), from_file.clone()),
+            None => Setting::new(None, Source::Default),
+        };
         let max_fee = match &table.max_fee {
             Some(text) => Setting::new(Some(text.clone()), from_file.clone()),
             None => Setting::new(None, Source::Default),
@@ -325,6 +331,7 @@ impl Settings {
             relayer,
             price_source,
             price_floor,
+            database,
             max_fee,
             deployment,
             chain_id: preset.and_then(|p| p.chain_id),

@@ -239,6 +239,8 @@ pub struct RateLimits {
     pub general: Limit,
     pub relayer_status: Limit,
     pub relayer_withdraw: Limit,
+    /// Who a request counts against (for the budgets kept in the database).
+    pub extractor: ClientKeyExtractor,
 }
 
 impl RateLimits {
@@ -248,6 +250,7 @@ impl RateLimits {
             general: Limit::new("general", general, &extractor),
             relayer_status: Limit::new("relayer_status", relayer, &extractor),
             relayer_withdraw: Limit::new("relayer_withdraw", relayer, &extractor),
+            extractor,
         }
     }
 
@@ -304,21 +307,8 @@ pub fn layer(limit: &Limit) -> BudgetLayer {
 
 fn limited(error: GovernorError, limit: u32, name: &'static str) -> Response<Body> {
     match error {
-        GovernorError::TooManyRequests { wait_time, .. } => {
-            super::metrics::rate_limited(name);
-            // governor's wait is truncated to whole seconds: the true wait is below one more.
-            let retry = wait_time + 1;
-            tracing::info!(retry_after = retry, "rate limited");
-            let mut response = ApiError::new(
-                StatusCode::TOO_MANY_REQUESTS,
-                format!("rate limited: {limit} requests a minute; retry in {retry} s"),
-            )
-            .into_response();
-            let headers = response.headers_mut();
-            write_headers(headers, limit, 0);
-            headers.insert("retry-after", HeaderValue::from(retry));
-            response
-        }
+        // governor's wait is truncated to whole seconds: the true wait is below one more.
+        GovernorError::TooManyRequests { wait_time, .. } => too_many(name, limit, wait_time + 1),
         other => {
             tracing::error!(error = %other, "cannot tell who the client is");
             ApiError::new(
@@ -327,6 +317,68 @@ fn limited(error: GovernorError, limit: u32, name: &'static str) -> Response<Bod
             )
             .into_response()
         }
+    }
+}
+
+/// 429 in the envelope, with `retry-after` (whole seconds) and the `ratelimit-*` headers.
+fn too_many(name: &'static str, limit: u32, retry: u64) -> Response<Body> {
+    super::metrics::rate_limited(name);
+    tracing::info!(retry_after = retry, budget = name, "rate limited");
+    let mut response = ApiError::new(
+        StatusCode::TOO_MANY_REQUESTS,
+        format!("rate limited: {limit} requests a minute; retry in {retry} s"),
+    )
+    .into_response();
+    let headers = response.headers_mut();
+    write_headers(headers, limit, 0);
+    headers.insert("retry-after", HeaderValue::from(retry));
+    response
+}
+
+/// A relayer budget counted again in the database when servers share one (`serve --database
+/// postgres://…`), so a client that spreads its requests over the replicas gets the same `limit`
+/// a minute in all, not per replica. Inside the per-process limiter: what one replica refuses
+/// never reaches the database. Alone on its database a server has nothing to share, and this
+/// passes the request on.
+#[derive(Clone)]
+pub(crate) struct SharedBudget {
+    pub app: Arc<super::app::App>,
+    pub name: &'static str,
+    pub limit: u32,
+}
+
+pub(crate) async fn shared_budget(
+    axum::extract::State(shared): axum::extract::State<SharedBudget>,
+    request: Request<Body>,
+    next: axum::middleware::Next,
+) -> Response<Body> {
+    let Some(coordination) = shared
+        .app
+        .relayer
+        .as_ref()
+        .map(|r| r.coordination())
+        .filter(|c| c.is_shared())
+    else {
+        return next.run(request).await;
+    };
+    let Some(ConnectInfo(peer)) = request.extensions().get::<ConnectInfo<SocketAddr>>() else {
+        return next.run(request).await;
+    };
+    let client = key_of(
+        shared
+            .app
+            .limits
+            .extractor
+            .client_address(peer.ip(), request.headers()),
+    );
+    let limit = shared.limit.max(1);
+    let interval = (60_000 / i64::from(limit)).max(1);
+    match coordination.take(shared.name, &client.to_string(), interval, i64::from(limit)) {
+        Ok(crate::store::coordination::Budget::Allowed) => next.run(request).await,
+        Ok(crate::store::coordination::Budget::Wait(ms)) => {
+            too_many(shared.name, limit, (ms as u64).div_ceil(1000))
+        }
+        Err(e) => ApiError::from(e).into_response(),
     }
 }
 

@@ -15,6 +15,9 @@
 //!   the events API's template;
 //! - `tronpool_cache_reads_total{cache, result}`: hits and misses of the block-long caches
 //!   (`service::cache`).
+//! - `tronpool_db_query_seconds{backend, outcome}` (a histogram): every statement of the
+//!   shared stores (`store::sql`), `outcome` being `ok`, `error` or `unreachable`;
+//!   `tronpool_db_connections{state}` (`open`, `idle`): PostgreSQL's pool, read when scraped.
 //!
 //! - `process_resident_memory_bytes`, `process_open_fds`, `process_max_fds`, `process_threads`,
 //!   `process_cpu_seconds_total`, `process_virtual_memory_bytes`, `process_start_time_seconds`:
@@ -39,6 +42,7 @@ use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 
 const DURATION: &str = "tronpool_http_request_duration_seconds";
 const NODE_DURATION: &str = "tronpool_node_call_duration_seconds";
+const DB_DURATION: &str = "tronpool_db_query_seconds";
 
 /// How often the recorder's upkeep folds histogram samples into their buckets.
 ///
@@ -64,6 +68,7 @@ fn handle() -> Option<&'static PrometheusHandle> {
                 .and_then(|b| {
                     b.set_buckets_for_metric(Matcher::Full(NODE_DURATION.into()), &buckets)
                 })
+                .and_then(|b| b.set_buckets_for_metric(Matcher::Full(DB_DURATION.into()), &buckets))
                 .map_err(|e| tracing::warn!(error = %e, "metrics buckets"))
                 .ok()?
                 .build_recorder();
@@ -175,6 +180,12 @@ pub(crate) fn set_relayer_jobs(counts: impl IntoIterator<Item = (String, u64)>) 
     for (state, count) in counts {
         metrics::gauge!("tronpool_relayer_jobs", "state" => state).set(count as f64);
     }
+}
+
+/// PostgreSQL's pool: connections open, and of those idle.
+pub(crate) fn set_db_connections((open, idle): (usize, usize)) {
+    metrics::gauge!("tronpool_db_connections", "state" => "open").set(open as f64);
+    metrics::gauge!("tronpool_db_connections", "state" => "idle").set(idle as f64);
 }
 
 /// Every metric in Prometheus' text format, the process's own read now.

@@ -138,11 +138,24 @@ pub fn router(app: Arc<App>) -> Router {
         )
         .route("/api/openapi.json", get(openapi::document))
         .route_layer(limits::layer(&budgets.general));
+    // The relayer's budgets are also counted in the database when replicas share one.
+    let shared = |limit: &limits::Limit| {
+        middleware::from_fn_with_state(
+            limits::SharedBudget {
+                app: app.clone(),
+                name: limit.name,
+                limit: limit.per_minute,
+            },
+            limits::shared_budget,
+        )
+    };
     let relayer_status = Router::new()
         .route("/api/relayer/status", get(relayer::status))
+        .route_layer(shared(&budgets.relayer_status))
         .route_layer(limits::layer(&budgets.relayer_status));
     let relayer_withdraw = Router::new()
         .route("/api/relayer/withdraw", post(relayer::withdraw))
+        .route_layer(shared(&budgets.relayer_withdraw))
         .route_layer(limits::layer(&budgets.relayer_withdraw));
     let probes = Router::new()
         .route("/api/health", get(health::health))
@@ -248,9 +261,15 @@ pub async fn serve(
         }));
     }
     let header_read_timeout = app.config.header_read_timeout;
+    let relayer = app.relayer.clone();
     let served = accept(listener, router(app), header_read_timeout, shutdown).await;
     for task in background {
         task.abort();
+    }
+    // Another replica on the same database takes the fee collector's and the batcher's
+    // roles at once, not when their leases run out.
+    if let Some(relayer) = relayer {
+        relayer.release_roles();
     }
     served
 }

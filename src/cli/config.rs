@@ -75,6 +75,8 @@ struct Shown<'a> {
     price_floor: &'a Setting<Option<String>>,
     max_fee: &'a Setting<Option<String>>,
     /// Without its password.
+    database: Setting<Option<String>>,
+    /// Without its password.
     proxy: Setting<Option<String>>,
     sync_from: &'a Setting<Vec<crate::settings::SyncSource>>,
     deployment: Setting<String>,
@@ -107,6 +109,12 @@ fn redacted(url: &url::Url) -> String {
     url.to_string()
 }
 
+/// A URL given as text (the database's), without a password; text that is not a URL is not
+/// shown at all, since it may be one mistyped.
+fn redacted_text(text: &str) -> String {
+    url::Url::parse(text).map_or_else(|_| "(set; not a URL)".to_owned(), |url| redacted(&url))
+}
+
 fn show(ctx: &Context) -> Result<()> {
     let s = ctx.settings()?;
     let shown = Shown {
@@ -131,6 +139,10 @@ fn show(ctx: &Context) -> Result<()> {
         price_source: &s.price_source,
         price_floor: &s.price_floor,
         max_fee: &s.max_fee,
+        database: Setting {
+            value: s.database.value.as_deref().map(redacted_text),
+            source: s.database.source.clone(),
+        },
         proxy: Setting {
             value: s.proxy.value.as_ref().map(redacted),
             source: s.proxy.source.clone(),
@@ -212,6 +224,15 @@ fn show(ctx: &Context) -> Result<()> {
                         |usdt| format!("{usdt} USDT per TRX"),
                     ),
                     &s.price_floor.source,
+                ),
+            ),
+            (
+                "database",
+                line(
+                    shown.database.value.clone().unwrap_or_else(|| {
+                        "(none; `serve` keeps its jobs in the network's SQLite file)".to_owned()
+                    }),
+                    &s.database.source,
                 ),
             ),
             (

@@ -105,6 +105,13 @@ pub struct ServeArgs {
     /// in the config; none)
     #[arg(long, value_name = "USDT_PER_TRX")]
     price_floor: Option<String>,
+    /// Keep the relayer's jobs, journal, leases and rate budgets in this PostgreSQL database
+    /// (postgres://user@host:port/database), shared by every replica of this server; else
+    /// TRONPOOL_DATABASE_URL, `database` in the config, or the network's SQLite file. The
+    /// password goes in TRONPOOL_DATABASE_PASSWORD, the variable or the config, never here:
+    /// any user of the machine can read a process's arguments
+    #[arg(long, value_name = "URL")]
+    database: Option<String>,
     /// Do not relay withdrawals, even with a relayer key
     #[arg(long)]
     no_relayer: bool,
@@ -362,12 +369,45 @@ impl ServeArgs {
             batch_poll: self.batch_poll,
             batch_loss_budget: trx(&self.batch_loss_budget, "--batch-loss-budget")?,
         };
-        let jobs = if in_process_devnet {
-            JobStore::in_memory()?
-        } else {
-            JobStore::open(&crate::store::db::path(&settings.dirs.data_dir, network))?
+        let jobs = match self.shared_database(settings)? {
+            Some(db) => JobStore::on(db),
+            None if in_process_devnet => JobStore::in_memory()?,
+            None => JobStore::open(&crate::store::db::path(&settings.dirs.data_dir, network))?,
         };
         Ok(Some(Relayer::new(key, config, jobs)))
+    }
+}
+
+impl ServeArgs {
+    /// The PostgreSQL database replicas share, connected and migrated, if one is named:
+    /// `--database`, else TRONPOOL_DATABASE_URL, else `database` in the config.
+    fn shared_database(
+        &self,
+        settings: &crate::settings::Settings,
+    ) -> Result<Option<crate::store::sql::Db>> {
+        use crate::env_vars::{DATABASE_PASSWORD, DATABASE_URL};
+        let from_flag = self.database.clone();
+        if let Some(url) = &from_flag
+            && url::Url::parse(url).is_ok_and(|u| u.password().is_some())
+        {
+            return Err(Error::usage(format!(
+                "--database carries a password, which any user of this machine can read in \
+                 the process list; give it in {DATABASE_PASSWORD}, or the whole URL in \
+                 {DATABASE_URL} or the config file's `database`"
+            )));
+        }
+        let Some(url) = from_flag
+            .or_else(|| std::env::var(DATABASE_URL).ok().filter(|u| !u.is_empty()))
+            .or_else(|| settings.database.value.clone())
+        else {
+            return Ok(None);
+        };
+        let password = std::env::var(DATABASE_PASSWORD)
+            .ok()
+            .filter(|p| !p.is_empty());
+        let pg = crate::store::pg::Pg::connect_with(&url, password.as_deref())?;
+        tracing::info!(database = pg.target(), "keeping shared state in PostgreSQL");
+        Ok(Some(crate::store::sql::Db::Postgres(pg)))
     }
 }
 

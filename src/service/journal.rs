@@ -64,6 +64,9 @@ pub struct Journal {
     entries: Submissions,
     /// The first wait after a busy answer; it doubles, up to [`MAX_RETRY_DELAY`].
     retry: Duration,
+    /// Who follows the entries, and for how long a look leases them, when several processes
+    /// share the database (`serve`'s replicas): each open entry is followed by one of them.
+    lease: Option<(String, Duration)>,
 }
 
 impl Journal {
@@ -71,6 +74,7 @@ impl Journal {
         Journal {
             entries,
             retry: Duration::from_secs(1),
+            lease: None,
         }
     }
 
@@ -83,6 +87,21 @@ impl Journal {
     pub(crate) fn retry_after(mut self, first: Duration) -> Self {
         self.retry = first;
         self
+    }
+
+    /// Follows only the entries `owner` leases, each for `lease` from every look: another
+    /// process on the database follows the rest, and takes over ours if we stop renewing.
+    pub(crate) fn leased(mut self, owner: impl Into<String>, lease: Duration) -> Self {
+        self.lease = Some((owner.into(), lease));
+        self
+    }
+
+    /// The lease a new entry is recorded under: its recorder's, so no other process sends
+    /// it before the recorder's own first broadcast has had its chance.
+    pub(crate) fn lease(&self) -> Option<(&str, i64)> {
+        self.lease
+            .as_ref()
+            .map(|(owner, lease)| (owner.as_str(), lease.as_millis() as i64))
     }
 
     /// What recording `tx` for `purpose` writes.
@@ -271,7 +290,11 @@ impl Journal {
         purpose: Purpose,
     ) -> Result<Vec<(Entry, Result<Checked>)>> {
         let mut looked = Vec::new();
-        for entry in self.unfinished(purpose)? {
+        let entries = match self.lease() {
+            Some((owner, ms)) => self.entries.claim_unfinished(purpose, owner, ms)?,
+            None => self.unfinished(purpose)?,
+        };
+        for entry in entries {
             let checked = self.check(node, &entry).await;
             looked.push((entry, checked));
         }

@@ -51,6 +51,9 @@ pub(crate) struct NetworkFile {
     pub price_source: Option<String>,
     /// The least USDT per TRX a relayer prices at, whatever its source says (e.g. `"0.2"`).
     pub price_floor: Option<String>,
+    /// The PostgreSQL database `serve`'s replicas share (`postgres://user:password@host/db`);
+    /// none: the network's SQLite file.
+    pub database: Option<String>,
     /// The most relayer fee `tronpool relay withdraw` accepts without `--max-fee`, in USDT
     /// (e.g. `"5"`). Needed where the client cannot price a relay (no `price_source`).
     pub max_fee: Option<String>,
@@ -400,6 +403,7 @@ pub fn template(network: Option<&str>) -> String {
 # price_source = "fixed:0.28"   # USDT per TRX, or "pair:T..." (a SunSwap V2 WTRX/USDT pair)
 # wtrx = "T..."                 # the pair's other token (known on mainnet)
 # price_floor = "0.2"           # a relayer never prices TRX below this many USDT
+# database = "postgres://tronpool:...@db.internal/tronpool"   # `serve` replicas share it
 # max_fee = "5"                 # the most relayer fee `relay withdraw` accepts, in USDT
 # sync_from = ["https://pool.example.org", "events", "scan"]   # where pools are synced from
 #

@@ -23,11 +23,11 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use rusqlite::{OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result, StoreError};
 use crate::store::journal::{NewEntry, Submissions};
+use crate::store::sql::{Db, DbError, Row, Value, params};
 
 /// Where a job stands: its journal entry's state.
 pub use crate::store::journal::State as JobState;
@@ -110,8 +110,8 @@ pub struct JobStore {
     journal: Submissions,
 }
 
-fn db_error(e: rusqlite::Error) -> Error {
-    StoreError::sqlite("relayer job store", e)
+fn db_error(e: DbError) -> Error {
+    e.at("relayer job store")
 }
 
 impl JobStore {
@@ -125,10 +125,15 @@ impl JobStore {
         Ok(Self::over(Submissions::in_memory()?))
     }
 
-    /// The jobs beside `journal`, on its connection; the tables are the database's
-    /// (`store::schema`), made or migrated when it opened.
+    /// The jobs beside `journal`, in its database; the tables are the database's
+    /// (`store::schema`, `store::pg`), made or migrated when it opened.
     pub(crate) fn over(journal: Submissions) -> Self {
         JobStore { journal }
+    }
+
+    /// The jobs in `db`, whichever engine it is.
+    pub fn on(db: Db) -> Self {
+        Self::over(Submissions::on(db))
     }
 
     /// The submit journal the jobs' transactions are in (the same connection).
@@ -136,221 +141,264 @@ impl JobStore {
         &self.journal
     }
 
-    /// How many jobs are in each state (for `GET /metrics`).
-    pub(crate) fn count_by_state(&self) -> Result<Vec<(String, u64)>> {
-        self.journal.db().with(|db| {
-            let mut statement = db
-                .prepare(
-                    "SELECT s.state, COUNT(*) FROM relayer_jobs JOIN submissions s USING (txid)
-                     GROUP BY s.state",
-                )
-                .map_err(db_error)?;
-            let rows = statement
-                .query_map([], |row| {
-                    Ok((row.get::<_, String>(0)?, row.get::<_, i64>(1)?))
-                })
-                .map_err(db_error)?;
-            rows.map(|row| {
-                row.map(|(state, n)| (state, n.max(0) as u64))
-                    .map_err(db_error)
-            })
-            .collect()
-        })
+    /// The database both live in.
+    pub fn db(&self) -> &Db {
+        self.journal.db()
     }
 
-    /// Whether the database takes writes now: a write transaction is begun (which takes the
-    /// write lock, and is refused on a read-only file) and rolled back, so nothing is written
-    /// and nothing is synced: a readiness probe may ask as often as it likes.
+    /// How many jobs are in each state (for `GET /metrics`).
+    pub(crate) fn count_by_state(&self) -> Result<Vec<(String, u64)>> {
+        self.db()
+            .query(
+                "SELECT s.state, COUNT(*) FROM relayer_jobs j JOIN submissions s
+                     ON s.txid = j.txid
+                 GROUP BY s.state ORDER BY s.state",
+                Vec::new(),
+            )
+            .and_then(|rows| {
+                rows.iter()
+                    .map(|row| Ok((row.text(0)?, row.int(1)?.max(0) as u64)))
+                    .collect()
+            })
+            .map_err(db_error)
+    }
+
+    /// Whether the database takes writes now: for SQLite a write transaction is begun (which
+    /// takes the write lock, and is refused on a read-only file) and rolled back; for
+    /// PostgreSQL a connection answers a query. Nothing is written, so a readiness probe may
+    /// ask as often as it likes.
     pub(crate) fn check_writable(&self) -> Result<()> {
-        self.journal.db().with(|db| {
-            let tx = db
-                .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
-                .map_err(db_error)?;
-            tx.rollback().map_err(db_error)
-        })
+        match self.db() {
+            Db::Sqlite(shared) => shared.with(|db| {
+                let tx = db
+                    .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+                    .map_err(|e| db_error(e.into()))?;
+                tx.rollback().map_err(|e| db_error(e.into()))
+            }),
+            db @ Db::Postgres(_) => db
+                .query("SELECT pg_is_in_recovery()::BIGINT", Vec::new())
+                .map_err(db_error)
+                .and_then(|rows| match rows.first().map(|r| r.int(0)) {
+                    Some(Ok(0)) => Ok(()),
+                    _ => Err(Error::Store(StoreError::Unreachable {
+                        what: "relayer job store".into(),
+                        detail: "the server is a read-only standby".into(),
+                    })),
+                }),
+        }
     }
 
     /// Records a new job with its journal entry (state `signed`) and its reservation,
-    /// together; a live job for the same note is a conflict.
-    pub fn insert(&self, job: &Job, reservation: &Reservation, entry: &NewEntry) -> Result<()> {
+    /// together; a live job for the same note is a conflict that names it. The entry is
+    /// leased to `owner` for `lease_ms` when given: the process about to broadcast it.
+    pub fn insert(
+        &self,
+        job: &Job,
+        reservation: &Reservation,
+        entry: &NewEntry,
+        lease: Option<(&str, i64)>,
+    ) -> Result<()> {
         if entry.txid != job.txid {
             return Err(Error::Failed(format!(
                 "relayer job store: job {} is not transaction {}",
                 job.txid, entry.txid
             )));
         }
-        self.journal
-            .record_with(entry, |tx| {
-                tx.execute(
-                    "INSERT INTO relayer_jobs (txid, pool, denomination, nullifier_hash,
-                         recipient, fee, refund)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                    params![
-                        job.txid,
-                        job.pool,
-                        job.denomination as i64,
+        let details = vec![
+            (
+                "INSERT INTO relayer_jobs (txid, pool, denomination, nullifier_hash, recipient,
+                     fee, refund)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                params![
+                    job.txid.as_str(),
+                    job.pool.as_str(),
+                    job.denomination as i64,
+                    job.nullifier_hash.as_str(),
+                    job.recipient.as_str(),
+                    job.fee.as_str(),
+                    job.refund.as_str(),
+                ],
+            ),
+            (
+                "INSERT INTO relayer_reservations (txid, energy, staked_bandwidth,
+                     free_bandwidth, trx_sun, sponsor, sponsor_energy)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                params![
+                    job.txid.as_str(),
+                    reservation.energy,
+                    reservation.staked_bandwidth,
+                    reservation.free_bandwidth,
+                    reservation.trx_sun,
+                    reservation.sponsor.as_deref(),
+                    reservation.sponsor_energy,
+                ],
+            ),
+        ];
+        match self.journal.record_leased(entry, lease, details) {
+            Err(Error::Conflict(_)) => {
+                // Another request (here or on another replica) recorded this note first:
+                // name its transaction, so every copy of one relay answers with one txid.
+                let holder = self.live(&job.pool, &job.nullifier_hash)?;
+                Err(Error::Conflict(match holder {
+                    Some(held) => format!(
+                        "nullifier hash {} is already being relayed: transaction {} ({})",
                         job.nullifier_hash,
-                        job.recipient,
-                        job.fee,
-                        job.refund,
-                    ],
-                )?;
-                tx.execute(
-                    "INSERT INTO relayer_reservations (txid, energy, staked_bandwidth,
-                         free_bandwidth, trx_sun, sponsor, sponsor_energy)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                    params![
-                        job.txid,
-                        reservation.energy,
-                        reservation.staked_bandwidth,
-                        reservation.free_bandwidth,
-                        reservation.trx_sun,
-                        reservation.sponsor,
-                        reservation.sponsor_energy,
-                    ],
-                )
-                .map(drop)
-            })
-            .map_err(|e| match e {
-                Error::Conflict(_) => Error::Conflict(format!(
-                    "nullifier hash {} is already being relayed",
-                    job.nullifier_hash
-                )),
-                e => e,
-            })
+                        held.txid,
+                        held.state.as_str()
+                    ),
+                    None => format!(
+                        "nullifier hash {} is already being relayed",
+                        job.nullifier_hash
+                    ),
+                }))
+            }
+            other => other,
+        }
     }
 
     /// What unfinished jobs may still draw from the relayer, summed from their rows.
     pub fn reserved(&self) -> Result<Reserved> {
-        self.journal.db().with(|db| {
-            db.query_row(
+        let row = self
+            .db()
+            .query_one(
                 &format!(
-                    "SELECT COUNT(*), COALESCE(SUM(r.energy), 0),
-                         COALESCE(SUM(r.staked_bandwidth), 0), COALESCE(SUM(r.free_bandwidth), 0),
-                         COALESCE(SUM(r.trx_sun), 0)
-                     FROM relayer_reservations r JOIN submissions s USING (txid)
+                    "SELECT COUNT(*), CAST(COALESCE(SUM(r.energy), 0) AS BIGINT),
+                         CAST(COALESCE(SUM(r.staked_bandwidth), 0) AS BIGINT),
+                         CAST(COALESCE(SUM(r.free_bandwidth), 0) AS BIGINT),
+                         CAST(COALESCE(SUM(r.trx_sun), 0) AS BIGINT)
+                     FROM relayer_reservations r JOIN submissions s ON s.txid = r.txid
                      WHERE s.state IN {RESERVING}"
                 ),
-                [],
-                |row| {
-                    Ok(Reserved {
-                        jobs: row.get::<_, i64>(0)?.max(0) as u64,
-                        energy: row.get(1)?,
-                        staked_bandwidth: row.get(2)?,
-                        free_bandwidth: row.get(3)?,
-                        trx_sun: row.get(4)?,
-                    })
-                },
+                Vec::new(),
             )
-            .map_err(db_error)
-        })
+            .map_err(db_error)?;
+        let Some(row) = row else {
+            return Ok(Reserved::default());
+        };
+        (|| {
+            Ok(Reserved {
+                jobs: row.int(0)?.max(0) as u64,
+                energy: row.int(1)?,
+                staked_bandwidth: row.int(2)?,
+                free_bandwidth: row.int(3)?,
+                trx_sun: row.int(4)?,
+            })
+        })()
+        .map_err(db_error)
     }
 
     /// The energy of each pool sponsor (base58) that unfinished jobs count on.
     pub(crate) fn reserved_sponsor_energy(&self) -> Result<BTreeMap<String, i64>> {
-        self.journal.db().with(|db| {
-            let mut statement = db
-                .prepare(&format!(
-                    "SELECT r.sponsor, SUM(r.sponsor_energy)
-                     FROM relayer_reservations r JOIN submissions s USING (txid)
+        self.db()
+            .query(
+                &format!(
+                    "SELECT r.sponsor, CAST(SUM(r.sponsor_energy) AS BIGINT)
+                     FROM relayer_reservations r JOIN submissions s ON s.txid = r.txid
                      WHERE r.sponsor IS NOT NULL AND s.state IN {RESERVING}
                      GROUP BY r.sponsor"
-                ))
-                .map_err(db_error)?;
-            let rows = statement
-                .query_map([], |row| {
-                    Ok((row.get::<_, String>(0)?, row.get::<_, i64>(1)?))
-                })
-                .map_err(db_error)?;
-            rows.map(|row| row.map_err(db_error)).collect()
-        })
+                ),
+                Vec::new(),
+            )
+            .and_then(|rows| {
+                rows.iter()
+                    .map(|row| Ok((row.text(0)?, row.int(1)?)))
+                    .collect()
+            })
+            .map_err(db_error)
     }
 
     /// The job that holds this note, unless it failed.
     pub fn live(&self, pool: &str, nullifier_hash: &str) -> Result<Option<Job>> {
         self.one(
             &format!(
-                "{SELECT} WHERE j.pool = ?1 AND j.nullifier_hash = ?2 AND s.state != 'failed'"
+                "{SELECT} WHERE j.pool = $1 AND j.nullifier_hash = $2 AND s.state <> 'failed'"
             ),
             params![pool, nullifier_hash],
         )
     }
 
     pub fn get(&self, txid: &str) -> Result<Option<Job>> {
-        self.one(&format!("{SELECT} WHERE j.txid = ?1"), params![txid])
+        self.one(&format!("{SELECT} WHERE j.txid = $1"), params![txid])
     }
 
     /// The newest job for a nullifier hash, in any pool: a live one if there is one.
     pub(crate) fn by_nullifier(&self, nullifier_hash: &str) -> Result<Option<Job>> {
         self.one(
             &format!(
-                "{SELECT} WHERE j.nullifier_hash = ?1
-                 ORDER BY s.state != 'failed' DESC, s.created_at DESC LIMIT 1"
+                "{SELECT} WHERE j.nullifier_hash = $1
+                 ORDER BY CASE WHEN s.state <> 'failed' THEN 1 ELSE 0 END DESC,
+                     s.created_at DESC LIMIT 1"
             ),
             params![nullifier_hash],
         )
     }
 
-    fn one(&self, sql: &str, values: impl rusqlite::Params) -> Result<Option<Job>> {
-        self.journal
-            .db()
-            .with(|db| db.query_row(sql, values, row_to_job).optional())
+    fn one(&self, sql: &str, values: Vec<Value>) -> Result<Option<Job>> {
+        self.db()
+            .query_one(sql, values)
             .map_err(db_error)?
+            .map(|row| row_to_job(&row))
             .transpose()
     }
 
     /// Jobs not finished yet, oldest first.
     pub fn unfinished(&self) -> Result<Vec<Job>> {
-        self.journal.db().with(|db| {
-            let mut statement = db
-                .prepare(&format!(
+        self.db()
+            .query(
+                &format!(
                     "{SELECT} WHERE s.state IN ('signed', 'broadcast', 'included')
-                     ORDER BY s.created_at"
-                ))
-                .map_err(db_error)?;
-            let rows = statement
-                .query_map([], row_to_job)
-                .map_err(db_error)?
-                .collect::<std::result::Result<Vec<_>, _>>()
-                .map_err(db_error)?;
-            rows.into_iter().collect()
-        })
+                     ORDER BY s.created_at, s.txid"
+                ),
+                Vec::new(),
+            )
+            .map_err(db_error)?
+            .iter()
+            .map(row_to_job)
+            .collect()
     }
 }
 
 const SELECT: &str = "SELECT j.txid, j.pool, j.denomination, j.nullifier_hash, j.recipient,
     j.fee, s.state, s.expiration, s.created_at, s.updated_at, s.error, j.refund, s.block,
     s.energy_used, s.fee_sun, s.attempts
-    FROM relayer_jobs j JOIN submissions s USING (txid)";
+    FROM relayer_jobs j JOIN submissions s ON s.txid = j.txid";
 
-fn row_to_job(row: &rusqlite::Row<'_>) -> rusqlite::Result<Result<Job>> {
-    let state: String = row.get(6)?;
-    let denomination: i64 = row.get(2)?;
-    let job = Job {
-        txid: row.get(0)?,
-        pool: row.get(1)?,
-        denomination: denomination as u64,
-        nullifier_hash: row.get(3)?,
-        recipient: row.get(4)?,
-        fee: row.get(5)?,
-        state: JobState::Signed,
-        expiration: row.get(7)?,
-        created_at: row.get(8)?,
-        updated_at: row.get(9)?,
-        error: row.get(10)?,
-        refund: row.get(11)?,
-        block: row.get(12)?,
-        energy_used: row.get(13)?,
-        fee_sun: row.get(14)?,
-        attempts: row.get(15)?,
+fn row_to_job(row: &Row) -> Result<Job> {
+    let read = || -> std::result::Result<_, DbError> {
+        Ok((
+            Job {
+                txid: row.text(0)?,
+                pool: row.text(1)?,
+                denomination: row.int(2)? as u64,
+                nullifier_hash: row.text(3)?,
+                recipient: row.text(4)?,
+                fee: row.text(5)?,
+                state: JobState::Signed,
+                expiration: row.int(7)?,
+                created_at: row.int(8)?,
+                updated_at: row.int(9)?,
+                error: row.opt_text(10)?,
+                refund: row.text(11)?,
+                block: row.opt_int(12)?,
+                energy_used: row.opt_int(13)?,
+                fee_sun: row.opt_int(14)?,
+                attempts: row.int(15)?,
+            },
+            row.text(6)?,
+        ))
     };
-    Ok(JobState::parse(&state).map(|state| Job { state, ..job }))
+    let (job, state) = read().map_err(db_error)?;
+    Ok(Job {
+        state: JobState::parse(&state)?,
+        ..job
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::store::journal::{Execution, Purpose};
+    use crate::store::sql::testing::{Place, places};
 
     fn job(txid: &str, nullifier: &str) -> (Job, NewEntry) {
         let job = Job {
@@ -383,21 +431,27 @@ mod tests {
 
     fn insert(store: &JobStore, txid: &str, nullifier: &str) -> Result<()> {
         let (job, entry) = job(txid, nullifier);
-        store.insert(&job, &Reservation::default(), &entry)
+        store.insert(&job, &Reservation::default(), &entry, None)
     }
 
     #[test]
     fn one_live_job_per_note_and_jobs_survive_a_reopen() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("devnet/tronpool.sqlite3");
+        for place in places("jobs_survive_a_reopen") {
+            one_live_job_per_note_and_jobs_survive_a_reopen_on(place);
+        }
+    }
+
+    fn one_live_job_per_note_and_jobs_survive_a_reopen_on(place: Place) {
         {
-            let store = JobStore::open(&path).unwrap();
+            let store = JobStore::on(place.open());
             insert(&store, "aa", "0x01").unwrap();
             let again = insert(&store, "bb", "0x01").unwrap_err();
             assert_eq!(again.http_status(), 409, "{again}");
             assert!(
-                again.to_string().contains("already being relayed"),
-                "{again}"
+                again
+                    .to_string()
+                    .contains("already being relayed: transaction aa (signed)"),
+                "the conflict names the job that holds the note: {again}"
             );
             assert!(store.get("bb").unwrap().is_none(), "nothing half-written");
             assert!(
@@ -415,7 +469,7 @@ mod tests {
                     .unwrap()
             );
         }
-        let store = JobStore::open(&path).unwrap();
+        let store = JobStore::on(place.open());
         let unfinished = store.unfinished().unwrap();
         assert_eq!(unfinished.len(), 1);
         assert_eq!(unfinished[0].txid, "bb");
@@ -432,16 +486,21 @@ mod tests {
             vec![("broadcast".to_owned(), 1), ("failed".to_owned(), 1)]
         );
         #[cfg(unix)]
-        {
+        if let Some(path) = place.sqlite_path() {
             use std::os::unix::fs::PermissionsExt;
-            let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+            let mode = std::fs::metadata(path).unwrap().permissions().mode();
             assert_eq!(mode & 0o777, 0o600);
         }
     }
 
     #[test]
     fn a_job_shows_its_journal_entry() {
-        let store = JobStore::in_memory().unwrap();
+        for place in places("a_job_shows_its_journal_entry") {
+            a_job_shows_its_journal_entry_on(JobStore::on(place.open()));
+        }
+    }
+
+    fn a_job_shows_its_journal_entry_on(store: JobStore) {
         insert(&store, "aa", "0x01").unwrap();
         let receipt = Execution {
             block: 7,
@@ -478,8 +537,12 @@ mod tests {
 
     #[test]
     fn reservations_count_until_the_job_is_in_a_block_or_failed() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("devnet/tronpool.sqlite3");
+        for place in places("reservations_count") {
+            reservations_count_until_the_job_is_in_a_block_or_failed_on(place);
+        }
+    }
+
+    fn reservations_count_until_the_job_is_in_a_block_or_failed_on(place: Place) {
         let reservation = |energy, sponsor: Option<&str>| Reservation {
             energy,
             staked_bandwidth: 0,
@@ -489,7 +552,7 @@ mod tests {
             sponsor_energy: if sponsor.is_some() { 200_000 } else { 0 },
         };
         {
-            let store = JobStore::open(&path).unwrap();
+            let store = JobStore::on(place.open());
             assert_eq!(store.reserved().unwrap(), Reserved::default());
             for (txid, nullifier, energy, sponsor) in [
                 ("aa", "0x01", 473_000, None),
@@ -498,7 +561,7 @@ mod tests {
             ] {
                 let (job, entry) = job(txid, nullifier);
                 store
-                    .insert(&job, &reservation(energy, sponsor), &entry)
+                    .insert(&job, &reservation(energy, sponsor), &entry, None)
                     .unwrap();
             }
             let journal = store.journal();
@@ -515,7 +578,7 @@ mod tests {
             );
         }
         // Reopened, as a restarted relayer: the unfinished jobs still count.
-        let store = JobStore::open(&path).unwrap();
+        let store = JobStore::on(place.open());
         assert_eq!(
             store.reserved().unwrap(),
             Reserved {

@@ -23,11 +23,11 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use rusqlite::{OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result, StoreError};
 use crate::store::db::Shared;
+use crate::store::sql::{Db, DbError, Row, Statement, Value, params};
 
 /// Where an entry stands. Relayer jobs show it as their `state` (`GET /api/relayer/jobs/…`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -177,20 +177,22 @@ pub struct Execution {
     pub fee_sun: i64,
 }
 
-/// The journal's table in the network's database. Clones share one connection.
+/// The journal's table, in the network's SQLite database or the replicas' PostgreSQL
+/// (`store::sql`). Clones share one connection (or pool).
 #[derive(Clone)]
 pub struct Submissions {
-    db: Arc<Shared>,
+    db: Db,
 }
 
-pub(crate) fn db_error(e: rusqlite::Error) -> Error {
-    StoreError::sqlite("submit journal", e)
+const WHAT: &str = "submit journal";
+
+/// A journal statement's failure.
+pub(crate) fn db_error(e: DbError) -> Error {
+    e.at(WHAT)
 }
 
-fn is_constraint(e: &rusqlite::Error) -> bool {
-    matches!(e, rusqlite::Error::SqliteFailure(e, _)
-        if e.code == rusqlite::ErrorCode::ConstraintViolation)
-}
+/// The states in which an entry is still being followed.
+pub(crate) const OPEN: &str = "('signed', 'broadcast', 'included')";
 
 impl Submissions {
     /// Opens (creating) the network's database at `path`.
@@ -208,52 +210,67 @@ impl Submissions {
         ))))
     }
 
-    /// The journal on a connection another store of the same database uses (the relayer's
-    /// jobs, which are recorded together with their entries).
+    /// The journal on a connection another store of the same SQLite database uses.
     pub(crate) fn over(db: Arc<Shared>) -> Self {
+        Submissions { db: Db::Sqlite(db) }
+    }
+
+    /// The journal in `db`, whichever engine it is.
+    pub fn on(db: Db) -> Self {
         Submissions { db }
     }
 
-    pub(crate) fn db(&self) -> &Shared {
+    pub(crate) fn db(&self) -> &Db {
         &self.db
     }
 
     /// Records a new entry in state `signed`; a live entry for an exclusive reference is a
     /// conflict. On disk when this returns.
     pub fn record(&self, entry: &NewEntry) -> Result<()> {
-        self.record_with(entry, |_| Ok(()))
+        self.record_with(entry, Vec::new())
     }
 
-    /// [`Submissions::record`] with `detail` written in the same transaction (a relayer
-    /// job's row): both are on disk, or neither.
-    pub(crate) fn record_with(
+    /// The statement that records `entry`, taken for `lease` ms by `owner` when given (the
+    /// process that broadcasts it first), for [`Submissions::record_with`].
+    fn insert_statement(entry: &NewEntry, lease: Option<(&str, i64)>) -> Statement<'static> {
+        let now = tron::transaction::now_ms();
+        (
+            "INSERT INTO submissions (txid, purpose, reference, exclusive, signed_hex,
+                 expiration, state, created_at, updated_at, lease_owner, lease_until)
+             VALUES ($1, $2, $3, $4, $5, $6, 'signed', $7, $7, $8, $9)",
+            params![
+                entry.txid.as_str(),
+                entry.purpose.as_str(),
+                entry.reference.as_str(),
+                entry.purpose.exclusive(),
+                entry.signed_hex.as_str(),
+                entry.expiration,
+                now,
+                lease.map(|(owner, _)| owner),
+                lease.map_or(0, |(_, ms)| now + ms),
+            ],
+        )
+    }
+
+    /// [`Submissions::record`] with `details` written in the same transaction (a relayer
+    /// job's rows): all are on disk, or none.
+    pub(crate) fn record_with(&self, entry: &NewEntry, details: Vec<Statement<'_>>) -> Result<()> {
+        self.record_leased(entry, None, details)
+    }
+
+    /// [`Submissions::record_with`], the entry leased to `owner` for `ms`: no other process
+    /// follows it before the lease runs out.
+    pub(crate) fn record_leased(
         &self,
         entry: &NewEntry,
-        detail: impl FnOnce(&rusqlite::Transaction<'_>) -> rusqlite::Result<()>,
+        lease: Option<(&str, i64)>,
+        details: Vec<Statement<'_>>,
     ) -> Result<()> {
-        let result = self.db.with(|db| {
-            let tx = db.transaction()?;
-            let now = tron::transaction::now_ms();
-            tx.execute(
-                "INSERT INTO submissions (txid, purpose, reference, exclusive, signed_hex,
-                     expiration, state, created_at, updated_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'signed', ?7, ?7)",
-                params![
-                    entry.txid,
-                    entry.purpose.as_str(),
-                    entry.reference,
-                    entry.purpose.exclusive(),
-                    entry.signed_hex,
-                    entry.expiration,
-                    now,
-                ],
-            )?;
-            detail(&tx)?;
-            tx.commit()
-        });
-        match result {
+        let mut statements = vec![Self::insert_statement(entry, lease)];
+        statements.extend(details);
+        match self.db.transaction(statements) {
             Ok(()) => Ok(()),
-            Err(e) if is_constraint(&e) => Err(Error::Conflict(format!(
+            Err(e) if e.is_constraint() => Err(Error::Conflict(format!(
                 "{} {} already has a transaction under way or done",
                 entry.purpose.as_str(),
                 entry.reference
@@ -272,27 +289,29 @@ impl Submissions {
         execution: Option<Execution>,
     ) -> Result<bool> {
         let from: Vec<&str> = state.predecessors().iter().map(|s| s.as_str()).collect();
-        let placeholders = vec!["?"; from.len()].join(", ");
+        if from.is_empty() {
+            // Nothing moves back to `signed`.
+            return Ok(false);
+        }
+        let placeholders: Vec<String> = (0..from.len()).map(|i| format!("${}", i + 8)).collect();
         let sql = format!(
-            "UPDATE submissions SET state = ?, error = ?, updated_at = ?,
-                 block = COALESCE(?, block), energy_used = COALESCE(?, energy_used),
-                 fee_sun = COALESCE(?, fee_sun)
-             WHERE txid = ? AND state IN ({placeholders})"
+            "UPDATE submissions SET state = $1, error = $2, updated_at = $3,
+                 block = COALESCE($4, block), energy_used = COALESCE($5, energy_used),
+                 fee_sun = COALESCE($6, fee_sun)
+             WHERE txid = $7 AND state IN ({})",
+            placeholders.join(", ")
         );
-        let mut values: Vec<rusqlite::types::Value> = vec![
-            state.as_str().to_owned().into(),
-            error.map(str::to_owned).into(),
-            tron::transaction::now_ms().into(),
-            execution.map(|e| e.block).into(),
-            execution.map(|e| e.energy_used).into(),
-            execution.map(|e| e.fee_sun).into(),
-            txid.to_owned().into(),
+        let mut values = params![
+            state.as_str(),
+            error,
+            tron::transaction::now_ms(),
+            execution.map(|e| e.block),
+            execution.map(|e| e.energy_used),
+            execution.map(|e| e.fee_sun),
+            txid,
         ];
-        values.extend(from.iter().map(|s| (*s).to_owned().into()));
-        let changed = self
-            .db
-            .with(|db| db.execute(&sql, rusqlite::params_from_iter(values)))
-            .map_err(db_error)?;
+        values.extend(from.iter().map(|s| Value::from(*s)));
+        let changed = self.db.execute(&sql, values).map_err(db_error)?;
         Ok(changed == 1)
     }
 
@@ -301,13 +320,11 @@ impl Submissions {
     pub fn refuse(&self, txid: &str, reason: &str) -> Result<bool> {
         let changed = self
             .db
-            .with(|db| {
-                db.execute(
-                    "UPDATE submissions SET state = 'failed', error = ?2, updated_at = ?3
-                     WHERE txid = ?1 AND state = 'signed'",
-                    params![txid, reason, tron::transaction::now_ms()],
-                )
-            })
+            .execute(
+                "UPDATE submissions SET state = 'failed', error = $2, updated_at = $3
+                 WHERE txid = $1 AND state = 'signed'",
+                params![txid, reason, tron::transaction::now_ms()],
+            )
             .map_err(db_error)?;
         Ok(changed == 1)
     }
@@ -315,14 +332,12 @@ impl Submissions {
     /// Counts a broadcast the node turned away for a passing reason, and when to try again.
     pub(crate) fn defer(&self, txid: &str, retry_at: i64, reason: &str) -> Result<()> {
         self.db
-            .with(|db| {
-                db.execute(
-                    "UPDATE submissions SET attempts = attempts + 1, retry_at = ?2, error = ?3,
-                         updated_at = ?4
-                     WHERE txid = ?1 AND state IN ('signed', 'broadcast')",
-                    params![txid, retry_at, reason, tron::transaction::now_ms()],
-                )
-            })
+            .execute(
+                "UPDATE submissions SET attempts = attempts + 1, retry_at = $2, error = $3,
+                     updated_at = $4
+                 WHERE txid = $1 AND state IN ('signed', 'broadcast')",
+                params![txid, retry_at, reason, tron::transaction::now_ms()],
+            )
             .map_err(db_error)?;
         Ok(())
     }
@@ -331,80 +346,119 @@ impl Submissions {
     /// be answered as a duplicate).
     pub fn hold(&self, txid: &str, retry_at: i64) -> Result<()> {
         self.db
-            .with(|db| {
-                db.execute(
-                    "UPDATE submissions SET retry_at = ?2
-                     WHERE txid = ?1 AND state IN ('signed', 'broadcast')",
-                    params![txid, retry_at],
-                )
-            })
+            .execute(
+                "UPDATE submissions SET retry_at = $2
+                 WHERE txid = $1 AND state IN ('signed', 'broadcast')",
+                params![txid, retry_at],
+            )
             .map_err(db_error)?;
         Ok(())
     }
 
     pub fn get(&self, txid: &str) -> Result<Option<Entry>> {
         self.db
-            .with(|db| {
-                db.query_row(&format!("{SELECT} WHERE txid = ?1"), [txid], row_to_entry)
-                    .optional()
-            })
+            .query_one(&format!("{SELECT} WHERE txid = $1"), params![txid])
             .map_err(db_error)?
+            .map(|row| row_to_entry(&row))
             .transpose()
     }
 
     /// Entries of `purpose` not finished yet, oldest first.
     pub fn unfinished(&self, purpose: Purpose) -> Result<Vec<Entry>> {
-        self.db.with(|db| {
-            let mut statement = db
-                .prepare(&format!(
-                    "{SELECT} WHERE purpose = ?1 AND state IN ('signed', 'broadcast', 'included')
-                     ORDER BY created_at, rowid"
-                ))
-                .map_err(db_error)?;
-            let rows = statement
-                .query_map([purpose.as_str()], row_to_entry)
-                .map_err(db_error)?
-                .collect::<std::result::Result<Vec<_>, _>>()
-                .map_err(db_error)?;
-            rows.into_iter().collect()
-        })
+        self.db
+            .query(
+                &format!(
+                    "{SELECT} WHERE purpose = $1 AND state IN {OPEN} ORDER BY created_at, txid"
+                ),
+                params![purpose.as_str()],
+            )
+            .map_err(db_error)?
+            .iter()
+            .map(row_to_entry)
+            .collect()
+    }
+
+    /// Entries of `purpose` not finished yet whose lease is `owner`'s or has run out, oldest
+    /// first, each leased to `owner` for `lease_ms` as it is taken: with several processes
+    /// on one database, each open entry is followed by one of them, and by another once the
+    /// one following it stops renewing (it died). Rows another process is taking at the same
+    /// moment are passed over (PostgreSQL's `SKIP LOCKED`), not waited for.
+    pub fn claim_unfinished(
+        &self,
+        purpose: Purpose,
+        owner: &str,
+        lease_ms: i64,
+    ) -> Result<Vec<Entry>> {
+        let now = tron::transaction::now_ms();
+        let skip_locked = if self.db.is_postgres() {
+            "FOR UPDATE SKIP LOCKED"
+        } else {
+            ""
+        };
+        let mut entries = self
+            .db
+            .query(
+                &format!(
+                    "UPDATE submissions SET lease_owner = $1, lease_until = $2
+                     WHERE txid IN (
+                         SELECT txid FROM submissions
+                         WHERE purpose = $3 AND state IN {OPEN}
+                             AND (lease_owner = $1 OR lease_owner IS NULL OR lease_until < $4)
+                         {skip_locked})
+                     RETURNING {COLUMNS}"
+                ),
+                params![owner, now + lease_ms, purpose.as_str(), now],
+            )
+            .map_err(db_error)?
+            .iter()
+            .map(row_to_entry)
+            .collect::<Result<Vec<_>>>()?;
+        entries.sort_by(|a, b| (a.created_at, &a.txid).cmp(&(b.created_at, &b.txid)));
+        Ok(entries)
     }
 }
+
+const COLUMNS: &str = "txid, purpose, reference, signed_hex, expiration, state, error,
+    block, energy_used, fee_sun, attempts, retry_at, created_at, updated_at";
 
 const SELECT: &str = "SELECT txid, purpose, reference, signed_hex, expiration, state, error,
     block, energy_used, fee_sun, attempts, retry_at, created_at, updated_at FROM submissions";
 
-fn row_to_entry(row: &rusqlite::Row<'_>) -> rusqlite::Result<Result<Entry>> {
-    let purpose: String = row.get(1)?;
-    let state: String = row.get(5)?;
-    let entry = Entry {
-        txid: row.get(0)?,
-        purpose: Purpose::Deposit,
-        reference: row.get(2)?,
-        signed_hex: row.get(3)?,
-        expiration: row.get(4)?,
-        state: State::Signed,
-        error: row.get(6)?,
-        block: row.get(7)?,
-        energy_used: row.get(8)?,
-        fee_sun: row.get(9)?,
-        attempts: row.get(10)?,
-        retry_at: row.get(11)?,
-        created_at: row.get(12)?,
-        updated_at: row.get(13)?,
+fn row_to_entry(row: &Row) -> Result<Entry> {
+    let read = || -> std::result::Result<_, DbError> {
+        Ok((
+            Entry {
+                txid: row.text(0)?,
+                purpose: Purpose::Deposit,
+                reference: row.text(2)?,
+                signed_hex: row.text(3)?,
+                expiration: row.int(4)?,
+                state: State::Signed,
+                error: row.opt_text(6)?,
+                block: row.opt_int(7)?,
+                energy_used: row.opt_int(8)?,
+                fee_sun: row.opt_int(9)?,
+                attempts: row.int(10)?,
+                retry_at: row.int(11)?,
+                created_at: row.int(12)?,
+                updated_at: row.int(13)?,
+            },
+            row.text(1)?,
+            row.text(5)?,
+        ))
     };
-    Ok(Purpose::parse(&purpose)
-        .and_then(|purpose| Ok((purpose, State::parse(&state)?)))
-        .map(|(purpose, state)| Entry {
-            purpose,
-            state,
-            ..entry
-        }))
+    let (entry, purpose, state) = read().map_err(db_error)?;
+    Ok(Entry {
+        purpose: Purpose::parse(&purpose)?,
+        state: State::parse(&state)?,
+        ..entry
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::sql::testing::{Place, places};
 
     fn entry(txid: &str, purpose: Purpose, reference: &str) -> NewEntry {
         NewEntry {
@@ -418,10 +472,14 @@ mod tests {
 
     #[test]
     fn entries_survive_a_reopen_and_only_exclusive_references_are_unique() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("devnet/tronpool.sqlite3");
+        for place in places("entries_survive_a_reopen") {
+            entries_survive_a_reopen_on(place);
+        }
+    }
+
+    fn entries_survive_a_reopen_on(place: Place) {
         {
-            let journal = Submissions::open(&path).unwrap();
+            let journal = Submissions::on(place.open());
             journal.record(&entry("aa", Purpose::Deposit, "1")).unwrap();
             let again = journal
                 .record(&entry("bb", Purpose::Deposit, "1"))
@@ -442,7 +500,7 @@ mod tests {
                 .unwrap();
             assert!(journal.advance("bb", State::Broadcast, None, None).unwrap());
         }
-        let journal = Submissions::open(&path).unwrap();
+        let journal = Submissions::on(place.open());
         let open = journal.unfinished(Purpose::Deposit).unwrap();
         assert_eq!(open.len(), 1);
         assert_eq!(
@@ -458,7 +516,12 @@ mod tests {
 
     #[test]
     fn moves_are_compare_and_set_and_never_go_back() {
-        let journal = Submissions::in_memory().unwrap();
+        for place in places("moves_are_compare_and_set") {
+            moves_are_compare_and_set_on(Submissions::on(place.open()));
+        }
+    }
+
+    fn moves_are_compare_and_set_on(journal: Submissions) {
         journal.record(&entry("aa", Purpose::Relay, "p n")).unwrap();
         let receipt = Execution {
             block: 7,
@@ -499,5 +562,56 @@ mod tests {
         assert_eq!(journal.get("cc").unwrap().unwrap().state, State::Failed);
         assert_eq!(journal.get("bb").unwrap().unwrap().attempts, 2);
         assert_eq!(journal.get("bb").unwrap().unwrap().retry_at, 12_000);
+    }
+
+    #[test]
+    fn each_open_entry_is_followed_by_one_process_until_its_lease_runs_out() {
+        for place in places("leases_of_entries") {
+            let db = place.open();
+            let journal = Submissions::on(db.clone());
+            let other = Submissions::on(db);
+            journal
+                .record_leased(
+                    &entry("aa", Purpose::Relay, "p 1"),
+                    Some(("one", 60_000)),
+                    vec![],
+                )
+                .unwrap();
+            journal.record(&entry("bb", Purpose::Relay, "p 2")).unwrap();
+            journal.record(&entry("cc", Purpose::Deposit, "7")).unwrap();
+            // The recorder's lease keeps `aa` from the other process; `bb` was free.
+            let taken: Vec<_> = other
+                .claim_unfinished(Purpose::Relay, "two", 60_000)
+                .unwrap()
+                .into_iter()
+                .map(|e| e.txid)
+                .collect();
+            assert_eq!(taken, ["bb"]);
+            let mine: Vec<_> = journal
+                .claim_unfinished(Purpose::Relay, "one", 1)
+                .unwrap()
+                .into_iter()
+                .map(|e| e.txid)
+                .collect();
+            assert_eq!(mine, ["aa"], "renewed by its owner, for 1 ms");
+            std::thread::sleep(std::time::Duration::from_millis(5));
+            // `one` stopped renewing (it died): `two` takes `aa` over, oldest first.
+            let taken: Vec<_> = other
+                .claim_unfinished(Purpose::Relay, "two", 60_000)
+                .unwrap()
+                .into_iter()
+                .map(|e| e.txid)
+                .collect();
+            assert_eq!(taken, ["aa", "bb"]);
+            assert!(journal.advance("aa", State::Failed, None, None).unwrap());
+            assert_eq!(
+                other
+                    .claim_unfinished(Purpose::Relay, "two", 60_000)
+                    .unwrap()
+                    .len(),
+                1,
+                "a finished entry is nobody's to follow"
+            );
+        }
     }
 }

@@ -66,6 +66,12 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
                the pool",
         apply: tree_leaf_commitments,
     },
+    Migration {
+        what: "what replicas share on PostgreSQL, kept in SQLite too so both run one SQL: a \
+               lease on each journal entry (which process follows it), rate budgets kept in \
+               the database, and named leases (who collects fees, who batches)",
+        apply: shared_state,
+    },
 ];
 
 /// The version a database has once every migration ran.
@@ -296,6 +302,26 @@ pub(crate) const TREE_LEAVES_COMMITMENT_INDEX: &str =
 
 fn tree_leaf_commitments(tx: &Transaction<'_>) -> rusqlite::Result<()> {
     tx.execute_batch(TREE_LEAVES_COMMITMENT_INDEX)
+}
+
+fn shared_state(tx: &Transaction<'_>) -> rusqlite::Result<()> {
+    tx.execute_batch(
+        "
+ALTER TABLE submissions ADD COLUMN lease_owner TEXT;
+ALTER TABLE submissions ADD COLUMN lease_until INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE rate_budgets (
+    budget  TEXT NOT NULL,
+    client  TEXT NOT NULL,
+    tat     INTEGER NOT NULL,
+    PRIMARY KEY (budget, client)
+) WITHOUT ROWID;
+CREATE TABLE leases (
+    name   TEXT PRIMARY KEY,
+    owner  TEXT NOT NULL,
+    until  INTEGER NOT NULL
+);
+",
+    )
 }
 
 /// Brings the database up to [`latest`], each migration in its own transaction with the
@@ -620,6 +646,7 @@ mod tests {
                     signed_hex: "0a04".into(),
                     expiration: 99,
                 },
+                None,
             )
             .unwrap_err();
         assert_eq!(refused.http_status(), 409, "{refused}");

@@ -54,6 +54,10 @@ impl Relayer {
         }
         loop {
             tokio::time::sleep(self.config.batch_poll.max(MIN_POLL)).await;
+            // One batcher across replicas: two would race to insert the same batch.
+            if !self.holds_role(super::BATCHER_ROLE) {
+                continue;
+            }
             if let Err(e) = self.journal.resume(&chain.node, Purpose::Batch).await {
                 tracing::warn!(error = %e, "settling the batcher's earlier batches");
                 continue;

@@ -9,8 +9,9 @@
 //! by the fee; we can pay the ceiling. The transaction's fee limit is the ceiling's price, so
 //! a withdrawal that behaves worse on chain than in the simulation costs at most that.
 //!
-//! Approvals take turns ([`Relayer::approving`]): pricing, the checks and recording the job
-//! happen one request at a time, each priced against what the relayer has *after* the
+//! Approvals take turns ([`Relayer::approving`], and on a database several servers share the
+//! database's turn, `store::coordination`): pricing, the checks and recording the job
+//! happen one request at a time across every replica, each priced against what the relayer has *after* the
 //! reservations of its unfinished jobs (`store::jobs::Reservation`): five requests in one
 //! block against a stake that covers one relay are not all sold that stake. The turn ends
 //! once the job is recorded; the broadcast and the wait for a block are outside it.
@@ -28,9 +29,13 @@
 //! is detached from the request: a client whose request runs out of time still gets the txid
 //! and can follow the job (`GET /api/relayer/jobs/{txid}`). The watcher follows each job to a
 //! solidified receipt, broadcasting again what a crash or a node dropped, retrying what a
-//! busy node turned away, and recording what a failed transaction burned.
+//! busy node turned away, and recording what a failed transaction burned. On a shared
+//! database each job is leased to the replica that follows it (first the one that recorded
+//! it), and another takes it over when the lease runs out: a replica killed between recording
+//! and broadcasting loses nothing. Fee collection and the batcher each run on one replica at
+//! a time, the one holding their named lease.
 
-use std::collections::{BTreeMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, VecDeque};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -47,6 +52,7 @@ use crate::service::journal::Journal;
 use crate::service::relayer_fees::{Pricing, Resources, Terms};
 use crate::service::sponsor;
 use crate::service::wire::{FeeQuote, RelayerStatus};
+use crate::store::coordination::Coordination;
 /// A relayed withdrawal as the relayer records and reports it.
 pub use crate::store::jobs::Job;
 use crate::store::jobs::{JobStore, Reserved};
@@ -58,6 +64,22 @@ mod watch;
 /// A relayed transaction is broadcast at once; a short validity bounds how long a job can
 /// stay undecided after a crash.
 const RELAY_EXPIRATION_MS: i64 = 2 * 60 * 1000;
+
+/// The database turn relay approvals take (an advisory lock's key on PostgreSQL).
+const APPROVAL_TURN: i64 = 0x7265_6c61_7900; // "relay"
+
+/// How long a replica's look at a job leases it (renewed at every look, one poll apart): far
+/// inside [`RELAY_EXPIRATION_MS`], so a dead replica's recorded job is broadcast by another
+/// long before it expires.
+const JOB_LEASE: Duration = Duration::from_secs(10);
+
+/// How long the fee collector's and the batcher's leases last; renewed at every pass.
+const ROLE_LEASE: Duration = Duration::from_secs(30);
+
+/// The role of the replica that collects the pools' fees.
+const FEES_ROLE: &str = "fees";
+/// The role of the replica that inserts batches.
+const BATCHER_ROLE: &str = "batcher";
 
 /// How long a fee the relayer published (`GET /api/relayer/status`, `GET /api/pools`) is
 /// honoured: a request whose fee is at least a quote shown within this time is not refused
@@ -182,15 +204,13 @@ pub struct Relayer {
     jobs: JobStore,
     /// The jobs' transactions: recorded, sent and followed (the jobs' connection).
     journal: Journal,
-    /// Notes between "accepted for checking" and "recorded": concurrent copies of one
-    /// request meet here, and all but the first are turned away.
-    in_flight: Mutex<HashSet<(u64, B256)>>,
+    /// The database's part when several servers share it: turns, leases, rate budgets.
+    coordination: Coordination,
     /// When the watcher last began a pass over the jobs: how readiness knows it is alive.
     watched: Mutex<Option<Instant>>,
     /// Held from pricing a request to recording its job, so that each approval sees the
     /// reservations of the ones before it. Not held while a broadcast waits for the node.
-    /// One process's lock: several servers on one database would need the database's
-    /// (a PostgreSQL advisory lock) around the same steps.
+    /// This process's lock; servers sharing a database also take the database's turn.
     approving: tokio::sync::Mutex<()>,
     /// The quotes published within [`QUOTE_HOLD`], per pool.
     shown: Mutex<BTreeMap<u64, VecDeque<Shown>>>,
@@ -252,30 +272,18 @@ pub(crate) struct Standing<'a> {
 /// dead: a pass over many jobs against a slow node takes a while.
 const WATCHER_GRACE: Duration = Duration::from_secs(60);
 
-/// Takes a note out of the in-flight set when its request ends, however it ends.
-struct InFlight<'a> {
-    set: &'a Mutex<HashSet<(u64, B256)>>,
-    note: (u64, B256),
-}
-
-impl Drop for InFlight<'_> {
-    fn drop(&mut self) {
-        self.set
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(&self.note);
-    }
-}
-
 impl Relayer {
     pub fn new(key: PrivateKey, config: RelayerConfig, jobs: JobStore) -> Self {
-        let journal = Journal::new(jobs.journal().clone()).retry_after(config.poll);
+        let owner = crate::store::coordination::process_owner();
+        let journal = Journal::new(jobs.journal().clone())
+            .retry_after(config.poll)
+            .leased(owner.clone(), JOB_LEASE.max(config.poll * 5));
         Relayer {
             key,
             config,
+            coordination: Coordination::new(jobs.db().clone(), owner),
             jobs,
             journal,
-            in_flight: Mutex::new(HashSet::new()),
             watched: Mutex::new(None),
             approving: tokio::sync::Mutex::new(()),
             shown: Mutex::new(BTreeMap::new()),
@@ -305,18 +313,39 @@ impl Relayer {
         watched.is_some_and(|at| at.elapsed() <= self.config.poll * 3 + WATCHER_GRACE)
     }
 
-    fn claim(&self, note: (u64, B256)) -> Result<InFlight<'_>> {
-        let mut set = self.in_flight.lock().unwrap_or_else(|e| e.into_inner());
-        if !set.insert(note) {
-            return Err(Error::Conflict(format!(
-                "nullifier hash {} is already being relayed",
-                word_hex(&note.1)
-            )));
+    /// The database's part in coordinating this server with others on it.
+    pub(crate) fn coordination(&self) -> &Coordination {
+        &self.coordination
+    }
+
+    /// Whether this server plays `role` (`fees`, `batcher`) now: always when it is alone on
+    /// its database; on a shared one, while it holds the role's lease (taken, or renewed, by
+    /// this call). A database that cannot be asked counts as no.
+    pub(crate) fn holds_role(&self, role: &str) -> bool {
+        if !self.coordination.is_shared() {
+            return true;
         }
-        Ok(InFlight {
-            set: &self.in_flight,
-            note,
-        })
+        match self
+            .coordination
+            .hold_lease(role, ROLE_LEASE.as_millis() as i64)
+        {
+            Ok(held) => held,
+            Err(e) => {
+                tracing::warn!(role, error = %e, "asking the database who plays a role");
+                false
+            }
+        }
+    }
+
+    /// Gives this server's roles up (a clean stop), so another replica takes them at once.
+    pub(crate) fn release_roles(&self) {
+        if self.coordination.is_shared() {
+            for role in [FEES_ROLE, BATCHER_ROLE] {
+                if let Err(e) = self.coordination.release_lease(role) {
+                    tracing::warn!(role, error = %e, "giving a role up");
+                }
+            }
+        }
     }
 
     pub async fn status(&self, chain: &Chain, pricing: &Pricing) -> Result<RelayerStatus> {

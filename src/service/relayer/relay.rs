@@ -8,7 +8,7 @@ use std::time::Duration;
 use alloy_primitives::U256;
 use tron::Address;
 
-use super::{RELAY_EXPIRATION_MS, Relayer, Standing};
+use super::{APPROVAL_TURN, RELAY_EXPIRATION_MS, Relayer, Standing};
 use crate::error::{Error, Kind, Result};
 use crate::service::builders;
 use crate::service::builders::{WithdrawRequest, withdraw_calldata};
@@ -62,16 +62,8 @@ impl Relayer {
     ) -> Result<Relayed> {
         let denomination = request.denomination;
         let pool = chain.pool_address(denomination)?;
-        let _claim = self.claim((denomination, request.nullifier_hash))?;
         let nullifier_hex = word_hex(&request.nullifier_hash);
-        if let Some(job) = self.jobs.live(&pool.to_base58(), &nullifier_hex)? {
-            return Err(Error::Conflict(format!(
-                "nullifier hash {nullifier_hex} was already relayed by us: transaction {} \
-                 ({})",
-                job.txid,
-                job.state.as_str()
-            )));
-        }
+        self.refuse_relayed(&pool, &nullifier_hex)?;
         let refund = request.refund.unwrap_or(U256::ZERO);
         let refund_sun = i64::try_from(refund)
             .ok()
@@ -83,8 +75,13 @@ impl Relayer {
                 ))
             })?;
 
-        // One approval at a time, from pricing to the recorded job (with its reservation).
+        // One approval at a time, from pricing to the recorded job (with its reservation):
+        // this process's lock, then the database's turn, which every replica on a shared
+        // database takes (nothing on SQLite, where this process is the only one).
         let turn = self.approving.lock().await;
+        let shared_turn = self.coordination.turn(APPROVAL_TURN).await?;
+        // A copy of this request that held the turn before us may have recorded the note.
+        self.refuse_relayed(&pool, &nullifier_hex)?;
         let Standing {
             terms, reserved, ..
         } = self.standing(chain, pricing).await?;
@@ -224,8 +221,10 @@ impl Relayer {
             &job,
             &reservation,
             &Journal::entry(&tx, Purpose::Relay, reference),
+            self.journal.lease(),
         )?;
         self.listing_changed();
+        drop(shared_turn);
         drop(turn);
         tracing::info!(txid = %job.txid, denomination, "relaying a withdrawal");
         // Detached: a request that gives up does not take the broadcast with it.
@@ -249,6 +248,18 @@ impl Relayer {
                 txid,
                 state: JobState::Signed,
             }),
+        }
+    }
+
+    /// A conflict naming the transaction that already relays this note, if one does.
+    fn refuse_relayed(&self, pool: &Address, nullifier_hex: &str) -> Result<()> {
+        match self.jobs.live(&pool.to_base58(), nullifier_hex)? {
+            Some(job) => Err(Error::Conflict(format!(
+                "nullifier hash {nullifier_hex} was already relayed by us: transaction {} ({})",
+                job.txid,
+                job.state.as_str()
+            ))),
+            None => Ok(()),
         }
     }
 

@@ -39,6 +39,9 @@ impl Relayer {
         };
         loop {
             tokio::time::sleep(self.config.collect_every).await;
+            if !self.holds_role(super::FEES_ROLE) {
+                continue;
+            }
             let due = crate::service::fees::due(&chain, self.address(), threshold, None);
             let collected = match due.await {
                 Ok(due) => crate::service::fees::collect(&chain, &self.key, due).await,
