@@ -176,7 +176,10 @@ impl JobStore {
                 tx.rollback().map_err(|e| db_error(e.into()))
             }),
             db @ Db::Postgres(_) => db
-                .query("SELECT pg_is_in_recovery()::BIGINT", Vec::new())
+                .query(
+                    "SELECT CASE WHEN pg_is_in_recovery() THEN 1 ELSE 0 END",
+                    Vec::new(),
+                )
                 .map_err(db_error)
                 .and_then(|rows| match rows.first().map(|r| r.int(0)) {
                     Some(Ok(0)) => Ok(()),

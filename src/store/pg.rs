@@ -314,9 +314,6 @@ fn target_of(config: &tokio_postgres::Config) -> String {
     format!("{host}:{port}/{db}")
 }
 
-/// The URL of a throwaway PostgreSQL the tests may use (`scripts/test` starts one), if any.
-pub const TEST_URL_VAR: &str = "TRONPOOL_TEST_POSTGRES";
-
 #[cfg(test)]
 pub(crate) mod testing {
     //! A fresh database per test on the server `scripts/test` started.
@@ -326,36 +323,8 @@ pub(crate) mod testing {
     /// A new, empty database on the test server, migrated; `None` (and a message) when the
     /// tests run without one.
     pub fn fresh(test: &str) -> Option<Arc<Pg>> {
-        let Ok(url) = std::env::var(TEST_URL_VAR) else {
-            eprintln!(
-                "{test}: skipped on PostgreSQL ({TEST_URL_VAR} is not set; scripts/test sets it)"
-            );
-            return None;
-        };
-        Some(Pg::connect(&fresh_url(&url)).expect("the test database"))
-    }
-
-    /// Makes a database with a unique name on the server at `url`; answers its URL.
-    pub fn fresh_url(url: &str) -> String {
-        let name = format!(
-            "t_{}_{}",
-            std::process::id(),
-            tron::transaction::now_ms() as u64
-                ^ rand_core::RngCore::next_u64(&mut rand_core::OsRng)
-        );
-        let admin = Pg::connect(url).expect("the test server");
-        admin
-            .block(async {
-                let client = admin.client().await?;
-                client
-                    .batch_execute(&format!("CREATE DATABASE {name}"))
-                    .await
-                    .map_err(DbError::from)
-            })
-            .expect("CREATE DATABASE");
-        let mut parsed = url::Url::parse(url).expect("a URL");
-        parsed.set_path(&format!("/{name}"));
-        parsed.to_string()
+        test_support::postgres::fresh_database(test)
+            .map(|url| Pg::connect(&url).expect("the test database"))
     }
 }
 
@@ -418,13 +387,9 @@ mod tests {
     /// a step that only adds, and refuses (changing nothing) one it can no longer read.
     #[test]
     fn an_older_replica_runs_beside_a_newer_one_until_a_step_it_cannot_read() {
-        let Ok(server) = std::env::var(TEST_URL_VAR) else {
-            eprintln!(
-                "rolling upgrades: skipped ({TEST_URL_VAR} is not set; scripts/test sets it)"
-            );
+        let Some(url) = test_support::postgres::fresh_database("rolling upgrades") else {
             return;
         };
-        let url = testing::fresh_url(&server);
         let pg = Pg::connect(&url).unwrap();
         assert_eq!(schema(&pg), (latest(), 1));
         let store = JobStore::on(Db::Postgres(pg.clone()));

@@ -472,12 +472,8 @@ pub(crate) mod testing {
             dir.path().join("devnet/tronpool.sqlite3"),
             dir,
         )];
-        match std::env::var(crate::store::pg::TEST_URL_VAR) {
-            Ok(url) => places.push(Place::Postgres(crate::store::pg::testing::fresh_url(&url))),
-            Err(_) => eprintln!(
-                "{test}: ran on SQLite only ({} is not set; scripts/test sets it)",
-                crate::store::pg::TEST_URL_VAR
-            ),
+        if let Some(url) = test_support::postgres::fresh_database(test) {
+            places.push(Place::Postgres(url));
         }
         places
     }

@@ -20,5 +20,6 @@ mod interop;
 mod layers;
 mod relayer;
 mod relayer_reserve;
+mod replicas;
 mod soak;
 mod support;

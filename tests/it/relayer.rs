@@ -42,7 +42,7 @@ pub(crate) async fn deposit(
 }
 
 /// The same through any API and node.
-async fn deposit_through(
+pub(crate) async fn deposit_through(
     api: &str,
     node: &str,
     key: &PrivateKey,
@@ -1065,7 +1065,7 @@ async fn a_busy_node_is_retried_and_a_duplicate_is_success() {
 
 /// Starts `tronpool --json <args>` and reads its one-line announcement.
 #[cfg(unix)]
-fn start(env: &crate::support::TestEnv, args: &[&str]) -> (std::process::Child, Value) {
+pub(crate) fn start(env: &crate::support::TestEnv, args: &[&str]) -> (std::process::Child, Value) {
     use std::io::BufRead;
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tronpool"))
         .env("TRONPOOL_HOME", env.home())
