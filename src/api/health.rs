@@ -113,8 +113,8 @@ pub async fn metrics(State(app): State<Arc<App>>) -> Response {
             Ok(counts) => metrics::set_relayer_jobs(counts),
             Err(e) => tracing::warn!(error = %e, "metrics: counting the relayer's jobs"),
         }
-        if let crate::store::sql::Db::Postgres(pg) = relayer.jobs().db() {
-            metrics::set_db_connections(pg.connections());
+        if let Some(connections) = relayer.database_connections() {
+            metrics::set_db_connections(connections);
         }
     }
     (

@@ -352,13 +352,7 @@ pub(crate) async fn shared_budget(
     request: Request<Body>,
     next: axum::middleware::Next,
 ) -> Response<Body> {
-    let Some(coordination) = shared
-        .app
-        .relayer
-        .as_ref()
-        .map(|r| r.coordination())
-        .filter(|c| c.is_shared())
-    else {
+    let Some(relayer) = shared.app.relayer.as_ref() else {
         return next.run(request).await;
     };
     let Some(ConnectInfo(peer)) = request.extensions().get::<ConnectInfo<SocketAddr>>() else {
@@ -371,13 +365,9 @@ pub(crate) async fn shared_budget(
             .extractor
             .client_address(peer.ip(), request.headers()),
     );
-    let limit = shared.limit.max(1);
-    let interval = (60_000 / i64::from(limit)).max(1);
-    match coordination.take(shared.name, &client.to_string(), interval, i64::from(limit)) {
-        Ok(crate::store::coordination::Budget::Allowed) => next.run(request).await,
-        Ok(crate::store::coordination::Budget::Wait(ms)) => {
-            too_many(shared.name, limit, (ms as u64).div_ceil(1000))
-        }
+    match relayer.take_shared_budget(shared.name, &client.to_string(), shared.limit) {
+        Ok(None) => next.run(request).await,
+        Ok(Some(ms)) => too_many(shared.name, shared.limit.max(1), (ms as u64).div_ceil(1000)),
         Err(e) => ApiError::from(e).into_response(),
     }
 }

@@ -87,11 +87,10 @@ impl Run {
 /// submit at the same moment; a refused client reads the quote again, proves again and
 /// submits with the others still waiting, until every note is relayed. Checks as it goes that
 /// every answer is 200 with a txid or the error envelope, and that a refusal spent nothing.
-async fn concurrent_relays(clients: usize, staked: bool) -> Run {
+async fn concurrent_relays(clients: usize, staked: bool, jobs: JobStore) -> Run {
     let devnet = devnet::spawn(devnet_config()).await.expect("a devnet");
     let node = devnet.url();
     let pricing = devnet_pricing(&devnet);
-    let jobs = JobStore::in_memory().unwrap();
     let served = Served::around_with_jobs(
         devnet,
         &node,
@@ -223,7 +222,14 @@ fn report(clients: usize, staked: bool, run: &Run) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn concurrent_relays_against_a_stake_for_one_each_pay_for_themselves_or_are_refused() {
-    let run = concurrent_relays(5, true).await;
+    for backend in Backend::all("concurrent relays") {
+        eprintln!("on {}", backend.name());
+        concurrent_relays_each_pay_or_are_refused(backend.open()).await;
+    }
+}
+
+async fn concurrent_relays_each_pay_or_are_refused(jobs: JobStore) {
+    let run = concurrent_relays(5, true, jobs).await;
     for relay in &run.relayed {
         assert!(
             run.margin(relay) >= 0,
@@ -269,7 +275,7 @@ async fn margins_under_concurrency() {
     println!("|---|---|---|---|---|---|---|---|---|");
     for staked in [false, true] {
         for clients in [1, 5, 20] {
-            let run = concurrent_relays(clients, staked).await;
+            let run = concurrent_relays(clients, staked, JobStore::in_memory().unwrap()).await;
             assert!(run.relayed.iter().all(|r| run.margin(r) >= 0));
             println!("{}", report(clients, staked, &run));
         }
@@ -327,14 +333,55 @@ async fn relay_left_signed(
     assert_eq!(status, 202, "signed, its broadcast turned away: {value}");
 }
 
+/// Where a relayer's jobs are kept in a test: the SQLite file, and PostgreSQL when
+/// `scripts/test` started one; either can be opened again, as by a restarted relayer.
+enum Backend {
+    /// The file, and its folder (removed with the backend).
+    Sqlite(std::path::PathBuf, #[allow(dead_code)] tempfile::TempDir),
+    Postgres(String),
+}
+
+impl Backend {
+    fn all(test: &str) -> Vec<Backend> {
+        let dir = tempfile::tempdir().unwrap();
+        let mut all = vec![Backend::Sqlite(
+            dir.path().join("devnet/tronpool.sqlite3"),
+            dir,
+        )];
+        all.extend(test_support::postgres::fresh_database(test).map(Backend::Postgres));
+        all
+    }
+
+    fn name(&self) -> &'static str {
+        match self {
+            Backend::Sqlite(..) => "SQLite",
+            Backend::Postgres(_) => "PostgreSQL",
+        }
+    }
+
+    fn open(&self) -> JobStore {
+        match self {
+            Backend::Sqlite(path, _) => JobStore::open(path).unwrap(),
+            Backend::Postgres(url) => JobStore::on(tronpool::store::sql::Db::Postgres(
+                tronpool::store::pg::Pg::connect(url).unwrap(),
+            )),
+        }
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_restarted_relayer_counts_its_unfinished_jobs_before_it_approves_anything() {
+    for backend in Backend::all("a restarted relayer") {
+        eprintln!("on {}", backend.name());
+        a_restarted_relayer_counts_its_unfinished_jobs(backend).await;
+    }
+}
+
+async fn a_restarted_relayer_counts_its_unfinished_jobs(backend: Backend) {
     // Its node turns every broadcast away as busy: the relay stays signed, not in a block.
     let devnet = devnet::spawn(devnet_config()).await.expect("a devnet");
     let node = busy_node(&devnet).await;
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("devnet/tronpool.sqlite3");
-    let served = relayer_over(devnet, &node, JobStore::open(&db).unwrap(), Duration::ZERO).await;
+    let served = relayer_over(devnet, &node, backend.open(), Duration::ZERO).await;
     let relayer = devnet::genesis::dev_key(1).address();
     lend_one_relay_of_energy(&served, relayer).await;
     let (notes, tree) = deposit(&served, 2, 3).await;
@@ -350,8 +397,7 @@ async fn a_restarted_relayer_counts_its_unfinished_jobs_before_it_approves_anyth
     // The relayer stops and starts again over the same database, its job still unfinished.
     let Served { devnet, server, .. } = served;
     server.shutdown().await.unwrap();
-    let jobs = JobStore::open(&db).unwrap();
-    let served = relayer_over(devnet.unwrap(), &node, jobs, Duration::ZERO).await;
+    let served = relayer_over(devnet.unwrap(), &node, backend.open(), Duration::ZERO).await;
     let status = served.ok("/api/relayer/status", None).await;
     assert_eq!(status["pending"], 1, "{status}");
     assert_eq!(status["reserved"]["jobs"], 1, "{status}");

@@ -275,9 +275,12 @@ const WATCHER_GRACE: Duration = Duration::from_secs(60);
 impl Relayer {
     pub fn new(key: PrivateKey, config: RelayerConfig, jobs: JobStore) -> Self {
         let owner = crate::store::coordination::process_owner();
-        let journal = Journal::new(jobs.journal().clone())
-            .retry_after(config.poll)
-            .leased(owner.clone(), JOB_LEASE.max(config.poll * 5));
+        let mut journal = Journal::new(jobs.journal().clone()).retry_after(config.poll);
+        // Leases only where processes share the database: alone on its SQLite file, a
+        // restarted server follows its jobs at once, not after its old self's lease.
+        if jobs.db().is_postgres() {
+            journal = journal.leased(owner.clone(), JOB_LEASE.max(config.poll * 5));
+        }
         Relayer {
             key,
             config,
@@ -313,9 +316,35 @@ impl Relayer {
         watched.is_some_and(|at| at.elapsed() <= self.config.poll * 3 + WATCHER_GRACE)
     }
 
-    /// The database's part in coordinating this server with others on it.
-    pub(crate) fn coordination(&self) -> &Coordination {
-        &self.coordination
+    /// Counts one request of `client` against the relayer budget `name` (`per_minute`, in a
+    /// burst of as many) kept in the database, when servers share one: `None` when it is
+    /// allowed (always, alone on a database: the per-process limiter is the budget then),
+    /// else the ms until the next is.
+    pub(crate) fn take_shared_budget(
+        &self,
+        name: &str,
+        client: &str,
+        per_minute: u32,
+    ) -> Result<Option<i64>> {
+        if !self.coordination.is_shared() {
+            return Ok(None);
+        }
+        let limit = i64::from(per_minute.max(1));
+        let interval = (60_000 / limit).max(1);
+        Ok(
+            match self.coordination.take(name, client, interval, limit)? {
+                crate::store::coordination::Budget::Allowed => None,
+                crate::store::coordination::Budget::Wait(ms) => Some(ms),
+            },
+        )
+    }
+
+    /// The shared database's pool: connections open and idle (`None` on SQLite).
+    pub(crate) fn database_connections(&self) -> Option<(usize, usize)> {
+        match self.jobs.db() {
+            crate::store::sql::Db::Postgres(pg) => Some(pg.connections()),
+            crate::store::sql::Db::Sqlite(_) => None,
+        }
     }
 
     /// Whether this server plays `role` (`fees`, `batcher`) now: always when it is alone on
