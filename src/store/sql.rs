@@ -232,7 +232,9 @@ impl Db {
             }),
             Db::Postgres(pg) => pg.block(async {
                 let client = pg.client().await?;
-                Ok(client.execute(sql, &pg_params(&params)).await?)
+                // Prepared once per connection: a statement is then one round trip.
+                let statement = client.prepare_cached(sql).await?;
+                Ok(client.execute(&statement, &pg_params(&params)).await?)
             }),
         })
     }
@@ -252,7 +254,8 @@ impl Db {
             }),
             Db::Postgres(pg) => pg.block(async {
                 let client = pg.client().await?;
-                let rows = client.query(sql, &pg_params(&params)).await?;
+                let statement = client.prepare_cached(sql).await?;
+                let rows = client.query(&statement, &pg_params(&params)).await?;
                 rows.iter().map(pg_row).collect()
             }),
         })
@@ -282,7 +285,8 @@ impl Db {
                 let mut client = pg.client().await?;
                 let tx = client.transaction().await?;
                 for (sql, params) in &statements {
-                    tx.execute(*sql, &pg_params(params)).await?;
+                    let statement = tx.prepare_cached(sql).await?;
+                    tx.execute(&statement, &pg_params(params)).await?;
                 }
                 Ok(tx.commit().await?)
             }),

@@ -22,10 +22,7 @@ use tronpool::service::price::{DEFAULT_MAX_AGE, PriceFeed, PriceSource};
 use tronpool::service::relayer::{Relayer, RelayerConfig};
 use tronpool::service::relayer_fees::{FeePolicy, Pricing};
 use tronpool::store::jobs::JobStore;
-use zk::circuit::PublicInputs;
-use zk::keys::Keys;
 use zk::note::{Note, NoteMeta};
-use zk::proof::{EncodedProof, Witness, prove};
 use zk::tree::MerkleTree;
 
 const INSTALL_HINT: &str =
@@ -212,7 +209,7 @@ pub async fn envelope(response: reqwest::Response) -> (StatusCode, Value) {
 }
 
 pub fn hex32(f: &ark_bn254::Fr) -> String {
-    format!("0x{}", hex::encode(zk::field::to_be_bytes(f)))
+    test_support::relay::hex32(f)
 }
 
 /// A real withdrawal proof for leaf `index` of `tree`, as the API takes it.
@@ -225,25 +222,14 @@ pub fn prove_withdrawal(
     fee: u64,
     refund: u64,
 ) -> String {
-    let public = PublicInputs {
-        root: tree.root(),
-        nullifier_hash: note.nullifier_hash(),
-        recipient: zk::field::from_address(&recipient.evm_bytes()),
-        relayer: relayer.map_or(ark_bn254::Fr::from(0u64), |r| {
-            zk::field::from_address(&r.evm_bytes())
-        }),
-        fee: ark_bn254::Fr::from(fee),
-        refund: ark_bn254::Fr::from(refund),
-    };
-    let witness = Witness::new(note, &tree.path(index).unwrap()).unwrap();
-    let proof = prove(
-        Keys::insecure_dev(),
-        &public,
-        &witness,
-        &mut rand_core::OsRng,
+    test_support::relay::withdrawal_proof(
+        note,
+        tree,
+        index,
+        recipient.evm_bytes(),
+        relayer.map(|r| r.evm_bytes()),
+        (fee, refund),
     )
-    .unwrap();
-    EncodedProof::from_proof(&proof).to_hex()
 }
 
 pub fn random_word() -> String {

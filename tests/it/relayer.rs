@@ -18,12 +18,12 @@ use alloy_sol_types::SolCall;
 use devnet::DevnetConfig;
 use serde_json::{Value, json};
 use tron::abi::Trc20;
-use tron::{Address, NodeClient, NodeConfig, PrivateKey, Transaction, TxId};
+use tron::{Address, NodeClient, NodeConfig, PrivateKey, TxId};
 use tronpool::api::ApiConfig;
 use tronpool::service::price::{DEFAULT_MAX_AGE, PriceFeed};
 use tronpool::service::relayer::RelayerConfig;
 use tronpool::service::relayer_fees::{FeePolicy, NORMAL_RELAY_ENERGY, Pricing, RELAY_BYTES};
-use zk::note::{Note, NoteMeta};
+use zk::note::Note;
 use zk::tree::MerkleTree;
 
 use crate::api::{Served, devnet_pricing, hex32, prove_withdrawal, random_word};
@@ -71,33 +71,8 @@ async fn deposit_with(
     insert: bool,
 ) -> (Vec<Note>, MerkleTree) {
     let node = client(node);
-    let http = reqwest::Client::new();
-    let build = |path: &str, body: Value| {
-        let request = http.post(format!("{api}{path}")).json(&body).send();
-        async move {
-            let value: Value = request.await.unwrap().json().await.unwrap();
-            assert_eq!(value["ok"], true, "{value}");
-            value["data"]["transaction"].clone()
-        }
-    };
-    let from = key.address().to_base58();
-    let approve = build(
-        "/api/tx/approve",
-        json!({ "from": from, "denomination": denomination, "amount": 1_000_000 }),
-    )
-    .await;
-    send(&node, key, &approve).await;
-    let mut notes = Vec::new();
-    let mut tree = MerkleTree::new();
-    for _ in 0..count {
-        let note = Note::generate(NoteMeta::usdt(denomination, "devnet").unwrap());
-        let body = json!({
-            "from": from, "denomination": denomination, "commitment": hex32(&note.commitment()),
-        });
-        send(&node, key, &build("/api/tx/deposit", body).await).await;
-        tree.insert(note.commitment()).unwrap();
-        notes.push(note);
-    }
+    let (notes, tree) =
+        test_support::relay::deposit_queued(api, &node, key, denomination, count).await;
     if !insert {
         return (notes, tree);
     }
@@ -114,21 +89,7 @@ pub(crate) fn client(url: &str) -> NodeClient {
 }
 
 pub(crate) async fn send(node: &NodeClient, key: &PrivateKey, json: &Value) -> TxId {
-    let mut tx = Transaction::from_json(json).unwrap();
-    tx.sign(key).unwrap();
-    let txid = node.broadcast_hex(&tx).await.expect("accepted");
-    // Sealed at once on a devnet that seals on broadcast; within a block or two on one that
-    // makes blocks every interval (`TRONPOOL_TEST_DEVNET_BLOCK_MS`).
-    let deadline = std::time::Instant::now() + Duration::from_secs(30);
-    let info = loop {
-        if let Some(info) = node.get_transaction_info(&txid).await.unwrap() {
-            break info;
-        }
-        assert!(std::time::Instant::now() < deadline, "{txid} never sealed");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    };
-    assert!(info.succeeded(), "{:?}", info.failure_reason());
-    txid
+    test_support::relay::send(node, key, json).await
 }
 
 /// A relay request for leaf `index`, proved for `relayer`, `fee` and `refund`.

@@ -129,25 +129,6 @@ impl Drop for Replica {
     }
 }
 
-/// A TCP load balancer in front of `upstreams`: each new connection goes to the next one in
-/// turn, as nginx's round robin does.
-async fn balancer(upstreams: Vec<SocketAddr>) -> String {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let next = Arc::new(AtomicUsize::new(0));
-    tokio::spawn(async move {
-        while let Ok((mut client, _)) = listener.accept().await {
-            let upstream = upstreams[next.fetch_add(1, Ordering::SeqCst) % upstreams.len()];
-            tokio::spawn(async move {
-                if let Ok(mut server) = tokio::net::TcpStream::connect(upstream).await {
-                    let _ = tokio::io::copy_bidirectional(&mut client, &mut server).await;
-                }
-            });
-        }
-    });
-    format!("http://{addr}")
-}
-
 fn socket(url: &str) -> SocketAddr {
     url.trim_start_matches("http://").parse().unwrap()
 }
@@ -207,7 +188,7 @@ async fn replicas_relay_each_note_once_and_finish_a_dead_replicas_jobs() {
     let chain = Chain::start();
     let mut one = Replica::start(&chain.node, &database, &["--relayer-rate-limit", "100"]);
     let two = Replica::start(&chain.node, &database, &["--relayer-rate-limit", "100"]);
-    let api = balancer(vec![socket(&one.url), socket(&two.url)]).await;
+    let api = test_support::load::round_robin(vec![socket(&one.url), socket(&two.url)]).await;
     let fee = fee(&api).await;
     let (notes, tree) = deposit_through(&two.url, &chain.node, &chain.depositor, 3).await;
     let relayer_trx = chain.trx(chain.relayer).await;

@@ -348,12 +348,5 @@ pub fn spawn_serve(
 /// `tronpool pool insert` signed by dev account 0 (the devnet's default key): what a
 /// depositor who does not wait for a batcher runs. Returns the batches' reports.
 pub fn insert_queued(node: &str, denomination: u64) -> Value {
-    let env = TestEnv::new();
-    let denom = denomination.to_string();
-    let (code, out) = json_run(
-        env.cmd()
-            .args(["--node", node, "--yes", "pool", "insert", "--denom", &denom]),
-    );
-    assert_eq!(code, 0, "{out}");
-    out["data"].clone()
+    test_support::relay::insert_queued(env!("CARGO_BIN_EXE_tronpool"), node, denomination)
 }

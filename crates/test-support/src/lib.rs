@@ -12,6 +12,7 @@ pub mod ceremony;
 pub mod interop;
 pub mod load;
 pub mod postgres;
+pub mod relay;
 pub mod snarkjs_json;
 
 use std::path::PathBuf;

@@ -329,6 +329,26 @@ pub fn spawn_announced(
     (child, announced)
 }
 
+/// A TCP load balancer in front of `upstreams` on the caller's runtime: each new connection
+/// goes to the next upstream in turn, as nginx's round robin does. Answers its URL.
+pub async fn round_robin(upstreams: Vec<SocketAddr>) -> String {
+    use std::sync::atomic::AtomicUsize;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let next = Arc::new(AtomicUsize::new(0));
+    tokio::spawn(async move {
+        while let Ok((mut client, _)) = listener.accept().await {
+            let upstream = upstreams[next.fetch_add(1, Ordering::SeqCst) % upstreams.len()];
+            tokio::spawn(async move {
+                if let Ok(mut server) = tokio::net::TcpStream::connect(upstream).await {
+                    let _ = tokio::io::copy_bidirectional(&mut client, &mut server).await;
+                }
+            });
+        }
+    });
+    format!("http://{addr}")
+}
+
 /// Where an announced `serve` or `devnet` listens (its envelope's `data.url`), as `host:port`.
 pub fn announced_address(announced: &serde_json::Value) -> SocketAddr {
     assert_eq!(announced["ok"], true, "{announced}");
