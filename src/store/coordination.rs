@@ -1,7 +1,8 @@
 //! How `serve`'s processes on one database take turns: a turn (one relay approved at a time
-//! across every replica), named leases (one replica collects fees, one batches), and rate
+//! across every replica), named leases (one replica collects fees, one batches), rate
 //! budgets kept in the database (a client's relayer limit holds whichever replica it
-//! reaches).
+//! reaches), and spending budgets (what the batcher lost in the last day, whichever replica
+//! batched).
 //!
 //! On SQLite there is one process, and its own locks already give it turns; the leases and
 //! budgets run the same SQL as on PostgreSQL, so the same tests hold them to one behaviour.
@@ -181,6 +182,37 @@ impl Coordination {
         Ok(Budget::Wait((tat + interval_ms - allowance - now).max(1)))
     }
 
+    /// Records `sun` spent against the budget `budget` now.
+    pub fn spend(&self, budget: &str, sun: i64) -> Result<()> {
+        self.db
+            .execute(
+                "INSERT INTO budget_spent (budget, at, sun) VALUES ($1, $2, $3)",
+                params![budget, tron::transaction::now_ms(), sun],
+            )
+            .map_err(db_error)?;
+        Ok(())
+    }
+
+    /// What was spent against `budget` in the last `window_ms`; older records are dropped.
+    pub fn spent_within(&self, budget: &str, window_ms: i64) -> Result<i64> {
+        let since = tron::transaction::now_ms() - window_ms;
+        self.db
+            .execute(
+                "DELETE FROM budget_spent WHERE budget = $1 AND at < $2",
+                params![budget, since],
+            )
+            .map_err(db_error)?;
+        self.db
+            .query_one(
+                "SELECT CAST(COALESCE(SUM(sun), 0) AS BIGINT) FROM budget_spent
+                 WHERE budget = $1 AND at >= $2",
+                params![budget, since],
+            )
+            .map_err(db_error)?
+            .map_or(Ok(0), |row| row.int(0))
+            .map_err(db_error)
+    }
+
     /// Forgets the clients whose budget is full again (their arrival time is past), so the
     /// table holds the clients of the last minute or so.
     pub fn sweep_budgets(&self) -> Result<u64> {
@@ -273,6 +305,31 @@ mod tests {
             }
             assert_eq!(allowed, 3, "one a ms with a pause of 3 ms");
             assert!(one.sweep_budgets().unwrap() >= 1);
+        }
+    }
+
+    #[test]
+    fn what_one_process_spent_counts_for_the_other_within_the_window() {
+        for db in backends("spending") {
+            let one = Coordination::new(db.clone(), "one");
+            let two = Coordination::new(db.clone(), "two");
+            assert_eq!(one.spent_within("batch", 60_000).unwrap(), 0);
+            one.spend("batch", 40_000_000).unwrap();
+            two.spend("batch", 2_000_000).unwrap();
+            two.spend("other", 9).unwrap();
+            assert_eq!(
+                two.spent_within("batch", 60_000).unwrap(),
+                42_000_000,
+                "{}",
+                db.backend()
+            );
+            std::thread::sleep(std::time::Duration::from_millis(5));
+            assert_eq!(
+                one.spent_within("batch", 2).unwrap(),
+                0,
+                "out of the window"
+            );
+            assert_eq!(one.spent_within("other", 60_000).unwrap(), 9);
         }
     }
 

@@ -49,7 +49,7 @@ struct Migration {
 /// `BIGINT`.
 const MIGRATIONS: &[Migration] = &[Migration {
     what: "the submit journal, relayer jobs and reservations, job leases, shared rate budgets, \
-           named leases",
+           named leases, what the batcher spent against its daily budget",
     readable_by: 1,
     sql: "
 CREATE TABLE submissions (
@@ -108,6 +108,12 @@ CREATE TABLE leases (
     owner  TEXT NOT NULL,
     until  BIGINT NOT NULL
 );
+CREATE TABLE budget_spent (
+    budget  TEXT NOT NULL,
+    at      BIGINT NOT NULL,
+    sun     BIGINT NOT NULL
+);
+CREATE INDEX budget_spent_at ON budget_spent (budget, at);
 ",
 }];
 

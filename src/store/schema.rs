@@ -69,7 +69,8 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
     Migration {
         what: "what replicas share on PostgreSQL, kept in SQLite too so both run one SQL: a \
                lease on each journal entry (which process follows it), rate budgets kept in \
-               the database, and named leases (who collects fees, who batches)",
+               the database, named leases (who collects fees, who batches), and what the \
+               batcher spent against its daily budget",
         apply: shared_state,
     },
 ];
@@ -320,6 +321,12 @@ CREATE TABLE leases (
     owner  TEXT NOT NULL,
     until  INTEGER NOT NULL
 );
+CREATE TABLE budget_spent (
+    budget  TEXT NOT NULL,
+    at      INTEGER NOT NULL,
+    sun     INTEGER NOT NULL
+);
+CREATE INDEX budget_spent_at ON budget_spent (budget, at);
 ",
     )
 }

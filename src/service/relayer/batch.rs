@@ -233,24 +233,29 @@ impl Relayer {
         if sun <= 0 {
             return true;
         }
-        let mut spent = self.batch_spent.lock().unwrap_or_else(|e| e.into_inner());
-        while spent
-            .front()
-            .is_some_and(|(at, _)| at.elapsed() >= BUDGET_WINDOW)
+        // Kept in the database, so the budget holds across a restart and whichever replica
+        // batches. A database that cannot say counts as a spent budget: hold the batch back.
+        match self
+            .coordination
+            .spent_within(BATCH_BUDGET, BUDGET_WINDOW.as_millis() as i64)
         {
-            spent.pop_front();
+            Ok(total) => total + sun.max(0) <= self.config.batch_loss_budget,
+            Err(e) => {
+                tracing::warn!(error = %e, "reading the batcher's spending");
+                false
+            }
         }
-        let total: i64 = spent.iter().map(|(_, sun)| sun).sum();
-        total + sun.max(0) <= self.config.batch_loss_budget
     }
 
     fn spent_on_batch(&self, sun: i64) {
-        self.batch_spent
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push_back((std::time::Instant::now(), sun.max(0)));
+        if let Err(e) = self.coordination.spend(BATCH_BUDGET, sun.max(0)) {
+            tracing::warn!(error = %e, sun, "recording what a batch lost");
+        }
     }
 }
+
+/// The batcher's spending budget's name in the database.
+const BATCH_BUDGET: &str = "batch_loss";
 
 /// What a batch burning `burned` sun loses once its `fees` (USDT base units) are counted at
 /// `price`: never below zero. Without a price a full batch is taken to pay for itself (the

@@ -214,8 +214,6 @@ pub struct Relayer {
     approving: tokio::sync::Mutex<()>,
     /// The quotes published within [`QUOTE_HOLD`], per pool.
     shown: Mutex<BTreeMap<u64, VecDeque<Shown>>>,
-    /// What the batcher burned on batches that were not full, and when: its 24-hour budget.
-    batch_spent: Mutex<VecDeque<(Instant, i64)>>,
     /// What the last batch proved would burn (sun): a batch that is not full is not proved
     /// while that would not fit the budget.
     batch_cost: Mutex<Option<i64>>,
@@ -290,7 +288,6 @@ impl Relayer {
             watched: Mutex::new(None),
             approving: tokio::sync::Mutex::new(()),
             shown: Mutex::new(BTreeMap::new()),
-            batch_spent: Mutex::new(VecDeque::new()),
             next_batches: Mutex::new(BTreeMap::new()),
             batch_cost: Mutex::new(None),
             listing: OnceLock::new(),
