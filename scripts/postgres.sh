@@ -40,9 +40,25 @@ fi
 "${pg_as[@]}" "$pg_bin/initdb" -D "$pg_dir/data" -U tronpool --auth=trust -E UTF8 \
     --no-sync >"$pg_dir/initdb.log" 2>&1 \
     || { cat "$pg_dir/initdb.log" >&2; return 1 2>/dev/null || exit 1; }
+# TLS offered with a certificate of a throwaway CA (for the tests of `sslmode=require`), when
+# openssl is there; without it those tests say they were skipped.
+pg_tls=""
+if command -v openssl >/dev/null 2>&1; then
+    openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=tronpool test CA" \
+        -keyout "$pg_dir/ca.key" -out "$pg_dir/ca.pem" >/dev/null 2>&1
+    openssl req -newkey rsa:2048 -nodes -subj "/CN=127.0.0.1" \
+        -keyout "$pg_dir/server.key" -out "$pg_dir/server.csr" >/dev/null 2>&1
+    printf 'subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\n' >"$pg_dir/san.ext"
+    openssl x509 -req -in "$pg_dir/server.csr" -CA "$pg_dir/ca.pem" -CAkey "$pg_dir/ca.key" \
+        -CAcreateserial -days 2 -extfile "$pg_dir/san.ext" -out "$pg_dir/server.pem" >/dev/null 2>&1
+    chmod 600 "$pg_dir/server.key"
+    [ "$(id -u)" = 0 ] && chown nobody "$pg_dir/server.key" "$pg_dir/server.pem"
+    pg_tls="-c ssl=on -c ssl_cert_file=$pg_dir/server.pem -c ssl_key_file=$pg_dir/server.key"
+    export TRONPOOL_TEST_POSTGRES_CA="$pg_dir/ca.pem"
+fi
 # fsync off: a throwaway cluster; many connections: several `serve` replicas and the tests.
 "${pg_as[@]}" "$pg_bin/pg_ctl" -D "$pg_dir/data" -l "$pg_dir/server.log" -w -t 60 start \
-    -o "-c listen_addresses=127.0.0.1 -p $pg_port -k $pg_dir -c fsync=off -c max_connections=300" \
+    -o "-c listen_addresses=127.0.0.1 -p $pg_port -k $pg_dir -c fsync=off -c max_connections=300 $pg_tls" \
     >/dev/null || { cat "$pg_dir/server.log" >&2; return 1 2>/dev/null || exit 1; }
 "$pg_bin/createdb" -h 127.0.0.1 -p "$pg_port" -U tronpool tronpool_test
 
@@ -53,6 +69,4 @@ tronpool_pg_stop() {
 trap tronpool_pg_stop EXIT
 
 export TRONPOOL_TEST_POSTGRES="postgres://tronpool@127.0.0.1:$pg_port/tronpool_test"
-# For tests that stop and start the server (a database that goes away mid-run).
-export TRONPOOL_TEST_POSTGRES_CTL="${pg_as[*]} $pg_bin/pg_ctl -D $pg_dir/data"
 echo "PostgreSQL $("$pg_bin/postgres" --version | awk '{print $3}') on 127.0.0.1:$pg_port ($pg_dir)"

@@ -35,3 +35,6 @@ pub(crate) const PASSPHRASE_FILE: &str = "TRONPOOL_PASSPHRASE_FILE";
 pub(crate) const DATABASE_URL: &str = "TRONPOOL_DATABASE_URL";
 /// The password for the database URL, when the URL has none.
 pub(crate) const DATABASE_PASSWORD: &str = "TRONPOOL_DATABASE_PASSWORD";
+/// A PEM file of CA certificates the database's certificate may chain to, besides the
+/// system's (a private CA), for `sslmode=require`.
+pub(crate) const DATABASE_CA: &str = "TRONPOOL_DATABASE_CA";

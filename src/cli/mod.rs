@@ -62,9 +62,9 @@ Environment:
                         the relayer's key for `serve` (a file, or hex)
   TRONPOOL_PASSPHRASE_FILE
                         a file holding the passphrase of the encrypted secrets
-  TRONPOOL_DATABASE_URL, TRONPOOL_DATABASE_PASSWORD
-                        the PostgreSQL `serve` replicas share (like --database), and its
-                        password
+  TRONPOOL_DATABASE_URL, TRONPOOL_DATABASE_PASSWORD, TRONPOOL_DATABASE_CA
+                        the PostgreSQL `serve` replicas share (like --database), its
+                        password, and a PEM of CAs for its certificate (sslmode=require)
   TRONPOOL_JSON         print JSON (like --json)
   TRONPOOL_LOG          log filter, e.g. tronpool=debug (overrides -v/-q)
   TRONPOOL_LOG_FORMAT   text or json (like --log-format)

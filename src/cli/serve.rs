@@ -109,7 +109,8 @@ pub struct ServeArgs {
     /// (postgres://user@host:port/database), shared by every replica of this server; else
     /// TRONPOOL_DATABASE_URL, `database` in the config, or the network's SQLite file. The
     /// password goes in TRONPOOL_DATABASE_PASSWORD, the variable or the config, never here:
-    /// any user of the machine can read a process's arguments
+    /// any user of the machine can read a process's arguments. `?sslmode=require` for TLS,
+    /// the certificate checked against the system's roots and TRONPOOL_DATABASE_CA
     #[arg(long, value_name = "URL")]
     database: Option<String>,
     /// Do not relay withdrawals, even with a relayer key
@@ -405,7 +406,8 @@ impl ServeArgs {
         let password = std::env::var(DATABASE_PASSWORD)
             .ok()
             .filter(|p| !p.is_empty());
-        let pg = crate::store::pg::Pg::connect_with(&url, password.as_deref())?;
+        let ca = std::env::var_os(crate::env_vars::DATABASE_CA).map(PathBuf::from);
+        let pg = crate::store::pg::Pg::connect_with(&url, password.as_deref(), ca.as_deref())?;
         tracing::info!(database = pg.target(), "keeping shared state in PostgreSQL");
         Ok(Some(crate::store::sql::Db::Postgres(pg)))
     }

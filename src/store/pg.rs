@@ -136,11 +136,16 @@ impl Pg {
     /// reached, and brings its schema up to date. The URL's password never appears in an
     /// error.
     pub fn connect(url: &str) -> Result<Arc<Pg>> {
-        Self::connect_with(url, None)
+        Self::connect_with(url, None, None)
     }
 
-    /// [`Pg::connect`] with the password given apart from the URL (it wins over the URL's).
-    pub fn connect_with(url: &str, password: Option<&str>) -> Result<Arc<Pg>> {
+    /// [`Pg::connect`] with the password given apart from the URL (it wins over the URL's),
+    /// and the CA certificates (a PEM file) the server's may chain to besides the system's.
+    pub fn connect_with(
+        url: &str,
+        password: Option<&str>,
+        ca_file: Option<&std::path::Path>,
+    ) -> Result<Arc<Pg>> {
         let mut config = tokio_postgres::Config::from_str(url).map_err(|_| {
             Error::usage(
                 "the database is not a PostgreSQL URL (postgres://user@host:port/database)",
@@ -157,13 +162,20 @@ impl Pg {
             .build()
             .map_err(|e| Error::os("starting the database's runtime", e))?;
         let handle = runtime.handle().clone();
-        let manager = Manager::from_config(
-            config,
-            NoTls,
-            ManagerConfig {
-                recycling_method: RecyclingMethod::Fast,
-            },
-        );
+        let manager_config = ManagerConfig {
+            recycling_method: RecyclingMethod::Fast,
+        };
+        // TLS when the URL requires it (`sslmode=require`): always, the server's certificate
+        // checked against the system's roots and `ca_file`, its name against the URL's host;
+        // a certificate that does not check is an error, never a plain connection. Otherwise
+        // (`disable`, or `prefer`, the default) plain TCP: `prefer` would encrypt without
+        // checking who answers, which stops only an eavesdropper; say `require` for TLS.
+        let manager = if config.get_ssl_mode() == tokio_postgres::config::SslMode::Require {
+            Manager::from_config(config, tls(ca_file)?, manager_config)
+        } else {
+            config.ssl_mode(tokio_postgres::config::SslMode::Disable);
+            Manager::from_config(config, NoTls, manager_config)
+        };
         let pool = Pool::builder(manager)
             .max_size(POOL_SIZE)
             .runtime(deadpool_postgres::Runtime::Tokio1)
@@ -192,7 +204,7 @@ impl Pg {
         self.pool
             .get()
             .await
-            .map_err(|e| DbError::Unreachable(format!("{}: {e}", self.target)))
+            .map_err(|e| DbError::Unreachable(format!("{}: {}", self.target, with_causes(&e))))
     }
 
     /// The pool's size and its idle connections.
@@ -302,6 +314,52 @@ impl Drop for Pg {
             runtime.shutdown_background();
         }
     }
+}
+
+/// An error and what caused it, down the chain ("error performing TLS handshake: invalid peer
+/// certificate: UnknownIssuer"): the pool's own words name no cause.
+fn with_causes(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(cause) = source {
+        let cause_text = cause.to_string();
+        if !text.contains(&cause_text) {
+            text = format!("{text}: {cause_text}");
+        }
+        source = cause.source();
+    }
+    text
+}
+
+/// The TLS connector: rustls with ring, the platform's verifier, and the CA certificates of
+/// `ca_file` added to the system's roots.
+fn tls(ca_file: Option<&std::path::Path>) -> Result<tokio_postgres_rustls::MakeRustlsConnect> {
+    use rustls_pki_types::CertificateDer;
+    use rustls_pki_types::pem::PemObject;
+    let what = "the database's TLS";
+    let extra: Vec<CertificateDer<'static>> = match ca_file {
+        Some(path) => CertificateDer::pem_file_iter(path)
+            .and_then(|certs| certs.collect::<std::result::Result<Vec<_>, _>>())
+            .map_err(|e| {
+                Error::usage(format!(
+                    "{} ({}): not a PEM file of certificates: {e}",
+                    path.display(),
+                    crate::env_vars::DATABASE_CA
+                ))
+            })?,
+        None => Vec::new(),
+    };
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let verifier =
+        rustls_platform_verifier::Verifier::new_with_extra_roots(extra, provider.clone())
+            .map_err(|e| Error::caused(what, e))?;
+    let config = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .map_err(|e| Error::caused(what, e))?
+        .dangerous()
+        .with_custom_certificate_verifier(Arc::new(verifier))
+        .with_no_client_auth();
+    Ok(tokio_postgres_rustls::MakeRustlsConnect::new(config))
 }
 
 /// `host:port/database` of a connection's configuration, without credentials.
@@ -438,6 +496,47 @@ mod tests {
         let refused = Pg::connect(&url).err().expect("refused");
         assert!(refused.to_string().contains("newer tronpool"), "{refused}");
         assert_eq!(schema(&pg), (latest() + 2, latest() + 2));
+    }
+
+    fn tls_in_use(pg: &Pg) -> bool {
+        pg.block(async {
+            let client = pg.client().await?;
+            let row = client
+                .query_one(
+                    "SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()",
+                    &[],
+                )
+                .await?;
+            Ok::<_, DbError>(row.get(0))
+        })
+        .unwrap()
+    }
+
+    /// `sslmode=require` connects over TLS with a certificate that chains to the operator's
+    /// CA, and refuses (never falls back to plain) one it cannot check.
+    #[test]
+    fn tls_is_used_and_its_certificate_checked_when_the_url_requires_it() {
+        let Some(url) = test_support::postgres::fresh_database("TLS") else {
+            return;
+        };
+        let Ok(ca) = std::env::var(test_support::postgres::CA_VAR) else {
+            eprintln!("TLS: skipped (the test server offers no TLS: openssl was not found)");
+            return;
+        };
+        let required = format!("{url}?sslmode=require");
+        let pg = Pg::connect_with(&required, None, Some(std::path::Path::new(&ca))).unwrap();
+        assert!(tls_in_use(&pg));
+        let untrusted = Pg::connect(&required)
+            .err()
+            .expect("the test CA is not trusted");
+        assert_eq!(untrusted.http_status(), 503, "{untrusted}");
+        assert!(untrusted.to_string().contains("certificate"), "{untrusted}");
+        let plain = Pg::connect(&format!("{url}?sslmode=disable")).unwrap();
+        assert!(!tls_in_use(&plain));
+        let not_pem = Pg::connect_with(&required, None, Some(std::path::Path::new("/nonexistent")))
+            .err()
+            .unwrap();
+        assert_eq!(not_pem.exit_code(), 2, "{not_pem}");
     }
 
     #[test]

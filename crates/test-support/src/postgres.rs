@@ -9,6 +9,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Where the test server is.
 pub const URL_VAR: &str = "TRONPOOL_TEST_POSTGRES";
+/// The PEM of the CA that signed the test server's certificate, when it offers TLS.
+pub const CA_VAR: &str = "TRONPOOL_TEST_POSTGRES_CA";
 
 /// A new, empty database on the test server, named uniquely; its URL. `None`, after saying
 /// so on stderr, when the tests run without a server (a plain `cargo test`).
