@@ -37,6 +37,22 @@ pub fn devnet_pricing(devnet: &DevnetHandle) -> Pricing {
     )
 }
 
+/// Where the relayer tests keep their jobs: in memory (SQLite), or, when
+/// `TRONPOOL_TEST_JOBS=postgres` (`scripts/test` runs the relayer tests a second time so),
+/// in a fresh database on the test PostgreSQL: the same tests on both backends.
+pub fn test_jobs() -> JobStore {
+    match std::env::var("TRONPOOL_TEST_JOBS").as_deref() {
+        Ok("postgres") => {
+            let url = test_support::postgres::fresh_database("relayer jobs")
+                .expect("TRONPOOL_TEST_JOBS=postgres needs TRONPOOL_TEST_POSTGRES");
+            JobStore::on(tronpool::store::sql::Db::Postgres(
+                tronpool::store::pg::Pg::connect(&url).unwrap(),
+            ))
+        }
+        _ => JobStore::in_memory().unwrap(),
+    }
+}
+
 /// A devnet and the API in front of it.
 pub struct Served {
     pub devnet: Option<DevnetHandle>,
@@ -87,7 +103,7 @@ impl Served {
         relayer: Option<RelayerConfig>,
         pricing: Pricing,
     ) -> Served {
-        let relayer = relayer.map(|r| (r, JobStore::in_memory().unwrap()));
+        let relayer = relayer.map(|r| (r, test_jobs()));
         Self::around_with_jobs(devnet, node, config, cache_ttl, relayer, pricing).await
     }
 
@@ -101,6 +117,24 @@ impl Served {
         relayer: Option<(RelayerConfig, JobStore)>,
         pricing: Pricing,
     ) -> Served {
+        let server = Self::replica(node, config, cache_ttl, relayer, pricing).await;
+        Served {
+            devnet: Some(devnet),
+            server,
+            http: reqwest::Client::new(),
+        }
+    }
+
+    /// Another API server for the node at `node`, as a second `serve` replica would be: its
+    /// own chain caches and, given one, its own relayer over `jobs` (a database it may share
+    /// with other replicas).
+    pub async fn replica(
+        node: &str,
+        config: ApiConfig,
+        cache_ttl: Duration,
+        relayer: Option<(RelayerConfig, JobStore)>,
+        pricing: Pricing,
+    ) -> ServerHandle {
         let _ = rustls::crypto::ring::default_provider().install_default();
         let mut node = NodeConfig::new(node.parse().unwrap());
         node.retries = 0;
@@ -116,14 +150,9 @@ impl Served {
         if let Some((relayer, jobs)) = relayer {
             app = app.with_relayer(Relayer::new(devnet::genesis::dev_key(1), relayer, jobs));
         }
-        let server = api::spawn("127.0.0.1:0".parse::<SocketAddr>().unwrap(), Arc::new(app))
+        api::spawn("127.0.0.1:0".parse::<SocketAddr>().unwrap(), Arc::new(app))
             .await
-            .expect("the API listens");
-        Served {
-            devnet: Some(devnet),
-            server,
-            http: reqwest::Client::new(),
-        }
+            .expect("the API listens")
     }
 
     pub fn devnet(&self) -> &DevnetHandle {

@@ -864,7 +864,7 @@ async fn a_relayer_whose_node_is_down_answers_503_and_sends_nothing() {
         .with_relayer(tronpool::service::relayer::Relayer::new(
             devnet::genesis::dev_key(1),
             RelayerConfig::default(),
-            tronpool::store::jobs::JobStore::in_memory().unwrap(),
+            crate::api::test_jobs(),
         ));
     let down = tronpool::api::spawn("127.0.0.1:0".parse().unwrap(), Arc::new(app))
         .await

@@ -87,10 +87,32 @@ impl Run {
 /// submit at the same moment; a refused client reads the quote again, proves again and
 /// submits with the others still waiting, until every note is relayed. Checks as it goes that
 /// every answer is 200 with a txid or the error envelope, and that a refusal spent nothing.
-async fn concurrent_relays(clients: usize, staked: bool, jobs: JobStore) -> Run {
+///
+/// With `more` (another way to open the same jobs database), a second relayer serves the same
+/// node over it, as a second `serve` replica would, and the clients' requests alternate
+/// between the two.
+async fn concurrent_relays(
+    clients: usize,
+    staked: bool,
+    jobs: JobStore,
+    more: Option<&dyn Fn() -> JobStore>,
+) -> Run {
     let devnet = devnet::spawn(devnet_config()).await.expect("a devnet");
     let node = devnet.url();
     let pricing = devnet_pricing(&devnet);
+    let second = match more {
+        Some(open) => Some(
+            Served::replica(
+                &node,
+                api_config(),
+                Duration::ZERO,
+                Some((relayer_config(), open())),
+                devnet_pricing(&devnet),
+            )
+            .await,
+        ),
+        None => None,
+    };
     let served = Served::around_with_jobs(
         devnet,
         &node,
@@ -135,7 +157,11 @@ async fn concurrent_relays(clients: usize, staked: bool, jobs: JobStore) -> Run 
         let tasks: Vec<_> = bodies
             .into_iter()
             .map(|(i, body)| {
-                let (http, url) = (served.http.clone(), served.url("/api/relayer/withdraw"));
+                let base = match &second {
+                    Some(other) if i % 2 == 1 => other.url(),
+                    _ => served.server.url(),
+                };
+                let (http, url) = (served.http.clone(), format!("{base}/api/relayer/withdraw"));
                 tokio::spawn(async move {
                     let response = http.post(url).json(&body).send().await.unwrap();
                     (i, crate::api::envelope(response).await)
@@ -229,7 +255,26 @@ async fn concurrent_relays_against_a_stake_for_one_each_pay_for_themselves_or_ar
 }
 
 async fn concurrent_relays_each_pay_or_are_refused(jobs: JobStore) {
-    let run = concurrent_relays(5, true, jobs).await;
+    let run = concurrent_relays(5, true, jobs, None).await;
+    check_stake_sold_once(&run);
+}
+
+/// Two relayers on one PostgreSQL database, as two `serve` replicas, the clients spread over
+/// both: each approval is priced against what every earlier one reserved, on either replica
+/// (the database's turn), so the stake for one relay is still sold once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn relays_spread_over_two_replicas_sell_a_stake_for_one_once() {
+    let Some(url) = test_support::postgres::fresh_database("two replicas' reservations") else {
+        return;
+    };
+    let backend = Backend::Postgres(url);
+    let open = || backend.open();
+    let run = concurrent_relays(5, true, backend.open(), Some(&open)).await;
+    check_stake_sold_once(&run);
+}
+
+/// The checks of a run of five clients against a stake for one relay.
+fn check_stake_sold_once(run: &Run) {
     for relay in &run.relayed {
         assert!(
             run.margin(relay) >= 0,
@@ -253,7 +298,7 @@ async fn concurrent_relays_each_pay_or_are_refused(jobs: JobStore) {
     println!(
         "| clients | relayer | rounds | refused | TRX burned | fees USDT | margin/relay USDT | min | max |"
     );
-    println!("{}", report(5, true, &run));
+    println!("{}", report(5, true, run));
 }
 
 /// The margins BENCHMARKS.md shows: 1, 5 and 20 clients at once, with and without a stake
@@ -275,7 +320,8 @@ async fn margins_under_concurrency() {
     println!("|---|---|---|---|---|---|---|---|---|");
     for staked in [false, true] {
         for clients in [1, 5, 20] {
-            let run = concurrent_relays(clients, staked, JobStore::in_memory().unwrap()).await;
+            let run =
+                concurrent_relays(clients, staked, JobStore::in_memory().unwrap(), None).await;
             assert!(run.relayed.iter().all(|r| run.margin(r) >= 0));
             println!("{}", report(clients, staked, &run));
         }
@@ -441,8 +487,13 @@ async fn the_pool_listing_prices_a_recorded_relay_at_once_not_after_its_cache_pe
     // Every broadcast is turned away as busy: the relay stays signed, its reservation held.
     let devnet = devnet::spawn(devnet_config()).await.expect("a devnet");
     let node = busy_node(&devnet).await;
-    let jobs = JobStore::in_memory().unwrap();
-    let served = relayer_over(devnet, &node, jobs, Duration::from_secs(3600)).await;
+    let served = relayer_over(
+        devnet,
+        &node,
+        crate::api::test_jobs(),
+        Duration::from_secs(3600),
+    )
+    .await;
     let relayer = devnet::genesis::dev_key(1).address();
     lend_one_relay_of_energy(&served, relayer).await;
     let (notes, tree) = deposit(&served, 2, 1).await;

@@ -530,3 +530,38 @@ impl Relayer {
             .ok_or_else(|| Error::NotFound(format!("this relayer has no job for {hex}")))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::sql::Db;
+
+    fn relayer(jobs: JobStore) -> Relayer {
+        Relayer::new(
+            PrivateKey::from_hex(&"11".repeat(32)).unwrap(),
+            RelayerConfig::default(),
+            jobs,
+        )
+    }
+
+    /// Alone on its database a server plays every role; on a shared one, one replica
+    /// collects fees and one batches, until it gives the role up (or stops renewing it).
+    #[test]
+    fn each_role_is_played_by_one_replica_at_a_time() {
+        let alone = relayer(JobStore::in_memory().unwrap());
+        assert!(alone.holds_role(FEES_ROLE) && alone.holds_role(BATCHER_ROLE));
+        let Some(pg) = crate::store::pg::testing::fresh("roles") else {
+            return;
+        };
+        let one = relayer(JobStore::on(Db::Postgres(pg.clone())));
+        let two = relayer(JobStore::on(Db::Postgres(pg)));
+        assert!(one.holds_role(FEES_ROLE));
+        assert!(!two.holds_role(FEES_ROLE), "one fee collector");
+        assert!(two.holds_role(BATCHER_ROLE));
+        assert!(!one.holds_role(BATCHER_ROLE), "one batcher");
+        assert!(one.holds_role(FEES_ROLE), "renewed by its holder");
+        one.release_roles();
+        assert!(two.holds_role(FEES_ROLE), "given up on a clean stop");
+        assert!(two.holds_role(BATCHER_ROLE));
+    }
+}
