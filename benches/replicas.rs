@@ -238,15 +238,7 @@ fn main() {
     let (mut devnet, announced) = spawn_announced(
         BINARY,
         home.path(),
-        &[
-            "devnet",
-            "--port",
-            "0",
-            "--accounts",
-            "3",
-            "--block-time",
-            "0",
-        ],
+        test_support::load::DEVNET_SEALING_ON_BROADCAST,
         Stdio::null(),
     );
     let node = format!("http://{}", announced_address(&announced));

@@ -342,7 +342,8 @@ fn too_many(name: &'static str, limit: u32, retry: u64) -> Response<Body> {
 /// passes the request on.
 #[derive(Clone)]
 pub(crate) struct SharedBudget {
-    pub app: Arc<super::app::App>,
+    pub relayer: Option<Arc<crate::service::relayer::Relayer>>,
+    pub extractor: ClientKeyExtractor,
     pub name: &'static str,
     pub limit: u32,
 }
@@ -352,7 +353,7 @@ pub(crate) async fn shared_budget(
     request: Request<Body>,
     next: axum::middleware::Next,
 ) -> Response<Body> {
-    let Some(relayer) = shared.app.relayer.as_ref() else {
+    let Some(relayer) = shared.relayer.as_ref() else {
         return next.run(request).await;
     };
     let Some(ConnectInfo(peer)) = request.extensions().get::<ConnectInfo<SocketAddr>>() else {
@@ -360,8 +361,6 @@ pub(crate) async fn shared_budget(
     };
     let client = key_of(
         shared
-            .app
-            .limits
             .extractor
             .client_address(peer.ip(), request.headers()),
     );

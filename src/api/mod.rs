@@ -142,7 +142,8 @@ pub fn router(app: Arc<App>) -> Router {
     let shared = |limit: &limits::Limit| {
         middleware::from_fn_with_state(
             limits::SharedBudget {
-                app: app.clone(),
+                relayer: app.relayer.clone(),
+                extractor: budgets.extractor.clone(),
                 name: limit.name,
                 limit: limit.per_minute,
             },

@@ -398,12 +398,13 @@ fn row_to_job(row: &Row) -> Result<Job> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::store::journal::{Execution, Purpose};
     use crate::store::sql::testing::{Place, places};
 
-    fn job(txid: &str, nullifier: &str) -> (Job, NewEntry) {
+    /// A relay job for `nullifier` in pool `TPool`, and its journal entry.
+    pub(crate) fn job(txid: &str, nullifier: &str) -> (Job, NewEntry) {
         let job = Job {
             txid: txid.into(),
             pool: "TPool".into(),

@@ -579,30 +579,23 @@ mod tests {
                 .unwrap();
             journal.record(&entry("bb", Purpose::Relay, "p 2")).unwrap();
             journal.record(&entry("cc", Purpose::Deposit, "7")).unwrap();
+            let claim = |by: &Submissions, owner: &str, ms: i64| -> Vec<String> {
+                by.claim_unfinished(Purpose::Relay, owner, ms)
+                    .unwrap()
+                    .into_iter()
+                    .map(|e| e.txid)
+                    .collect()
+            };
             // The recorder's lease keeps `aa` from the other process; `bb` was free.
-            let taken: Vec<_> = other
-                .claim_unfinished(Purpose::Relay, "two", 60_000)
-                .unwrap()
-                .into_iter()
-                .map(|e| e.txid)
-                .collect();
-            assert_eq!(taken, ["bb"]);
-            let mine: Vec<_> = journal
-                .claim_unfinished(Purpose::Relay, "one", 1)
-                .unwrap()
-                .into_iter()
-                .map(|e| e.txid)
-                .collect();
-            assert_eq!(mine, ["aa"], "renewed by its owner, for 1 ms");
+            assert_eq!(claim(&other, "two", 60_000), ["bb"]);
+            assert_eq!(
+                claim(&journal, "one", 1),
+                ["aa"],
+                "renewed by its owner, for 1 ms"
+            );
             std::thread::sleep(std::time::Duration::from_millis(5));
             // `one` stopped renewing (it died): `two` takes `aa` over, oldest first.
-            let taken: Vec<_> = other
-                .claim_unfinished(Purpose::Relay, "two", 60_000)
-                .unwrap()
-                .into_iter()
-                .map(|e| e.txid)
-                .collect();
-            assert_eq!(taken, ["aa", "bb"]);
+            assert_eq!(claim(&other, "two", 60_000), ["aa", "bb"]);
             assert!(journal.advance("aa", State::Failed, None, None).unwrap());
             assert_eq!(
                 other

@@ -13,5 +13,6 @@ pub mod paths;
 pub mod pg;
 pub mod schema;
 pub mod sql;
+pub mod sql_error;
 pub mod trees;
 pub mod vault;

@@ -23,7 +23,7 @@ use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
 use tokio_postgres::NoTls;
 
 use crate::error::{Error, Result, StoreError};
-use crate::store::sql::DbError;
+use crate::store::sql_error::DbError;
 
 /// How long a call waits for a connection (or for one to be made) before the database
 /// counts as unavailable.
@@ -395,36 +395,11 @@ pub(crate) mod testing {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::jobs::{Job, JobState, JobStore, Reservation};
-    use crate::store::journal::{NewEntry, Purpose};
+    use crate::store::jobs::{JobStore, Reservation};
     use crate::store::sql::Db;
 
     fn relay(store: &JobStore, txid: &str, nullifier: &str) -> Result<()> {
-        let job = Job {
-            txid: txid.into(),
-            pool: "TPool".into(),
-            denomination: 100,
-            nullifier_hash: nullifier.into(),
-            recipient: "TRecipient".into(),
-            fee: "1".into(),
-            refund: "0".into(),
-            state: JobState::Signed,
-            expiration: 1,
-            created_at: 1,
-            updated_at: 1,
-            error: None,
-            block: None,
-            energy_used: None,
-            fee_sun: None,
-            attempts: 0,
-        };
-        let entry = NewEntry {
-            txid: txid.into(),
-            purpose: Purpose::Relay,
-            reference: format!("TPool {nullifier}"),
-            signed_hex: "0a02".into(),
-            expiration: 1,
-        };
+        let (job, entry) = crate::store::jobs::tests::job(txid, nullifier);
         store.insert(&job, &Reservation::default(), &entry, None)
     }
 

@@ -1050,18 +1050,7 @@ pub(crate) fn start(env: &crate::support::TestEnv, args: &[&str]) -> (std::proce
 async fn a_job_interrupted_by_sigkill_is_finished_after_a_restart() {
     let env = crate::support::TestEnv::new();
     // Sealed on broadcast: `send` reads each deposit's receipt as soon as it is accepted.
-    let (mut chain, devnet) = start(
-        &env,
-        &[
-            "devnet",
-            "--port",
-            "0",
-            "--accounts",
-            "3",
-            "--block-time",
-            "0",
-        ],
-    );
+    let (mut chain, devnet) = start(&env, test_support::load::DEVNET_SEALING_ON_BROADCAST);
     let node = devnet["url"].as_str().unwrap().to_owned();
     let key = PrivateKey::from_hex(devnet["accounts"][2]["privateKey"].as_str().unwrap()).unwrap();
     let relayer: Address = devnet["accounts"][1]["address"]

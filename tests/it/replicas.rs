@@ -32,18 +32,7 @@ impl Chain {
     fn start() -> Chain {
         let _ = rustls::crypto::ring::default_provider().install_default();
         let env = TestEnv::new();
-        let (process, devnet) = start(
-            &env,
-            &[
-                "devnet",
-                "--port",
-                "0",
-                "--accounts",
-                "3",
-                "--block-time",
-                "0",
-            ],
-        );
+        let (process, devnet) = start(&env, test_support::load::DEVNET_SEALING_ON_BROADCAST);
         Chain {
             process,
             node: devnet["url"].as_str().unwrap().to_owned(),

@@ -349,6 +349,19 @@ pub async fn round_robin(upstreams: Vec<SocketAddr>) -> String {
     format!("http://{addr}")
 }
 
+/// `tronpool devnet` on a free port with three funded accounts (the deployer, the relayer and
+/// a depositor), sealing each transaction as it is broadcast: the arguments the relayer's
+/// process tests and the replica bench start it with.
+pub const DEVNET_SEALING_ON_BROADCAST: &[&str] = &[
+    "devnet",
+    "--port",
+    "0",
+    "--accounts",
+    "3",
+    "--block-time",
+    "0",
+];
+
 /// Where an announced `serve` or `devnet` listens (its envelope's `data.url`), as `host:port`.
 pub fn announced_address(announced: &serde_json::Value) -> SocketAddr {
     assert_eq!(announced["ok"], true, "{announced}");
