@@ -82,6 +82,41 @@ fn show_never_prints_the_api_key() {
         .stdout(predicate::str::contains("(set)"));
 }
 
+/// The database `serve` replicas share is shown without its password, and a password on the
+/// command line (which any user can read in the process list) is refused before anything
+/// starts.
+#[test]
+fn the_database_password_is_never_shown_nor_taken_from_the_command_line() {
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.home()).unwrap();
+    std::fs::write(
+        env.home().join("config.toml"),
+        "[networks.devnet]\ndatabase = \"postgres://tronpool:hunter2@db.internal/tronpool\"\n",
+    )
+    .unwrap();
+    let (code, out) = json_run(env.cmd().args(["config", "show"]));
+    assert_eq!(code, 0, "{out}");
+    let shown = out["data"]["database"]["value"].as_str().unwrap();
+    assert!(!shown.contains("hunter2"), "{shown}");
+    assert!(shown.contains("db.internal"), "{shown}");
+    env.cmd()
+        .args(["config", "show"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("hunter2").not());
+    let (code, out) = json_run(env.cmd().args([
+        "serve",
+        "--listen",
+        "127.0.0.1:0",
+        "--database",
+        "postgres://tronpool:hunter3@127.0.0.1:1/tronpool",
+    ]));
+    assert_eq!(code, 2, "{out}");
+    let error = out["error"].as_str().unwrap();
+    assert!(error.contains("TRONPOOL_DATABASE_PASSWORD"), "{error}");
+    assert!(!error.contains("hunter3"), "{error}");
+}
+
 #[test]
 fn init_writes_a_private_file_once() {
     let env = TestEnv::new();
