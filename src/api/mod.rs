@@ -234,6 +234,7 @@ pub async fn serve(
             [
                 tokio::spawn(relayer.clone().watch(app.chain.clone())),
                 tokio::spawn(relayer.clone().collect_when_due(app.chain.clone())),
+                tokio::spawn(relayer.clone().sweep_shared_budgets()),
                 tokio::spawn({
                     let app = app.clone();
                     async move {

@@ -76,6 +76,9 @@ const JOB_LEASE: Duration = Duration::from_secs(10);
 /// How long the fee collector's and the batcher's leases last; renewed at every pass.
 const ROLE_LEASE: Duration = Duration::from_secs(30);
 
+/// How often the shared rate budgets of clients whose budget is full again are dropped.
+const BUDGET_SWEEP: Duration = Duration::from_secs(10);
+
 /// The role of the replica that collects the pools' fees.
 const FEES_ROLE: &str = "fees";
 /// The role of the replica that inserts batches.
@@ -334,6 +337,22 @@ impl Relayer {
                 crate::store::coordination::Budget::Wait(ms) => Some(ms),
             },
         )
+    }
+
+    /// Forgets, every [`BUDGET_SWEEP`] until the server stops, the clients whose shared budget
+    /// is full again, so the database holds the clients of the last minute or so and not every
+    /// client ever seen (as the per-process limiters are swept). Alone on its database a server
+    /// keeps no shared budgets, and this returns at once.
+    pub(crate) async fn sweep_shared_budgets(self: std::sync::Arc<Self>) {
+        if !self.coordination.is_shared() {
+            return;
+        }
+        loop {
+            tokio::time::sleep(BUDGET_SWEEP).await;
+            if let Err(e) = self.coordination.sweep_budgets() {
+                tracing::warn!(error = %e, "forgetting the shared rate budgets of past clients");
+            }
+        }
     }
 
     /// The shared database's pool: connections open and idle (`None` on SQLite).
