@@ -75,10 +75,6 @@ impl Coordination {
         }
     }
 
-    pub fn owner(&self) -> &str {
-        &self.owner
-    }
-
     /// Whether other processes may share this database (PostgreSQL).
     pub fn is_shared(&self) -> bool {
         self.db.is_postgres()

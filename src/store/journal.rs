@@ -227,11 +227,11 @@ impl Submissions {
     /// Records a new entry in state `signed`; a live entry for an exclusive reference is a
     /// conflict. On disk when this returns.
     pub fn record(&self, entry: &NewEntry) -> Result<()> {
-        self.record_with(entry, Vec::new())
+        self.record_leased(entry, None, Vec::new())
     }
 
     /// The statement that records `entry`, taken for `lease` ms by `owner` when given (the
-    /// process that broadcasts it first), for [`Submissions::record_with`].
+    /// process that broadcasts it first), for [`Submissions::record_leased`].
     fn insert_statement(entry: &NewEntry, lease: Option<(&str, i64)>) -> Statement<'static> {
         let now = tron::transaction::now_ms();
         (
@@ -253,13 +253,8 @@ impl Submissions {
     }
 
     /// [`Submissions::record`] with `details` written in the same transaction (a relayer
-    /// job's rows): all are on disk, or none.
-    pub(crate) fn record_with(&self, entry: &NewEntry, details: Vec<Statement<'_>>) -> Result<()> {
-        self.record_leased(entry, None, details)
-    }
-
-    /// [`Submissions::record_with`], the entry leased to `owner` for `ms`: no other process
-    /// follows it before the lease runs out.
+    /// job's rows: all are on disk, or none), the entry leased to `owner` for `ms` when given:
+    /// no other process follows it before the lease runs out.
     pub(crate) fn record_leased(
         &self,
         entry: &NewEntry,
@@ -357,7 +352,10 @@ impl Submissions {
 
     pub fn get(&self, txid: &str) -> Result<Option<Entry>> {
         self.db
-            .query_one(&format!("{SELECT} WHERE txid = $1"), params![txid])
+            .query_one(
+                &format!("SELECT {COLUMNS} FROM submissions WHERE txid = $1"),
+                params![txid],
+            )
             .map_err(db_error)?
             .map(|row| row_to_entry(&row))
             .transpose()
@@ -368,7 +366,8 @@ impl Submissions {
         self.db
             .query(
                 &format!(
-                    "{SELECT} WHERE purpose = $1 AND state IN {OPEN} ORDER BY created_at, txid"
+                    "SELECT {COLUMNS} FROM submissions
+                     WHERE purpose = $1 AND state IN {OPEN} ORDER BY created_at, txid"
                 ),
                 params![purpose.as_str()],
             )
@@ -420,9 +419,6 @@ impl Submissions {
 
 const COLUMNS: &str = "txid, purpose, reference, signed_hex, expiration, state, error,
     block, energy_used, fee_sun, attempts, retry_at, created_at, updated_at";
-
-const SELECT: &str = "SELECT txid, purpose, reference, signed_hex, expiration, state, error,
-    block, energy_used, fee_sun, attempts, retry_at, created_at, updated_at FROM submissions";
 
 fn row_to_entry(row: &Row) -> Result<Entry> {
     let read = || -> std::result::Result<_, DbError> {

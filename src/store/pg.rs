@@ -514,6 +514,33 @@ mod tests {
         assert_eq!(not_pem.exit_code(), 2, "{not_pem}");
     }
 
+    /// A store call waits on the pool's runtime from any thread: a plain one, a worker of a
+    /// multi-threaded runtime (`serve`'s), and a current-thread runtime (which cannot be
+    /// blocked in place: the wait moves to a helper thread).
+    #[test]
+    fn a_call_works_from_a_plain_thread_a_worker_and_a_current_thread_runtime() {
+        let Some(pg) = testing::fresh("threads") else {
+            return;
+        };
+        let db = crate::store::sql::Db::Postgres(pg);
+        let ask = |db: &crate::store::sql::Db| db.query("SELECT 1", Vec::new()).unwrap().len();
+        assert_eq!(ask(&db), 1);
+        let current = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        assert_eq!(current.block_on(async { ask(&db) }), 1);
+        let workers = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap();
+        let on_worker = db.clone();
+        let answered = workers
+            .block_on(async move { tokio::spawn(async move { ask(&on_worker) }).await.unwrap() });
+        assert_eq!(answered, 1);
+    }
+
     #[test]
     fn a_database_that_cannot_be_reached_is_unavailable_and_its_password_is_never_shown() {
         let port = std::net::TcpListener::bind("127.0.0.1:0")

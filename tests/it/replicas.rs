@@ -49,16 +49,8 @@ impl Chain {
 
     /// An account's TRX (sun), from the node.
     async fn trx(&self, who: Address) -> i64 {
-        let account: Value = reqwest::Client::new()
-            .post(format!("{}/wallet/getaccount", self.node))
-            .json(&json!({ "address": who.to_base58(), "visible": true }))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
-        account["balance"].as_i64().unwrap_or(0)
+        let account = crate::relayer::client(&self.node).get_account(&who).await;
+        account.unwrap().map_or(0, |a| a.balance)
     }
 }
 
