@@ -1,13 +1,15 @@
 //! The relayer: submits other people's withdrawals with its own key, pays the energy, and
 //! earns the pool's fee — never less than the relay costs it.
 //!
-//! Nothing is broadcast until every check has passed, cheapest first: the note is not in
-//! flight or relayed by us; the refund is within our limit; there is a price (else 503); the
-//! fee covers our quote for this refund; the note is unspent, the root known, the proof valid
-//! for *our* address and this fee; a refund does not go to a contract if the operator refuses
-//! that; the simulation succeeds within the energy ceiling and its real cost is covered
-//! by the fee; we can pay the ceiling. The transaction's fee limit is the ceiling's price, so
-//! a withdrawal that behaves worse on chain than in the simulation costs at most that.
+//! Nothing is broadcast until every check has passed, cheapest first: the note is not
+//! relayed by us (checked again once the request has its turn, so a copy that waited behind
+//! the first is refused naming the first's transaction); the refund is within our limit;
+//! there is a price (else 503); the fee covers our quote for this refund; the note is
+//! unspent, the root known, the proof valid for *our* address and this fee; a refund does
+//! not go to a contract if the operator refuses that; the simulation succeeds within the
+//! energy ceiling and its real cost is covered by the fee; we can pay the ceiling. The
+//! transaction's fee limit is the ceiling's price, so a withdrawal that behaves worse on
+//! chain than in the simulation costs at most that.
 //!
 //! Approvals take turns ([`Relayer::approving`], and on a database several servers share the
 //! database's turn, `store::coordination`): pricing, the checks and recording the job
