@@ -1346,6 +1346,7 @@ Register-ArgumentCompleter -Native -CommandName 'tronpool' -ScriptBlock {
             [CompletionResult]::new('--relayer-refuse-contract-refund', '--relayer-refuse-contract-refund', [CompletionResultType]::ParameterName, 'Refuse refunds to recipients that hold contract code (by default they are sent: the pool gives a recipient at most 22,300 energy to spend on receiving one)')
             [CompletionResult]::new('--relayer-allow-contract-refund', '--relayer-allow-contract-refund', [CompletionResultType]::ParameterName, 'What refunds to contracts needed before the pool capped their energy; now the default')
             [CompletionResult]::new('--no-relayer', '--no-relayer', [CompletionResultType]::ParameterName, 'Do not relay withdrawals, even with a relayer key')
+            [CompletionResult]::new('--no-web', '--no-web', [CompletionResultType]::ParameterName, 'Do not serve the web page at / (the API only)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}')
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to every confirmation (needed to spend without a terminal)')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to every confirmation (needed to spend without a terminal)')

@@ -976,6 +976,7 @@ json\t''"
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l relayer-refuse-contract-refund -d 'Refuse refunds to recipients that hold contract code (by default they are sent: the pool gives a recipient at most 22,300 energy to spend on receiving one)'
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l relayer-allow-contract-refund -d 'What refunds to contracts needed before the pool capped their energy; now the default'
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l no-relayer -d 'Do not relay withdrawals, even with a relayer key'
+complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l no-web -d 'Do not serve the web page at / (the API only)'
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l json -d 'Print the result as JSON: {"ok":true,"data":…} or {"ok":false,"error":…}'
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -s y -l yes -d 'Answer yes to every confirmation (needed to spend without a terminal)'
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -s v -l verbose -d 'More logging on stderr (-v, -vv, -vvv)'

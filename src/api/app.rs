@@ -41,6 +41,8 @@ pub struct ApiConfig {
     /// How long a connection may take to send a request's headers, and how long a kept-alive
     /// connection may sit idle before its next request: past it, it is closed.
     pub header_read_timeout: Duration,
+    /// Serve the web page at `/` (`serve --no-web` turns it off).
+    pub web: bool,
 }
 
 impl Default for ApiConfig {
@@ -54,6 +56,7 @@ impl Default for ApiConfig {
             request_timeout: Duration::from_secs(30),
             max_in_flight: 512,
             header_read_timeout: Duration::from_secs(10),
+            web: true,
         }
     }
 }
@@ -75,6 +78,8 @@ pub struct App {
     pub(super) in_flight: Arc<tokio::sync::Semaphore>,
     /// The pool listings' last bytes (see [`Listings`]).
     pub(super) listings: Listings,
+    /// What the web page asks for besides the API, read once.
+    pub(super) page: crate::service::web::PageAssets,
 }
 
 impl App {
@@ -87,6 +92,7 @@ impl App {
             ),
             readiness: Cached::new("readiness", Duration::from_secs(1)),
             listings: Listings::default(),
+            page: Default::default(),
             in_flight: Arc::new(tokio::sync::Semaphore::new(
                 config
                     .max_in_flight

@@ -139,7 +139,14 @@ fn route_label(pattern: &str) -> &'static str {
     super::ENDPOINTS
         .iter()
         .find(|(_, path, _)| *path == pattern)
-        .map_or("other", |(_, path, _)| path)
+        .map(|(_, path, _)| *path)
+        .or_else(|| {
+            super::web::PATHS
+                .iter()
+                .find(|path| **path == pattern)
+                .copied()
+        })
+        .unwrap_or("other")
 }
 
 /// The status as a label: the codes the API answers with are static strings.

@@ -16,6 +16,7 @@ pub mod pools;
 pub mod relayer;
 pub mod tx;
 pub mod wallet;
+pub mod web;
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -136,8 +137,14 @@ pub fn router(app: Arc<App>) -> Router {
             "/api/relayer/jobs/nullifier/{nullifierHash}",
             get(relayer::job_for_note),
         )
-        .route("/api/openapi.json", get(openapi::document))
-        .route_layer(limits::layer(&budgets.general));
+        .route("/api/openapi.json", get(openapi::document));
+    // The web page counts against the general budget too: its proving key is megabytes.
+    let general = if app.config.web {
+        general.merge(web::routes(&app))
+    } else {
+        general
+    }
+    .route_layer(limits::layer(&budgets.general));
     // The relayer's budgets are also counted in the database when replicas share one.
     let shared = |limit: &limits::Limit| {
         middleware::from_fn_with_state(

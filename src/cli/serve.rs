@@ -116,6 +116,9 @@ pub struct ServeArgs {
     /// Do not relay withdrawals, even with a relayer key
     #[arg(long)]
     no_relayer: bool,
+    /// Do not serve the web page at / (the API only)
+    #[arg(long)]
+    no_web: bool,
     /// The relayer's private key file (else TRONPOOL_RELAYER_PRIVATE_KEY; on the devnet, dev
     /// account 1)
     #[arg(long, env = crate::env_vars::RELAYER_KEY_FILE, hide_env_values = true, value_name = "PATH")]
@@ -268,6 +271,7 @@ impl ServeArgs {
             request_timeout: self.request_timeout,
             max_in_flight: usize::try_from(self.max_in_flight).unwrap_or(usize::MAX),
             header_read_timeout: self.header_read_timeout,
+            web: !self.no_web,
         };
         // The pools' leaves and withdrawals it serves: in the network's database, except for
         // an in-process devnet's, which die with the process.

@@ -37,5 +37,6 @@ pub mod stake;
 pub mod submit;
 pub mod sync;
 pub mod tx;
+pub mod web;
 pub mod wire;
 pub mod withdraw;

@@ -1,0 +1,153 @@
+//! The web page (`web/` in the repository): a wallet front end for people with TronLink, served
+//! at `/` beside the API (`serve --no-web` turns it off). Its files are compiled into the
+//! binary, the prover too when it was built (`scripts/web-prover`, see `build.rs`), so the page
+//! loads nothing from any other origin than this server and the wallet's node.
+//!
+//! Every answer here carries a strict Content-Security-Policy: scripts only from here (and
+//! WebAssembly compiled from them: `'wasm-unsafe-eval'`), workers only from here, requests
+//! only to here and the node, no inline script or style, no frames, no forms posted
+//! anywhere.
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::State;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+
+use super::app::App;
+use super::errors::{ApiError, ApiResult};
+use crate::envelope;
+
+/// The page's paths (also its metrics labels).
+pub(crate) const PATHS: &[&str] = &[
+    "/",
+    "/app.js",
+    "/prover.js",
+    "/style.css",
+    "/prover.wasm",
+    "/web/deployment.json",
+    "/web/withdraw.key",
+];
+
+const INDEX: &str = include_str!("../../web/index.html");
+const APP_JS: &str = include_str!("../../web/app.js");
+const PROVER_JS: &str = include_str!("../../web/prover.js");
+const STYLE: &str = include_str!("../../web/style.css");
+/// Empty when the binary was built without the prover (see `build.rs`).
+const PROVER_WASM: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/prover.wasm"));
+
+/// Whether this binary carries the browser's prover.
+pub fn has_prover() -> bool {
+    !PROVER_WASM.is_empty()
+}
+
+/// The page's routes, with the headers every one of its answers carries.
+pub(crate) fn routes(app: &App) -> Router<Arc<App>> {
+    let policy = content_security_policy(app.chain.node.url());
+    let policy = HeaderValue::from_str(&policy).unwrap_or_else(|_| {
+        // A node URL is a URL; should it ever not make a header, allow no other origin.
+        HeaderValue::from_static(
+            "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; \
+             connect-src 'self'; style-src 'self'; img-src 'self' data:; base-uri 'none'; \
+             form-action 'none'; frame-ancestors 'none'",
+        )
+    });
+    Router::new()
+        .route(
+            "/",
+            get(|| async { page(INDEX, "text/html; charset=utf-8") }),
+        )
+        .route(
+            "/app.js",
+            get(|| async { page(APP_JS, "text/javascript; charset=utf-8") }),
+        )
+        .route(
+            "/prover.js",
+            get(|| async { page(PROVER_JS, "text/javascript; charset=utf-8") }),
+        )
+        .route(
+            "/style.css",
+            get(|| async { page(STYLE, "text/css; charset=utf-8") }),
+        )
+        .route("/prover.wasm", get(prover))
+        .route("/web/deployment.json", get(deployment))
+        .route("/web/withdraw.key", get(proving_key))
+        .layer(axum::middleware::map_response(
+            move |mut response: Response| {
+                let policy = policy.clone();
+                async move {
+                    let headers = response.headers_mut();
+                    headers.insert(header::CONTENT_SECURITY_POLICY, policy);
+                    headers.insert(
+                        header::X_CONTENT_TYPE_OPTIONS,
+                        HeaderValue::from_static("nosniff"),
+                    );
+                    headers.insert(
+                        header::REFERRER_POLICY,
+                        HeaderValue::from_static("no-referrer"),
+                    );
+                    headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+                    headers
+                        .entry(header::CACHE_CONTROL)
+                        .or_insert(HeaderValue::from_static("no-cache"));
+                    response
+                }
+            },
+        ))
+}
+
+/// The policy: this server, and the node (a wallet's requests to it leave from the page).
+pub(crate) fn content_security_policy(node: &url::Url) -> String {
+    let node = node.origin().ascii_serialization();
+    let connect = if node == "null" {
+        "'self'".to_string()
+    } else {
+        format!("'self' {node}")
+    };
+    format!(
+        "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; \
+         connect-src {connect}; style-src 'self'; img-src 'self' data:; base-uri 'none'; \
+         form-action 'none'; frame-ancestors 'none'"
+    )
+}
+
+fn page(body: &'static str, content_type: &'static str) -> Response {
+    ([(header::CONTENT_TYPE, content_type)], body).into_response()
+}
+
+async fn prover() -> ApiResult<Response> {
+    if !has_prover() {
+        return Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            "this build of tronpool has no browser prover: build it with scripts/web-prover, \
+             then build tronpool again",
+        ));
+    }
+    Ok(([(header::CONTENT_TYPE, "application/wasm")], PROVER_WASM).into_response())
+}
+
+async fn deployment(State(app): State<Arc<App>>) -> ApiResult<Response> {
+    let deployment = app.page.deployment(&app.chain).await?;
+    let mut body = serde_json::to_value(&deployment)
+        .map_err(|e| crate::error::Error::json("the page's deployment", e))?;
+    body["prover"] = has_prover().into();
+    body["version"] = env!("CARGO_PKG_VERSION").into();
+    Ok(axum::Json(envelope::ok(&body)).into_response())
+}
+
+async fn proving_key(State(app): State<Arc<App>>) -> ApiResult<Response> {
+    let key = app.page.proving_key(&app.chain).await?;
+    let body = axum::body::Bytes::from_owner(ArcBytes(key));
+    Ok(([(header::CONTENT_TYPE, "application/octet-stream")], body).into_response())
+}
+
+/// The cached key handed to a response without copying it.
+struct ArcBytes(Arc<Vec<u8>>);
+
+impl AsRef<[u8]> for ArcBytes {
+    fn as_ref(&self) -> &[u8] {
+        &self.0
+    }
+}
