@@ -23,3 +23,4 @@ mod relayer_reserve;
 mod replicas;
 mod soak;
 mod support;
+mod web;
