@@ -244,7 +244,6 @@ async function makeNote() {
   $("cost-step").hidden = true;
   $("deposit-result").hidden = true;
   $("deposit-send").disabled = true;
-  $("deposit-pool").disabled = true;
   say("Save the note (download or copy it) before anything is signed.");
 }
 
@@ -323,6 +322,7 @@ async function deposit() {
   }
   say(`Sign the deposit in TronLink (about ${trx(burn.totalSun)} TRX burned)…`);
   const before = pool(note.denomination).depositCount;
+  note.sent = true;
   const txid = await signAndSend(built, "deposit");
   $("deposit-result").hidden = false;
   $("deposit-txid").textContent = txid;
@@ -464,6 +464,8 @@ async function checkWithdrawal() {
   }
   state.withdrawal = { text, note, root, leaves, recipient, relayer, fee, mode };
   $("withdraw-review").hidden = false;
+  $("withdraw-progress").hidden = true;
+  $("withdraw-send").disabled = false;
   say("Check the details, then prove and withdraw.");
 }
 
@@ -556,6 +558,15 @@ async function start() {
   for (const name of ["pools", "deposit", "withdraw"]) $(`tab-${name}`).addEventListener("click", () => show(name));
   action("connect", connect);
   action("make-note", makeNote);
+  // A note is made for one pool: choosing another drops a note not yet deposited.
+  $("deposit-pool").addEventListener("change", () => {
+    if (state.note && !state.note.sent) {
+      state.note = null;
+      $("deposit-note").value = "";
+      for (const id of ["note-step", "cost-step", "deposit-result"]) $(id).hidden = true;
+      say("Another pool: make a new note for it.");
+    }
+  });
   action("download-note", async () => downloadNote());
   action("copy-note", copyNote);
   $("note-saved").addEventListener("change", async () => {

@@ -182,7 +182,15 @@ async fn the_page_deposits_and_withdraws_with_a_wallet_and_trades_notes_with_the
     .await;
     assert_eq!(job["state"], "confirmed", "{job}");
 
-    // The page's note, withdrawn by the CLI (read from stdin).
+    // The page's second note, withdrawn by the wallet's own transaction: all 100 USDT.
+    let balance = api(&format!(
+        "{url}/api/balance/{}",
+        report["selfRecipient"].as_str().unwrap()
+    ))
+    .await;
+    assert_eq!(balance["balanceRaw"], "100000000", "{balance}");
+
+    // The page's first note, withdrawn by the CLI (read from stdin).
     let to = tron::PrivateKey::from_bytes(&[0x6b; 32]).unwrap().address();
     let out = tronpool(&cli, &node, &cli_key)
         .args(["withdraw", "-", "--to", &to.to_base58(), "--yes"])
@@ -200,4 +208,115 @@ async fn the_page_deposits_and_withdraws_with_a_wallet_and_trades_notes_with_the
     let _ = server.kill();
     let _ = chain.kill();
     let _ = (server.wait(), chain.wait());
+}
+
+/// The page's routes without a browser: the files with their policy, the deployment the page
+/// trusts, the proving key that matches it, and `--no-web`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn serve_hands_out_the_page_with_a_strict_policy_and_the_pinned_key() {
+    use crate::api::Served;
+    use sha2::{Digest, Sha256};
+    use tronpool::api::ApiConfig;
+
+    let served = Served::start(ApiConfig::default(), std::time::Duration::ZERO).await;
+    let response = served.http.get(served.url("/")).send().await.unwrap();
+    assert_eq!(response.status(), 200);
+    let headers = response.headers().clone();
+    assert_eq!(headers["content-type"], "text/html; charset=utf-8");
+    let node = url::Url::parse(&served.devnet().url()).unwrap();
+    assert_eq!(
+        headers["content-security-policy"],
+        format!(
+            "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; \
+             connect-src 'self' {}; style-src 'self'; img-src 'self' data:; base-uri 'none'; \
+             form-action 'none'; frame-ancestors 'none'",
+            node.origin().ascii_serialization()
+        )
+        .as_str()
+    );
+    assert_eq!(headers["x-content-type-options"], "nosniff");
+    let html = response.text().await.unwrap();
+    assert!(html.contains(r#"<script type="module" src="/app.js">"#));
+    assert!(
+        !html.contains("<script>") && !html.contains("style="),
+        "no inline script or style: the policy forbids them"
+    );
+    for (path, kind) in [
+        ("/app.js", "text/javascript; charset=utf-8"),
+        ("/prover.js", "text/javascript; charset=utf-8"),
+        ("/style.css", "text/css; charset=utf-8"),
+    ] {
+        let response = served.http.get(served.url(path)).send().await.unwrap();
+        assert_eq!(response.status(), 200, "{path}");
+        assert_eq!(response.headers()["content-type"], kind, "{path}");
+        assert!(response.headers().contains_key("content-security-policy"));
+    }
+
+    // The deployment the page trusts, and a proving key that belongs to its verifying key.
+    let deployment = served.ok("/web/deployment.json", None).await;
+    let keys = zk::keys::Keys::insecure_dev();
+    assert_eq!(deployment["network"], "devnet");
+    assert_eq!(
+        deployment["verifyingKeySha256"],
+        keys.verifying_key_sha256()
+    );
+    let key = served
+        .http
+        .get(served.url("/web/withdraw.key"))
+        .send()
+        .await
+        .unwrap()
+        .bytes()
+        .await
+        .unwrap();
+    assert_eq!(
+        deployment["provingKeySha256"],
+        hex::encode(Sha256::digest(&key))
+    );
+    assert_eq!(deployment["provingKeyBytes"], key.len());
+    let loaded = web_prover::ops::load_key(&key).unwrap();
+    assert_eq!(loaded["verifyingKeySha256"], keys.verifying_key_sha256());
+    // Block 0 as the node has it: what a wallet on the same chain sees.
+    let genesis = crate::relayer::client(&served.devnet().url())
+        .get_block(0, false)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(deployment["genesisBlockId"], hex::encode(genesis.block_id));
+    // The prover is there exactly when this binary was built with it.
+    let wasm = served
+        .http
+        .get(served.url("/prover.wasm"))
+        .send()
+        .await
+        .unwrap();
+    if deployment["prover"] == true {
+        assert_eq!(wasm.status(), 200);
+        assert_eq!(wasm.headers()["content-type"], "application/wasm");
+    } else {
+        assert_eq!(wasm.status(), 404);
+        let body: Value = wasm.json().await.unwrap();
+        assert!(
+            body["error"]
+                .as_str()
+                .unwrap()
+                .contains("scripts/web-prover")
+        );
+    }
+
+    // --no-web: the API only; `/` is the API's 404.
+    let api_only = Served::start(
+        ApiConfig {
+            web: false,
+            ..ApiConfig::default()
+        },
+        std::time::Duration::ZERO,
+    )
+    .await;
+    for path in ["/", "/app.js", "/web/deployment.json", "/web/withdraw.key"] {
+        let (status, body) = api_only.get(path).await;
+        assert_eq!(status, 404, "{path}: {body}");
+        assert_eq!(body["ok"], false);
+    }
+    assert_eq!(api_only.get("/api/pools").await.0, 200);
 }

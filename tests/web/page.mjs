@@ -53,8 +53,8 @@ async function open(key, wallet = {}) {
     const response = await route.fetch();
     return route.fulfill({ response, headers: { ...response.headers(), ...cors() } });
   });
-  await context.addInitScript({ content: tronWebBundle });
-  await context.addInitScript(
+  if (!wallet.none) await context.addInitScript({ content: tronWebBundle });
+  if (!wallet.none) await context.addInitScript(
     ({ node, key, wallet }) => {
       const tronWeb = new TronWeb.TronWeb({ fullHost: node, privateKey: key });
       tronWeb.ready = true;
@@ -72,6 +72,11 @@ async function open(key, wallet = {}) {
           const block = await real(n);
           return n === 0 ? { ...block, blockID: "00".repeat(32) } : block;
         };
+      }
+      if (wallet.locked) {
+        // As TronLink leaves it while locked: injected, but not ready and without an account.
+        tronWeb.ready = false;
+        tronWeb.defaultAddress = { base58: false, hex: false };
       }
       window.tronWeb = tronWeb;
       window.tronLink = {
@@ -225,9 +230,28 @@ try {
   const spent = await waitForMessage(page, /already withdrawn/);
   expect(spent.includes(out.withdrawTxid), `the spent note names its withdrawal: ${spent}`);
   await shot(page, "07-spent");
+
+  // 6. A second note from the page, withdrawn with the wallet's own transaction.
+  const second = await deposit(page, 100);
+  await page.click("#deposit-send");
+  await waitForView(page, "#deposit-result");
+  await page.waitForFunction(() => /In the tree as leaf/.test(document.querySelector("#deposit-state").textContent), null, { timeout: 120_000 });
+  out.selfRecipient = (await TronWeb.createAccount()).address.base58;
+  await page.click("#tab-withdraw");
+  await page.fill("#withdraw-note", second);
+  await page.fill("#withdraw-recipient", out.selfRecipient);
+  await page.check("#mode-self");
+  await page.click("#withdraw-check");
+  await waitForView(page, "#withdraw-review");
+  const signedBefore = await page.evaluate(() => window.standInSignatures);
+  await page.click("#withdraw-send");
+  await waitForMessage(page, /Withdrawn/, 180_000);
+  expect((await page.evaluate(() => window.standInSignatures)) === signedBefore + 1, "the wallet signed the withdrawal");
+  out.selfTxid = await page.textContent("#withdraw-txid");
+  await shot(page, "08-self-withdrawn");
   await context.close();
 
-  // 6. A rejected signature changes nothing.
+  // 7. A rejected signature changes nothing.
   {
     const { context, page } = await open(input.depositor, { rejectSigning: true });
     await connect(page);
@@ -236,22 +260,38 @@ try {
     const text = await waitForMessage(page, /did not sign/);
     expect(/Nothing was sent/.test(text), `a rejected signature says nothing was sent: ${text}`);
     expect(await page.isEnabled("#deposit-send"), "the deposit can be tried again");
-    await shot(page, "08-rejected");
+    await shot(page, "09-rejected");
     await context.close();
   }
 
-  // 7. A wallet on another network is refused.
+  // 8. A wallet on another network is refused.
   {
     const { context, page } = await open(input.depositor, { otherChain: true });
     await page.click("#connect");
     const text = await waitForMessage(page, /another network/);
     expect(/devnet/.test(text), `the refusal names the server's network: ${text}`);
     expect(await page.isHidden("#account"), "no account is shown");
-    await shot(page, "09-wrong-network");
+    await shot(page, "10-wrong-network");
     await context.close();
   }
 
-  // 8. An account without TRX is stopped before it signs.
+  // 9. Without TronLink, and with TronLink locked.
+  {
+    const { context, page } = await open(input.depositor, { none: true });
+    await page.click("#connect");
+    await waitForMessage(page, /TronLink is not installed/);
+    await shot(page, "12-no-tronlink");
+    await context.close();
+  }
+  {
+    const { context, page } = await open(input.depositor, { locked: true });
+    await page.click("#connect");
+    await waitForMessage(page, /TronLink is locked/);
+    await shot(page, "13-locked");
+    await context.close();
+  }
+
+  // 10. An account without TRX is stopped before it signs.
   {
     const { context, page } = await open(input.poor);
     await connect(page);
@@ -263,7 +303,7 @@ try {
     const text = await waitForMessage(page, /TRX|USDT/);
     expect(/holds 0 TRX/.test(text), `a poor account is told it lacks TRX: ${text}`);
     expect((await page.evaluate(() => window.standInSignatures)) === 0, "nothing was signed");
-    await shot(page, "10-no-trx");
+    await shot(page, "11-no-trx");
     await context.close();
   }
 
