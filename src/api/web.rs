@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use axum::Router;
 use axum::extract::State;
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
@@ -37,6 +37,8 @@ const PROVER_JS: &str = include_str!("../../web/prover.js");
 const STYLE: &str = include_str!("../../web/style.css");
 /// Empty when the binary was built without the prover (see `build.rs`).
 const PROVER_WASM: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/prover.wasm"));
+/// The same, gzipped at build time.
+const PROVER_WASM_GZIP: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/prover.wasm.gz"));
 
 /// Whether this binary carries the browser's prover.
 pub fn has_prover() -> bool {
@@ -117,7 +119,7 @@ fn page(body: &'static str, content_type: &'static str) -> Response {
     ([(header::CONTENT_TYPE, content_type)], body).into_response()
 }
 
-async fn prover() -> ApiResult<Response> {
+async fn prover(headers: HeaderMap) -> ApiResult<Response> {
     if !has_prover() {
         return Err(ApiError::new(
             StatusCode::NOT_FOUND,
@@ -125,7 +127,30 @@ async fn prover() -> ApiResult<Response> {
              then build tronpool again",
         ));
     }
-    Ok(([(header::CONTENT_TYPE, "application/wasm")], PROVER_WASM).into_response())
+    let gzip = headers
+        .get_all(header::ACCEPT_ENCODING)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.split(','))
+        .any(|coding| coding.split(';').next().is_some_and(|c| c.trim() == "gzip"));
+    let vary = (header::VARY, "accept-encoding");
+    Ok(if gzip {
+        (
+            [
+                (header::CONTENT_TYPE, "application/wasm"),
+                (header::CONTENT_ENCODING, "gzip"),
+                vary,
+            ],
+            PROVER_WASM_GZIP,
+        )
+            .into_response()
+    } else {
+        (
+            [(header::CONTENT_TYPE, "application/wasm"), vary],
+            PROVER_WASM,
+        )
+            .into_response()
+    })
 }
 
 async fn deployment(State(app): State<Arc<App>>) -> ApiResult<Response> {

@@ -293,6 +293,31 @@ async fn serve_hands_out_the_page_with_a_strict_policy_and_the_pinned_key() {
     if deployment["prover"] == true {
         assert_eq!(wasm.status(), 200);
         assert_eq!(wasm.headers()["content-type"], "application/wasm");
+        let raw = wasm.bytes().await.unwrap();
+        assert_eq!(&raw[..4], b"\0asm");
+        // Gzipped (at build time) for a browser that takes it: the same module, a third the size.
+        let gzipped = served
+            .http
+            .get(served.url("/prover.wasm"))
+            .header("accept-encoding", "br, gzip;q=0.8")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(gzipped.headers()["content-encoding"], "gzip");
+        let gzipped = gzipped.bytes().await.unwrap();
+        assert!(
+            gzipped.len() < raw.len() / 2,
+            "{} of {}",
+            gzipped.len(),
+            raw.len()
+        );
+        let mut unzipped = Vec::new();
+        std::io::Read::read_to_end(
+            &mut flate2::read::GzDecoder::new(gzipped.as_ref()),
+            &mut unzipped,
+        )
+        .unwrap();
+        assert!(unzipped == raw, "the gzipped module is the module");
     } else {
         assert_eq!(wasm.status(), 404);
         let body: Value = wasm.json().await.unwrap();
