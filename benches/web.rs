@@ -130,7 +130,11 @@ fn main() {
                 "runs": native.len(),
                 "median_ms": (native[native.len() / 2] * 10.0).round() / 10.0,
                 "min_ms": (native[0] * 10.0).round() / 10.0,
-                "threads": std::thread::available_parallelism().map_or(1, |n| n.get()),
+                // arkworks' pools follow rayon's count, which RAYON_NUM_THREADS sets.
+                "threads": std::env::var("RAYON_NUM_THREADS")
+                    .ok()
+                    .and_then(|n| n.parse::<usize>().ok())
+                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
             })
         );
     }
