@@ -310,9 +310,12 @@ async function reviewDeposit() {
 async function deposit() {
   const note = state.note;
   $("deposit-send").disabled = true;
-  for (const step of state.depositSteps) {
+  // A step that went through is not repeated when the button is pressed again after a failure.
+  while (state.depositSteps.length > 0) {
+    const step = state.depositSteps[0];
     say(`Sign the ${step.what} in TronLink…`);
     await signAndSend(step.unsigned, step.what);
+    state.depositSteps.shift();
   }
   await refreshAccount();
   const built = await api("/api/tx/deposit", { method: "POST", body: { from: state.account, denomination: String(note.denomination), commitment: note.commitment } });
@@ -336,7 +339,12 @@ async function deposit() {
 async function followInsertion(note, from) {
   const line = $("deposit-state");
   line.textContent = "Queued: waiting for the next batch to insert it into the tree.";
+  const giveUp = Date.now() + 10 * 60 * 1000;
   for (;;) {
+    if (Date.now() > giveUp) {
+      line.textContent = "Still queued after ten minutes: the next batch will insert it (see the Pools view). The note stays valid; keep it.";
+      return;
+    }
     const page = await api(`/api/pools/${note.denomination}/leaves?format=packed&from=${from}`);
     const at = findCommitment(page.commitments, note.commitment);
     if (at >= 0) {
@@ -556,7 +564,10 @@ function action(button, work, { once = false } = {}) {
 
 async function start() {
   for (const name of ["pools", "deposit", "withdraw"]) $(`tab-${name}`).addEventListener("click", () => show(name));
-  action("connect", connect);
+  action("connect", async () => {
+    await connect();
+    if (state.note && $("note-saved").checked && !state.note.sent) await reviewDeposit();
+  });
   action("make-note", makeNote);
   // A note is made for one pool: choosing another drops a note not yet deposited.
   $("deposit-pool").addEventListener("change", () => {
