@@ -90,6 +90,12 @@ const fail = (e) => say(e.message || String(e), "error");
 
 function usdt(raw) { return (Number(raw) / USDT_UNITS).toLocaleString("en-US", { maximumFractionDigits: 6 }); }
 function trx(sun) { return (Number(sun) / SUN_PER_TRX).toLocaleString("en-US", { maximumFractionDigits: 6 }); }
+/// TRX as typed (up to six decimals) in sun.
+function sunOf(text) {
+  const match = /^\s*(\d{1,9})(?:\.(\d{1,6}))?\s*$/.exec(text || "0");
+  if (!match) throw new Error(`"${text}" is not an amount of TRX (like 1 or 0.5)`);
+  return BigInt(match[1]) * 1_000_000n + BigInt((match[2] || "").padEnd(6, "0"));
+}
 function duration(seconds) {
   if (seconds < 120) return `${seconds} s`;
   if (seconds < 7200) return `${Math.round(seconds / 60)} min`;
@@ -297,10 +303,18 @@ async function reviewDeposit() {
   for (const step of steps) {
     item(list, `The ${step.what}: about ${trx(step.burn.totalSun)} TRX burned (energy ${trx(step.burn.energySun)}, bandwidth ${trx(step.burn.bandwidthSun)}); never sponsored.`);
   }
-  item(list, "The deposit's own energy and bandwidth are shown when it is built, after the approval.");
-  const burn = steps.reduce((sum, s) => sum + s.burn.totalSun, 0);
+  let burn = steps.reduce((sum, s) => sum + s.burn.totalSun, 0);
+  if (steps.length === 0) {
+    // Allowed already: the deposit itself can be built, and its cost shown, now.
+    const built = await api("/api/tx/deposit", { method: "POST", body: { from: state.account, denomination: String(note.denomination), commitment: note.commitment } });
+    const own = burnOf(built);
+    item(list, `The deposit: about ${trx(own.totalSun)} TRX burned (energy ${trx(own.energySun)}, bandwidth ${trx(own.bandwidthSun)}).`);
+    burn += own.totalSun;
+  } else {
+    item(list, "The deposit's own energy and bandwidth: the API can price it only once the approval is in, so it is shown then, before you sign it.");
+  }
   if (BigInt(state.balance.trxRaw) < BigInt(burn)) {
-    throw new Error(`the account holds ${trx(state.balance.trxRaw)} TRX and the approval burns about ${trx(burn)}: add TRX first. Nothing was signed.`);
+    throw new Error(`the account holds ${trx(state.balance.trxRaw)} TRX and this burns about ${trx(burn)}: add TRX first. Nothing was signed.`);
   }
   state.depositSteps = steps;
   $("cost-step").hidden = false;
@@ -422,6 +436,7 @@ async function checkWithdrawal() {
   await prover.call({ op: "address", address: recipient });
   const mode = document.querySelector('input[name="withdraw-mode"]:checked').value;
   if (mode === "self") needWallet();
+  const refund = sunOf($("withdraw-refund").value);
 
   say("Syncing the pool…");
   const { root, leaves, times } = await syncPool(note.denomination);
@@ -442,11 +457,16 @@ async function checkWithdrawal() {
     if (!status.enabled || !status.address) throw new Error("this server's relayer is off: withdraw with your own account");
     const quote = status.fees.find((f) => f.denomination === note.denomination);
     if (!quote) throw new Error(`the relayer does not serve the ${note.denomination} USDT pool`);
-    fee = quote.relayerFeeRaw;
+    // The relayer's quote for a refund (GET /api/relayer/status): its fee, plus the refund's
+    // TRX at its refund price (USDT base units per TRX), rounded up.
+    const forRefund = (refund * BigInt(quote.refundPriceRaw) + 999_999n) / 1_000_000n;
+    fee = (BigInt(quote.relayerFeeRaw) + forRefund).toString();
     relayer = status.address;
-    item(facts, `The relayer's fee: ${usdt(fee)} USDT; the recipient gets ${usdt(BigInt(target.denominationRaw) - BigInt(fee))} USDT.`);
+    const part = refund > 0n ? ` (${usdt(forRefund)} of it for the ${trx(refund)} TRX it sends along)` : "";
+    item(facts, `The relayer's fee: ${usdt(fee)} USDT${part}; the recipient gets ${usdt(BigInt(target.denominationRaw) - BigInt(fee))} USDT.`);
   } else {
     item(facts, `The recipient gets ${target.denomination} USDT; your account pays the energy and is linked to this withdrawal on chain.`);
+    if (refund > 0n) item(facts, `Your account sends ${trx(refund)} TRX along.`);
   }
   item(facts, `To ${recipient}.`);
 
@@ -467,10 +487,10 @@ async function checkWithdrawal() {
     }
   }
   const funds = await api(`/api/balance/${recipient}`);
-  if (BigInt(funds.trxRaw) === 0n) {
-    item(guidance, "The recipient holds no TRX: a fresh TRON address cannot move USDT without TRX for its fees; send it some from an account not linked to you.");
+  if (BigInt(funds.trxRaw) === 0n && refund === 0n) {
+    item(guidance, "The recipient holds no TRX and none is sent along: a fresh TRON address cannot move USDT without TRX for its fees. Send some along (above), or fund it from an account not linked to you.");
   }
-  state.withdrawal = { text, note, root, leaves, recipient, relayer, fee, mode };
+  state.withdrawal = { text, note, root, leaves, recipient, relayer, fee, mode, refund: refund.toString() };
   $("withdraw-review").hidden = false;
   $("withdraw-progress").hidden = true;
   $("withdraw-send").disabled = false;
@@ -489,7 +509,7 @@ async function withdraw() {
   const started = performance.now();
   const proved = await prover.call({
     op: "prove", note: w.text, leaves: w.leaves, root: w.root.root, recipient: w.recipient,
-    relayer: w.relayer, fee: w.fee, refund: "0", seed: randomHex(32),
+    relayer: w.relayer, fee: w.fee, refund: w.refund, seed: randomHex(32),
   });
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   step(3, `Proved in ${seconds} s. Sending…`);
@@ -499,7 +519,7 @@ async function withdraw() {
       method: "POST",
       body: {
         denomination: String(w.note.denomination), proof: proved.proof, root: proved.root,
-        nullifierHash: proved.nullifierHash, recipient: w.recipient, fee: w.fee, refund: "0",
+        nullifierHash: proved.nullifierHash, recipient: w.recipient, fee: w.fee, refund: w.refund,
       },
     });
     txid = relayed.txid;
@@ -511,12 +531,14 @@ async function withdraw() {
       body: {
         from: state.account, denomination: String(w.note.denomination), proof: proved.proof,
         root: proved.root, nullifierHash: proved.nullifierHash, recipient: w.recipient,
+        refund: w.refund,
       },
     });
     await refreshAccount();
     const burn = burnOf(built);
-    if (BigInt(state.balance.trxRaw) < BigInt(burn.totalSun)) {
-      throw new Error(`the withdrawal burns about ${trx(burn.totalSun)} TRX and the account holds ${trx(state.balance.trxRaw)}: add TRX first. Nothing was signed.`);
+    const spends = BigInt(burn.totalSun) + BigInt(w.refund);
+    if (BigInt(state.balance.trxRaw) < spends) {
+      throw new Error(`the withdrawal takes about ${trx(spends)} TRX (burned, and sent along) and the account holds ${trx(state.balance.trxRaw)}: add TRX first. Nothing was signed.`);
     }
     say(`Sign the withdrawal in TronLink (about ${trx(burn.totalSun)} TRX burned)…`);
     txid = await signAndSend(built, "withdrawal");
@@ -582,7 +604,7 @@ async function start() {
   action("copy-note", copyNote);
   $("note-saved").addEventListener("change", async () => {
     if (!$("note-saved").checked) { $("cost-step").hidden = true; return; }
-    try { await reviewDeposit(); say("Ready: the deposit is signed in TronLink."); } catch (e) { fail(e); }
+    try { await reviewDeposit(); say("Ready: press the button to sign in TronLink."); } catch (e) { fail(e); }
   });
   action("deposit-send", deposit, { once: true });
   $("withdraw-form").addEventListener("submit", async (event) => {

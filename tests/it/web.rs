@@ -128,6 +128,20 @@ async fn the_page_deposits_and_withdraws_with_a_wallet_and_trades_notes_with_the
     assert_eq!(notes.len(), 1, "one note exported");
     let cli_note = notes[0].to_owned();
 
+    // The page's depositor has allowed the 500 pool already (by the CLI, with the same key):
+    // there the page prices the deposit itself before anything is signed.
+    let depositor_key = cli.write("depositor.key", &key(3));
+    std::fs::set_permissions(
+        &depositor_key,
+        std::os::unix::fs::PermissionsExt::from_mode(0o600),
+    )
+    .unwrap();
+    let out = tronpool(&cli, &node, &depositor_key)
+        .args(["approve", "--denom", "500", "--yes"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+
     // The browser. The notes and keys go on stdin, never in arguments or the environment.
     let artifacts = test_support::repo_root().join("target/web-test");
     let poor = tron::PrivateKey::from_bytes(&[0x5a; 32]).unwrap();

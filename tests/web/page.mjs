@@ -209,12 +209,21 @@ try {
   await page.fill("#withdraw-recipient", out.recipient);
   await page.click("#withdraw-check");
   await waitForView(page, "#withdraw-review");
-  const facts = await page.textContent("#withdraw-facts");
-  const fee = /relayer's fee: ([0-9.]+) USDT/.exec(facts);
-  expect(fee, `the relayer's fee is shown before proving: ${facts}`);
-  out.fee = fee[1];
+  const plainFacts = await page.textContent("#withdraw-facts");
+  const plainFee = /relayer's fee: ([0-9.]+) USDT/.exec(plainFacts);
+  expect(plainFee, `the relayer's fee is shown before proving: ${plainFacts}`);
   const guidance = await page.textContent("#withdraw-guidance");
   expect(/holds no TRX/.test(guidance), `a recipient without TRX is warned about: ${guidance}`);
+  // With 1 TRX sent along: no warning, and a fee that pays for the TRX.
+  await page.fill("#withdraw-refund", "1");
+  await page.click("#withdraw-check");
+  await page.waitForFunction(() => /TRX it sends along/.test(document.querySelector("#withdraw-facts").textContent), null, { timeout: 60_000 });
+  const facts = await page.textContent("#withdraw-facts");
+  const fee = /relayer's fee: ([0-9.]+) USDT/.exec(facts);
+  expect(Number(fee[1]) > Number(plainFee[1]), `the fee with a refund is larger: ${facts}`);
+  expect(!/holds no TRX/.test(await page.textContent("#withdraw-guidance")), "no warning once TRX is sent along");
+  out.fee = fee[1];
+  out.refundSun = 1_000_000;
   await shot(page, "05-withdraw-review");
   const started = Date.now();
   await page.click("#withdraw-send");
@@ -241,6 +250,7 @@ try {
   await page.fill("#withdraw-note", second);
   await page.fill("#withdraw-recipient", out.selfRecipient);
   await page.check("#mode-self");
+  await page.fill("#withdraw-refund", "0");
   await page.click("#withdraw-check");
   await waitForView(page, "#withdraw-review");
   const signedBefore = await page.evaluate(() => window.standInSignatures);
@@ -256,6 +266,9 @@ try {
     const { context, page } = await open(input.depositor, { rejectSigning: true });
     await connect(page);
     await deposit(page, 500);
+    // Allowed already (tests/it/web.rs approved it): the deposit's own TRX is shown up front.
+    const costs = await page.textContent("#deposit-costs");
+    expect(/The deposit: about [0-9.]+ TRX burned/.test(costs), `the deposit is priced before signing: ${costs}`);
     await page.click("#deposit-send");
     const text = await waitForMessage(page, /did not sign/);
     expect(/Nothing was sent/.test(text), `a rejected signature says nothing was sent: ${text}`);
