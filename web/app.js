@@ -412,6 +412,20 @@ async function syncPool(denomination) {
   }
 }
 
+/// Asks the pool, through the wallet's own node, whether it knows `root`: a check of what this
+/// server sent that does not rest on this server. `false` when no wallet is connected.
+async function knownToWallet(pool, root) {
+  if (!state.wallet) return false;
+  const answer = await state.wallet.transactionBuilder.triggerConstantContract(
+    pool, "isKnownRoot(bytes32)", {}, [{ type: "bytes32", value: root }], state.account);
+  const word = answer && answer.constant_result && answer.constant_result[0];
+  if (!word) throw new Error("the wallet's node did not answer whether the pool knows the root");
+  if (BigInt(`0x${word}`) !== 1n) {
+    throw new Error(`the pool, asked through your wallet's node, does not know root ${root}: this server's pool data is wrong (or your wallet's node is behind; try again in a minute)`);
+  }
+  return true;
+}
+
 async function syncWithdrawals(denomination) {
   const spent = new Map();
   for (let from = 0; ;) {
@@ -444,6 +458,7 @@ async function checkWithdrawal() {
   if (index < 0) {
     throw new Error(`this note's deposit is not in the ${note.denomination} USDT pool's tree${target.queued ? " yet: it may be queued for the next batch" : ""}`);
   }
+  const rootChecked = await knownToWallet(target.address, root.root);
   const spent = await syncWithdrawals(note.denomination);
   const spentBy = spent.get(note.nullifierHash.toLowerCase());
   if (spentBy) throw new Error(`this note was already withdrawn (transaction ${spentBy})`);
@@ -469,6 +484,9 @@ async function checkWithdrawal() {
     if (refund > 0n) item(facts, `Your account sends ${trx(refund)} TRX along.`);
   }
   item(facts, `To ${recipient}.`);
+  item(facts, rootChecked
+    ? "The pool's root: checked with your wallet's node."
+    : "The pool's root: as this server reports it (connect TronLink to check it with your wallet's node).");
 
   const rules = state.deployment.guidance;
   const guidance = $("withdraw-guidance");

@@ -212,6 +212,7 @@ try {
   const plainFacts = await page.textContent("#withdraw-facts");
   const plainFee = /relayer's fee: ([0-9.]+) USDT/.exec(plainFacts);
   expect(plainFee, `the relayer's fee is shown before proving: ${plainFacts}`);
+  expect(/checked with your wallet's node/.test(plainFacts), `the root is checked with the wallet's node: ${plainFacts}`);
   const guidance = await page.textContent("#withdraw-guidance");
   expect(/holds no TRX/.test(guidance), `a recipient without TRX is warned about: ${guidance}`);
   // With 1 TRX sent along: no warning, and a fee that pays for the TRX.
