@@ -8,13 +8,15 @@
 //! only to here and the node, no inline script or style, no frames, no forms posted
 //! anywhere.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use axum::Router;
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+
+use sha2::{Digest, Sha256};
 
 use super::app::App;
 use super::errors::{ApiError, ApiResult};
@@ -127,30 +129,29 @@ async fn prover(headers: HeaderMap) -> ApiResult<Response> {
              then build tronpool again",
         ));
     }
+    static TAG: OnceLock<String> = OnceLock::new();
+    let tag = TAG.get_or_init(|| hex::encode(Sha256::digest(PROVER_WASM)));
     let gzip = headers
         .get_all(header::ACCEPT_ENCODING)
         .iter()
         .filter_map(|value| value.to_str().ok())
         .flat_map(|value| value.split(','))
         .any(|coding| coding.split(';').next().is_some_and(|c| c.trim() == "gzip"));
-    let vary = (header::VARY, "accept-encoding");
-    Ok(if gzip {
-        (
-            [
-                (header::CONTENT_TYPE, "application/wasm"),
-                (header::CONTENT_ENCODING, "gzip"),
-                vary,
-            ],
-            PROVER_WASM_GZIP,
-        )
-            .into_response()
+    // The two encodings are two representations: each has its own tag.
+    let (body, tag) = if gzip {
+        (PROVER_WASM_GZIP, format!("\"{tag}-gzip\""))
     } else {
-        (
-            [(header::CONTENT_TYPE, "application/wasm"), vary],
-            PROVER_WASM,
-        )
-            .into_response()
-    })
+        (PROVER_WASM, format!("\"{tag}\""))
+    };
+    let mut response = revalidated(&headers, &tag, || {
+        ([(header::CONTENT_TYPE, "application/wasm")], body).into_response()
+    });
+    let out = response.headers_mut();
+    out.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
+    if gzip {
+        out.insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
+    }
+    Ok(response)
 }
 
 async fn deployment(State(app): State<Arc<App>>) -> ApiResult<Response> {
@@ -162,10 +163,34 @@ async fn deployment(State(app): State<Arc<App>>) -> ApiResult<Response> {
     Ok(axum::Json(envelope::ok(&body)).into_response())
 }
 
-async fn proving_key(State(app): State<Arc<App>>) -> ApiResult<Response> {
+async fn proving_key(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResult<Response> {
+    let deployment = app.page.deployment(&app.chain).await?;
+    let tag = format!("\"{}\"", deployment.proving_key_sha256);
     let key = app.page.proving_key(&app.chain).await?;
-    let body = axum::body::Bytes::from_owner(ArcBytes(key));
-    Ok(([(header::CONTENT_TYPE, "application/octet-stream")], body).into_response())
+    Ok(revalidated(&headers, &tag, || {
+        let body = axum::body::Bytes::from_owner(ArcBytes(key));
+        ([(header::CONTENT_TYPE, "application/octet-stream")], body).into_response()
+    }))
+}
+
+/// An answer tagged with `tag` (its content's hash), or 304 without a body when the browser
+/// already holds it (`If-None-Match`): a page opened again does not download megabytes again.
+fn revalidated(headers: &HeaderMap, tag: &str, full: impl FnOnce() -> Response) -> Response {
+    let held = headers
+        .get_all(header::IF_NONE_MATCH)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.split(','))
+        .any(|held| held.trim() == tag || held.trim() == "*");
+    let mut response = if held {
+        StatusCode::NOT_MODIFIED.into_response()
+    } else {
+        full()
+    };
+    if let Ok(value) = HeaderValue::from_str(tag) {
+        response.headers_mut().insert(header::ETAG, value);
+    }
+    response
 }
 
 /// The cached key handed to a response without copying it.

@@ -140,7 +140,11 @@ async fn the_page_deposits_and_withdraws_with_a_wallet_and_trades_notes_with_the
         .args(["approve", "--denom", "500", "--yes"])
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 
     // The browser. The notes and keys go on stdin, never in arguments or the environment.
     let artifacts = test_support::repo_root().join("target/web-test");
@@ -288,6 +292,18 @@ async fn serve_hands_out_the_page_with_a_strict_policy_and_the_pinned_key() {
         hex::encode(Sha256::digest(&key))
     );
     assert_eq!(deployment["provingKeyBytes"], key.len());
+    // Tagged with its hash: a browser that holds it gets 304 and no body.
+    let tag = format!("\"{}\"", deployment["provingKeySha256"].as_str().unwrap());
+    let again = served
+        .http
+        .get(served.url("/web/withdraw.key"))
+        .header("if-none-match", &tag)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(again.status(), 304);
+    assert_eq!(again.headers()["etag"], tag.as_str());
+    assert!(again.bytes().await.unwrap().is_empty());
     let loaded = web_prover::ops::load_key(&key).unwrap();
     assert_eq!(loaded["verifyingKeySha256"], keys.verifying_key_sha256());
     // Block 0 as the node has it: what a wallet on the same chain sees.
@@ -332,6 +348,15 @@ async fn serve_hands_out_the_page_with_a_strict_policy_and_the_pinned_key() {
         )
         .unwrap();
         assert!(unzipped == raw, "the gzipped module is the module");
+        let tag = format!("\"{}\"", hex::encode(Sha256::digest(&raw)));
+        let again = served
+            .http
+            .get(served.url("/prover.wasm"))
+            .header("if-none-match", &tag)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(again.status(), 304, "the module is tagged with its hash");
     } else {
         assert_eq!(wasm.status(), 404);
         let body: Value = wasm.json().await.unwrap();
