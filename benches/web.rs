@@ -10,9 +10,8 @@
 //! nothing. Like a criterion bench it takes a filter: it runs for `web` and when none is given.
 #![allow(clippy::unwrap_used)] // a bench fails by panicking: unwrapping is how it says so
 
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::Instant;
 
 use serde_json::json;
@@ -106,21 +105,13 @@ fn main() {
     if deployment["data"]["prover"] != true {
         eprintln!("web bench: skipped, this tronpool has no browser prover (scripts/web-prover)");
     } else {
-        let mut child = Command::new("node")
-            .arg(web.join("bench.mjs"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::inherit())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .unwrap();
         let input = json!({ "url": url, "chromium": chromium, "loads": LOADS, "proofs": PROOFS });
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(input.to_string().as_bytes())
-            .unwrap();
-        assert!(child.wait().unwrap().success(), "the browser bench failed");
+        let run = test_support::interop::node_with_input(
+            &web.join("bench.mjs"),
+            &input,
+            Stdio::inherit(),
+        );
+        assert!(run.status.success(), "the browser bench failed");
         let mut native = native_proofs();
         native.sort_by(f64::total_cmp);
         println!(

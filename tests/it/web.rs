@@ -9,9 +9,8 @@
 //! (`scripts/web-prover`). A plain `cargo test` skips it with a message.
 #![cfg(unix)]
 
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 use serde_json::{Value, json};
 
@@ -159,20 +158,7 @@ async fn the_page_deposits_and_withdraws_with_a_wallet_and_trades_notes_with_the
         "cliNote": cli_note,
     });
     let page = tokio::task::spawn_blocking(move || {
-        let mut child = Command::new("node")
-            .arg(web.join("page.mjs"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("node runs");
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(input.to_string().as_bytes())
-            .unwrap();
-        child.wait_with_output().unwrap()
+        test_support::interop::node_with_input(&web.join("page.mjs"), &input, Stdio::piped())
     })
     .await
     .unwrap();

@@ -72,3 +72,27 @@ pub fn text(out: &Output) -> String {
         String::from_utf8_lossy(&out.stderr)
     )
 }
+
+/// Runs `node script` with `input` as JSON on its stdin (where notes and keys go: never in
+/// arguments or the environment), its stderr passed through, its stdout to `stdout`; waits.
+pub fn node_with_input(
+    script: &std::path::Path,
+    input: &serde_json::Value,
+    stdout: std::process::Stdio,
+) -> Output {
+    use std::io::Write;
+    let mut child = Command::new("node")
+        .arg(script)
+        .stdin(std::process::Stdio::piped())
+        .stdout(stdout)
+        .stderr(std::process::Stdio::inherit())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run node ({e}): install node 20"));
+    child
+        .stdin
+        .take()
+        .expect("piped above")
+        .write_all(input.to_string().as_bytes())
+        .expect("node reads its input");
+    child.wait_with_output().expect("node runs to its end")
+}
