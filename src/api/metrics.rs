@@ -141,7 +141,7 @@ fn route_label(pattern: &str) -> &'static str {
         .find(|(_, path, _)| *path == pattern)
         .map(|(_, path, _)| *path)
         .or_else(|| {
-            super::web::PATHS
+            super::PAGE_PATHS
                 .iter()
                 .find(|path| **path == pattern)
                 .copied()

@@ -110,6 +110,18 @@ pub(crate) const ENDPOINTS: &[(&str, &str, &str)] = &[
     ),
 ];
 
+/// The web page's paths (`web::routes`, unless `--no-web`): metrics count each under its own
+/// label, as the API's endpoints.
+pub(crate) const PAGE_PATHS: &[&str] = &[
+    "/",
+    "/app.js",
+    "/prover.js",
+    "/style.css",
+    "/prover.wasm",
+    "/web/deployment.json",
+    "/web/withdraw.key",
+];
+
 /// The whole API with its layers.
 pub fn router(app: Arc<App>) -> Router {
     metrics::install();

@@ -22,17 +22,6 @@ use super::app::App;
 use super::errors::{ApiError, ApiResult};
 use crate::envelope;
 
-/// The page's paths (also its metrics labels).
-pub(crate) const PATHS: &[&str] = &[
-    "/",
-    "/app.js",
-    "/prover.js",
-    "/style.css",
-    "/prover.wasm",
-    "/web/deployment.json",
-    "/web/withdraw.key",
-];
-
 const INDEX: &str = include_str!("../../web/index.html");
 const APP_JS: &str = include_str!("../../web/app.js");
 const PROVER_JS: &str = include_str!("../../web/prover.js");
