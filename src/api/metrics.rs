@@ -214,6 +214,8 @@ mod tests {
             assert_eq!(route_label(path), *path);
         }
         assert_eq!(route_label("/api/nothing/{here}"), "other");
+        // The web page's files are counted under their own paths too.
+        assert_eq!(route_label("/prover.wasm"), "/prover.wasm");
         assert_eq!(status_label(StatusCode::OK), "200");
         assert_eq!(status_label(StatusCode::TOO_MANY_REQUESTS), "429");
         assert_eq!(status_label(StatusCode::IM_A_TEAPOT), "418");
