@@ -1,12 +1,15 @@
 //! The web page end to end, in a real browser: `serve` and a devnet as processes, Chromium
 //! driven by `tests/web/page.mjs` (playwright-core) with a stand-in TronLink that is real
-//! TronWeb holding a devnet key. A note made in the page is withdrawn by `tronpool withdraw`,
-//! and a note made by `tronpool deposit` is withdrawn in the page through the relayer; the
-//! recipients' balances are read from the chain.
+//! TronWeb holding a devnet key. A note made in the page is withdrawn in the page through the
+//! relayer, another by `tronpool withdraw`, and a note made by `tronpool deposit` is withdrawn
+//! in the page with the wallet's own transaction; the recipients' balances are read from the
+//! chain.
 //!
 //! It needs what `scripts/test` installs: Chromium (`TRONPOOL_TEST_BROWSER`, its path), the
 //! npm packages of `tests/web`, and a `tronpool` built with the browser's prover
-//! (`scripts/web-prover`). A plain `cargo test` skips it with a message.
+//! (`scripts/web-prover`). A plain `cargo test` skips it with a message; `scripts/test` runs
+//! it on its own after the other tests, so the browser does not share the cores with the
+//! soak test's `serve`.
 #![cfg(unix)]
 
 use std::path::Path;
@@ -169,7 +172,8 @@ async fn the_page_deposits_and_withdraws_with_a_wallet_and_trades_notes_with_the
     let report: Value = serde_json::from_slice(&page.stdout).expect("the page test's report");
     eprintln!("web page: {report}");
 
-    // The CLI's note, withdrawn in the page through the relayer: 100 USDT less the fee shown.
+    // The page's first note, withdrawn in the page through the relayer: 100 USDT less the fee
+    // shown.
     let recipient = report["recipient"].as_str().unwrap();
     let fee: f64 = report["fee"].as_str().unwrap().parse().unwrap();
     let balance = api(&format!("{url}/api/balance/{recipient}")).await;
@@ -186,7 +190,7 @@ async fn the_page_deposits_and_withdraws_with_a_wallet_and_trades_notes_with_the
     .await;
     assert_eq!(job["state"], "confirmed", "{job}");
 
-    // The page's second note, withdrawn by the wallet's own transaction: all 100 USDT.
+    // The CLI's note, withdrawn in the page by the wallet's own transaction: all 100 USDT.
     let balance = api(&format!(
         "{url}/api/balance/{}",
         report["selfRecipient"].as_str().unwrap()
@@ -194,7 +198,7 @@ async fn the_page_deposits_and_withdraws_with_a_wallet_and_trades_notes_with_the
     .await;
     assert_eq!(balance["balanceRaw"], "100000000", "{balance}");
 
-    // The page's first note, withdrawn by the CLI (read from stdin).
+    // The page's second note, withdrawn by the CLI (read from stdin).
     let to = tron::PrivateKey::from_bytes(&[0x6b; 32]).unwrap().address();
     let out = tronpool(&cli, &node, &cli_key)
         .args(["withdraw", "-", "--to", &to.to_base58(), "--yes"])

@@ -195,17 +195,16 @@ try {
   await page.click("#deposit-send");
   await waitForView(page, "#deposit-result");
   await page.waitForFunction(() => /In the tree as leaf/.test(document.querySelector("#deposit-state").textContent), null, { timeout: 120_000 });
-  out.pageNote = note;
   out.depositTxid = await page.textContent("#deposit-txid");
   await shot(page, "04-deposited");
   log("deposited", out.depositTxid);
 
-  // 4. Withdraw the CLI's note through the relayer to a fresh address.
+  // 4. That note, withdrawn through the relayer to a fresh address.
   const fresh = await TronWeb.createAccount();
   out.recipient = fresh.address.base58;
   await page.click("#tab-withdraw");
   await accessibility(page, "withdraw");
-  await page.fill("#withdraw-note", input.cliNote || note);
+  await page.fill("#withdraw-note", note);
   await page.fill("#withdraw-recipient", out.recipient);
   await page.click("#withdraw-check");
   await waitForView(page, "#withdraw-review");
@@ -241,14 +240,15 @@ try {
   expect(spent.includes(out.withdrawTxid), `the spent note names its withdrawal: ${spent}`);
   await shot(page, "07-spent");
 
-  // 6. A second note from the page, withdrawn with the wallet's own transaction.
-  const second = await deposit(page, 100);
+  // 6. A second note from the page, for the CLI to withdraw; and the CLI's note, withdrawn
+  // here with the wallet's own transaction.
+  out.pageNote = await deposit(page, 100);
   await page.click("#deposit-send");
   await waitForView(page, "#deposit-result");
   await page.waitForFunction(() => /In the tree as leaf/.test(document.querySelector("#deposit-state").textContent), null, { timeout: 120_000 });
   out.selfRecipient = (await TronWeb.createAccount()).address.base58;
   await page.click("#tab-withdraw");
-  await page.fill("#withdraw-note", second);
+  await page.fill("#withdraw-note", input.cliNote);
   await page.fill("#withdraw-recipient", out.selfRecipient);
   await page.check("#mode-self");
   await page.fill("#withdraw-refund", "0");
