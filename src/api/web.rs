@@ -32,21 +32,16 @@ const PROVER_WASM: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/prover.wasm
 const PROVER_WASM_GZIP: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/prover.wasm.gz"));
 
 /// Whether this binary carries the browser's prover.
-pub fn has_prover() -> bool {
+fn has_prover() -> bool {
     !PROVER_WASM.is_empty()
 }
 
 /// The page's routes, with the headers every one of its answers carries.
 pub(crate) fn routes(app: &App) -> Router<Arc<App>> {
-    let policy = content_security_policy(app.chain.node.url());
-    let policy = HeaderValue::from_str(&policy).unwrap_or_else(|_| {
-        // A node URL is a URL; should it ever not make a header, allow no other origin.
-        HeaderValue::from_static(
-            "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; \
-             connect-src 'self'; style-src 'self'; img-src 'self' data:; base-uri 'none'; \
-             form-action 'none'; frame-ancestors 'none'",
-        )
-    });
+    // A node URL's origin always makes a header; should it ever not, allow no other origin.
+    let policy = HeaderValue::from_str(&content_security_policy(Some(app.chain.node.url())))
+        .or_else(|_| HeaderValue::from_str(&content_security_policy(None)))
+        .expect("the policy without a node is plain ASCII");
     Router::new()
         .route(
             "/",
@@ -92,18 +87,28 @@ pub(crate) fn routes(app: &App) -> Router<Arc<App>> {
 }
 
 /// The policy: this server, and the node (a wallet's requests to it leave from the page).
-pub(crate) fn content_security_policy(node: &url::Url) -> String {
-    let node = node.origin().ascii_serialization();
-    let connect = if node == "null" {
-        "'self'".to_string()
-    } else {
-        format!("'self' {node}")
+fn content_security_policy(node: Option<&url::Url>) -> String {
+    let connect = match node.map(|url| url.origin().ascii_serialization()) {
+        Some(origin) if origin != "null" => format!("'self' {origin}"),
+        _ => "'self'".to_string(),
     };
     format!(
         "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; \
          connect-src {connect}; style-src 'self'; img-src 'self' data:; base-uri 'none'; \
          form-action 'none'; frame-ancestors 'none'"
     )
+}
+
+/// The comma-separated items of every `name` header (`Accept-Encoding`, `If-None-Match`),
+/// trimmed, parameters (`;q=…`) cut off.
+fn listed(headers: &HeaderMap, name: header::HeaderName) -> impl Iterator<Item = &str> {
+    headers
+        .get_all(name)
+        .into_iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.split(','))
+        .filter_map(|item| item.split(';').next())
+        .map(str::trim)
 }
 
 fn page(body: &'static str, content_type: &'static str) -> Response {
@@ -120,12 +125,7 @@ async fn prover(headers: HeaderMap) -> ApiResult<Response> {
     }
     static TAG: OnceLock<String> = OnceLock::new();
     let tag = TAG.get_or_init(|| hex::encode(Sha256::digest(PROVER_WASM)));
-    let gzip = headers
-        .get_all(header::ACCEPT_ENCODING)
-        .iter()
-        .filter_map(|value| value.to_str().ok())
-        .flat_map(|value| value.split(','))
-        .any(|coding| coding.split(';').next().is_some_and(|c| c.trim() == "gzip"));
+    let gzip = listed(&headers, header::ACCEPT_ENCODING).any(|coding| coding == "gzip");
     // The two encodings are two representations: each has its own tag.
     let (body, tag) = if gzip {
         (PROVER_WASM_GZIP, format!("\"{tag}-gzip\""))
@@ -165,12 +165,7 @@ async fn proving_key(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResu
 /// An answer tagged with `tag` (its content's hash), or 304 without a body when the browser
 /// already holds it (`If-None-Match`): a page opened again does not download megabytes again.
 fn revalidated(headers: &HeaderMap, tag: &str, full: impl FnOnce() -> Response) -> Response {
-    let held = headers
-        .get_all(header::IF_NONE_MATCH)
-        .iter()
-        .filter_map(|value| value.to_str().ok())
-        .flat_map(|value| value.split(','))
-        .any(|held| held.trim() == tag || held.trim() == "*");
+    let held = listed(headers, header::IF_NONE_MATCH).any(|held| held == tag || held == "*");
     let mut response = if held {
         StatusCode::NOT_MODIFIED.into_response()
     } else {
