@@ -12,7 +12,6 @@
 //! soak test's `serve`.
 #![cfg(unix)]
 
-use std::path::Path;
 use std::process::Stdio;
 
 use serde_json::{Value, json};
@@ -22,10 +21,26 @@ use crate::support::TestEnv;
 
 const BROWSER_VAR: &str = "TRONPOOL_TEST_BROWSER";
 
-fn tronpool(env: &TestEnv, node: &str, key: &Path) -> assert_cmd::Command {
-    let mut cmd = env.cmd();
-    cmd.args(["--node", node, "--key-file"]).arg(key);
-    cmd
+/// Runs `tronpool --node NODE --key-file … ARGS` in `env`, signing with `key` (hex, written to
+/// a 0600 file as the CLI wants it), with `stdin` on its standard input; fails the test unless
+/// it succeeds, and answers its stdout.
+fn cli_ok(env: &TestEnv, node: &str, key: &str, args: &[&str], stdin: &str) -> String {
+    let file = env.write(&format!("{}.key", &key[..8]), key);
+    std::fs::set_permissions(&file, std::os::unix::fs::PermissionsExt::from_mode(0o600)).unwrap();
+    let out = env
+        .cmd()
+        .args(["--node", node, "--key-file"])
+        .arg(&file)
+        .args(args)
+        .write_stdin(stdin)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "tronpool {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
 }
 
 async fn api(url: &str) -> Value {
@@ -100,52 +115,27 @@ async fn the_page_deposits_and_withdraws_with_a_wallet_and_trades_notes_with_the
 
     // A note made by the CLI, for the page to withdraw.
     let cli = TestEnv::new();
-    let cli_key = cli.write("cli.key", &key(4));
-    std::fs::set_permissions(
-        &cli_key,
-        std::os::unix::fs::PermissionsExt::from_mode(0o600),
-    )
-    .unwrap();
-    let out = tronpool(&cli, &node, &cli_key)
-        .args(["deposit", "--denom", "100", "--yes"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    cli_ok(
+        &cli,
+        &node,
+        &key(4),
+        &["deposit", "--denom", "100", "--yes"],
+        "",
     );
-    let out = tronpool(&cli, &node, &cli_key)
-        .args(["notes", "export"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let exported = cli_ok(&cli, &node, &key(4), &["notes", "export"], "");
     // One note, under a comment line naming it.
-    let exported = String::from_utf8(out.stdout).unwrap();
     let notes: Vec<&str> = exported.lines().filter(|l| !l.starts_with('#')).collect();
     assert_eq!(notes.len(), 1, "one note exported");
     let cli_note = notes[0].to_owned();
 
     // The page's depositor has allowed the 500 pool already (by the CLI, with the same key):
     // there the page prices the deposit itself before anything is signed.
-    let depositor_key = cli.write("depositor.key", &key(3));
-    std::fs::set_permissions(
-        &depositor_key,
-        std::os::unix::fs::PermissionsExt::from_mode(0o600),
-    )
-    .unwrap();
-    let out = tronpool(&cli, &node, &depositor_key)
-        .args(["approve", "--denom", "500", "--yes"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    cli_ok(
+        &cli,
+        &node,
+        &key(3),
+        &["approve", "--denom", "500", "--yes"],
+        "",
     );
 
     // The browser. The notes and keys go on stdin, never in arguments or the environment.
@@ -200,15 +190,12 @@ async fn the_page_deposits_and_withdraws_with_a_wallet_and_trades_notes_with_the
 
     // The page's second note, withdrawn by the CLI (read from stdin).
     let to = tron::PrivateKey::from_bytes(&[0x6b; 32]).unwrap().address();
-    let out = tronpool(&cli, &node, &cli_key)
-        .args(["withdraw", "-", "--to", &to.to_base58(), "--yes"])
-        .write_stdin(report["pageNote"].as_str().unwrap())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "tronpool withdraw takes the page's note: {}",
-        String::from_utf8_lossy(&out.stderr)
+    cli_ok(
+        &cli,
+        &node,
+        &key(4),
+        &["withdraw", "-", "--to", &to.to_base58(), "--yes"],
+        report["pageNote"].as_str().unwrap(),
     );
     let balance = api(&format!("{url}/api/balance/{}", to.to_base58())).await;
     assert_eq!(balance["balanceRaw"], "100000000", "{balance}");
