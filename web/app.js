@@ -242,7 +242,7 @@ async function makeNote() {
   const made = await prover.call({
     op: "newNote", denomination, network: state.deployment.network, randomness: randomHex(62),
   });
-  state.note = { ...made, denomination, saved: false };
+  state.note = { ...made, denomination };
   $("deposit-note").value = made.note;
   $("note-step").hidden = false;
   $("note-saved").checked = false;
@@ -281,6 +281,16 @@ function noteSaved() {
   say("Tick the box once the note is somewhere safe.");
 }
 
+/// The unsigned deposit of `note` from the connected account.
+function buildDeposit(note) {
+  return api("/api/tx/deposit", { method: "POST", body: { from: state.account, denomination: String(note.denomination), commitment: note.commitment } });
+}
+
+/// What a transaction burns, in the words the cost list uses.
+function burnText(burn) {
+  return `about ${trx(burn.totalSun)} TRX burned (energy ${trx(burn.energySun)}, bandwidth ${trx(burn.bandwidthSun)})`;
+}
+
 /// The deposit's costs, worked out before anything is signed; stops when TRX is short.
 async function reviewDeposit() {
   needWallet();
@@ -301,14 +311,13 @@ async function reviewDeposit() {
   }
   item(list, `Deposit: ${usdt(needed)} USDT (${target.denomination} into the pool, ${usdt(target.insertionFeeRaw ?? 0)} for its insertion into the tree).`);
   for (const step of steps) {
-    item(list, `The ${step.what}: about ${trx(step.burn.totalSun)} TRX burned (energy ${trx(step.burn.energySun)}, bandwidth ${trx(step.burn.bandwidthSun)}); never sponsored.`);
+    item(list, `The ${step.what}: ${burnText(step.burn)}; never sponsored.`);
   }
   let burn = steps.reduce((sum, s) => sum + s.burn.totalSun, 0);
   if (steps.length === 0) {
     // Allowed already: the deposit itself can be built, and its cost shown, now.
-    const built = await api("/api/tx/deposit", { method: "POST", body: { from: state.account, denomination: String(note.denomination), commitment: note.commitment } });
-    const own = burnOf(built);
-    item(list, `The deposit: about ${trx(own.totalSun)} TRX burned (energy ${trx(own.energySun)}, bandwidth ${trx(own.bandwidthSun)}).`);
+    const own = burnOf(await buildDeposit(note));
+    item(list, `The deposit: ${burnText(own)}.`);
     burn += own.totalSun;
   } else {
     item(list, "The deposit's own energy and bandwidth: the API can price it only once the approval is in, so it is shown then, before you sign it.");
@@ -332,7 +341,7 @@ async function deposit() {
     state.depositSteps.shift();
   }
   await refreshAccount();
-  const built = await api("/api/tx/deposit", { method: "POST", body: { from: state.account, denomination: String(note.denomination), commitment: note.commitment } });
+  const built = await buildDeposit(note);
   const burn = burnOf(built);
   if (BigInt(state.balance.trxRaw) < BigInt(burn.totalSun)) {
     throw new Error(`the deposit burns about ${trx(burn.totalSun)} TRX and the account holds ${trx(state.balance.trxRaw)}: add TRX and press the button again. Nothing was signed.`);
@@ -360,7 +369,7 @@ async function followInsertion(note, from) {
       return;
     }
     const page = await api(`/api/pools/${note.denomination}/leaves?format=packed&from=${from}`);
-    const at = findCommitment(page.commitments, note.commitment);
+    const at = unpack(page.commitments).indexOf(note.commitment);
     if (at >= 0) {
       line.textContent = `In the tree as leaf ${page.from + at}: it can be withdrawn.`;
       await loadPools();
@@ -370,12 +379,12 @@ async function followInsertion(note, from) {
   }
 }
 
-function findCommitment(packed, commitment) {
-  const wanted = commitment.replace(/^0x/, "").toLowerCase();
-  for (let i = 0; i * 64 < packed.length; i++) {
-    if (packed.slice(i * 64, i * 64 + 64) === wanted) return i;
-  }
-  return -1;
+/// A packed page's commitments (64 hex digits each, no separators) as the words the prover
+/// module writes (`0x` + lower-case hex).
+function unpack(packed) {
+  const words = [];
+  for (let i = 0; i < packed.length; i += 64) words.push(`0x${packed.slice(i, i + 64).toLowerCase()}`);
+  return words;
 }
 
 // ---- withdraw -----------------------------------------------------------------------------
@@ -387,8 +396,9 @@ async function syncLeaves(denomination) {
   for (;;) {
     const page = await api(`/api/pools/${denomination}/leaves?format=packed&from=${leaves.length}`);
     if (page.from !== leaves.length) throw new Error("the server sent leaves out of order");
-    const n = page.commitments.length / 64;
-    for (let i = 0; i < n; i++) leaves.push(`0x${page.commitments.slice(i * 64, i * 64 + 64)}`);
+    const pageLeaves = unpack(page.commitments);
+    const n = pageLeaves.length;
+    leaves.push(...pageLeaves);
     times.push(...page.blockTimestamps);
     if (n === 0 || leaves.length >= page.total) return { leaves, times };
   }
@@ -578,7 +588,7 @@ async function followJob(txid) {
     const job = await api(`/api/relayer/jobs/${txid}`);
     $("withdraw-state").textContent = `The relayer's transaction is ${job.state}.`;
     if (job.state === "confirmed") return;
-    if (job.state === "failed") throw new Error(`the relayer's transaction failed: ${job.error || job.reason || "see the job"}`);
+    if (job.state === "failed") throw new Error(`the relayer's transaction failed: ${job.error || "no reason given"}`);
     await sleep(1500);
   }
 }
