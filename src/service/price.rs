@@ -328,10 +328,10 @@ impl PriceFeed {
             }
             PriceSource::Pair(pair) => *pair,
         };
-        if let Some((at, quote)) = self.cached() {
-            if at.elapsed() < self.refresh {
-                return Ok(quote);
-            }
+        if let Some((at, quote)) = self.cached()
+            && at.elapsed() < self.refresh
+        {
+            return Ok(quote);
         }
         // The reason is the node's failure as a client may read it: this message reaches the
         // API's answers, where the node's URL must not.
@@ -364,11 +364,11 @@ impl PriceFeed {
             basis: PriceBasis::Spot,
             spot: state.spot,
         };
-        if let Some((uq, seconds)) = average {
-            if let Some(average) = TrxPrice::from_uq112(uq).filter(|a| a.above(&state.spot)) {
-                quote.price = average;
-                quote.basis = PriceBasis::Average(seconds);
-            }
+        if let Some((uq, seconds)) = average
+            && let Some(average) = TrxPrice::from_uq112(uq).filter(|a| a.above(&state.spot))
+        {
+            quote.price = average;
+            quote.basis = PriceBasis::Average(seconds);
         }
         let quote = self.floored(quote);
         *self.last.lock().unwrap_or_else(|e| e.into_inner()) =

@@ -875,7 +875,7 @@ mod tests {
             block: Some(i64::from(n)),
             block_timestamp: 2000 + i64::from(n),
             recipient: "TRecipient".into(),
-            relayer: (n % 2 == 0).then(|| "TRelayer".into()),
+            relayer: n.is_multiple_of(2).then(|| "TRelayer".into()),
             fee: (u32::from(n) * 1000).to_string(),
         }
     }

@@ -34,7 +34,8 @@ pub(crate) fn decode_fixed<const N: usize>(field: &str, s: &str) -> Result<[u8; 
 /// Decodes text fields java-tron hex-encodes when `visible` is false (`Return.message`,
 /// `resMessage`). Text that is not hex of valid UTF-8 is returned as it came.
 pub fn decode_node_text(s: &str) -> String {
-    let looks_hex = !s.is_empty() && s.len() % 2 == 0 && s.bytes().all(|b| b.is_ascii_hexdigit());
+    let looks_hex =
+        !s.is_empty() && s.len().is_multiple_of(2) && s.bytes().all(|b| b.is_ascii_hexdigit());
     if looks_hex
         && let Ok(bytes) = hex::decode(s)
         && let Ok(text) = String::from_utf8(bytes)

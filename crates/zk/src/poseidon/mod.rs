@@ -7,6 +7,10 @@
 
 pub mod fast;
 pub mod gadget;
+// The AVX-512 intrinsics are stable since 1.89; the rest of the crate keeps to 1.85 (lib.rs).
+#[cfg(target_arch = "x86_64")]
+#[clippy::msrv = "1.89"]
+mod lanes;
 pub mod reference;
 pub mod solidity;
 
@@ -20,6 +24,26 @@ pub fn hash1(a: Fr) -> Fr {
 /// Poseidon of two inputs (t = 3): commitments and tree nodes.
 pub fn hash2(a: Fr, b: Fr) -> Fr {
     fast::hash2(a, b)
+}
+
+/// `out[i] = hash2(pairs[2i], pairs[2i + 1])`: many independent hashes, as a tree level needs.
+/// On a CPU with AVX-512 IFMA eight go through the vector unit at once (`lanes`, about three
+/// times the scalar speed); elsewhere, and for the last few, one at a time.
+///
+/// # Panics
+/// If `pairs` is not twice as long as `out`.
+pub fn hash2_pairs(pairs: &[Fr], out: &mut [Fr]) {
+    assert_eq!(pairs.len(), 2 * out.len(), "two inputs per hash");
+    #[cfg(target_arch = "x86_64")]
+    let done = lanes::hash2_pairs(pairs, out);
+    #[cfg(not(target_arch = "x86_64"))]
+    let done = 0;
+    for (o, pair) in out[done..]
+        .iter_mut()
+        .zip(pairs[2 * done..].chunks_exact(2))
+    {
+        *o = fast::hash2(pair[0], pair[1]);
+    }
 }
 
 /// Poseidon of four inputs (t = 5): a batch proof's public input.
