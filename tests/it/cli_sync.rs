@@ -528,3 +528,65 @@ fn a_withdrawal_and_a_notes_check_never_ask_the_node_about_the_note() {
         }
     }
 }
+
+/// More deposits wait than a queued pool keeps of its queue chain (128 positions): the sync
+/// checks the newest waiting deposits the ring still vouches for, and the tree and its root
+/// stay the inserted deposits'. Before the fix, the sync asked for the chain one position
+/// before the ring and failed on every try once 129 deposits waited.
+#[test]
+fn a_queue_longer_than_the_pools_ring_still_syncs() {
+    let chain = TestChain::start();
+    let node = chain.url();
+    let key = chain.devnet.accounts()[0].clone();
+    let deployment = chain.devnet.deployment().clone();
+    let pool = deployment.pool(100).unwrap().address;
+    let waiting = 130;
+    // One deposit inserted by a batch, then 130 waiting behind it.
+    let deposit = |count: u64| {
+        chain.devnet.with_chain(|ledger| {
+            let call = |ledger: &mut devnet::Ledger, contract: tron::Address, data: Vec<u8>| {
+                let reference = ledger.head().ref_block();
+                let tx = tron::TransactionBuilder::new(
+                    tron::Action::Trigger(tron::Trigger {
+                        owner: key.address(),
+                        contract,
+                        data,
+                        ..tron::Trigger::default()
+                    }),
+                    reference,
+                )
+                .expiration(reference.timestamp + 3_600_000)
+                .fee_limit(1_000_000_000)
+                .build();
+                ledger.submit(tx, Ok(vec![key.address()])).unwrap();
+            };
+            let approve = tron::abi::Trc20::approveCall {
+                spender: pool.into(),
+                value: alloy_primitives::U256::MAX,
+            };
+            call(ledger, deployment.usdt, approve.abi_encode());
+            for i in 0..count {
+                let note =
+                    zk::note::Note::generate(zk::note::NoteMeta::usdt(100, "devnet").unwrap());
+                let deposit = contracts::QueuedPool::depositCall {
+                    commitment: zk::field::to_be_bytes(&note.commitment()).into(),
+                };
+                call(ledger, pool, deposit.abi_encode());
+                if i % 50 == 49 {
+                    ledger.mine();
+                }
+            }
+            ledger.mine();
+        });
+    };
+    let env = TestEnv::new();
+    deposit(1);
+    ok(&env, &node, &["pool", "insert", "--denom", "100", "--yes"]);
+    deposit(waiting);
+    let report = sync_report(&env, &node, &[]);
+    assert_eq!(
+        (report["leaves"].as_u64(), report["queued"].as_u64()),
+        (Some(1), Some(waiting)),
+        "{report}"
+    );
+}

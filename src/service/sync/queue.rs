@@ -16,8 +16,8 @@ const QUEUE_RING: usize = 128;
 /// Whether the leaves from `from` to `to` (the deposits a queued pool has not inserted: the
 /// root does not vouch for them) are the pool's: hashed onto the pool's queue chain where it
 /// stood before them, they must give the chain where it stands now (`queueHash`). When the
-/// pool no longer keeps the chain before `from` (more than its ring of 128 waits), the last
-/// deposits the ring covers are checked; a batch of the earlier ones is checked by its
+/// pool no longer keeps the chain before `from` (more than its ring of 128 positions waits),
+/// the last 127 deposits, whose chain before them the ring holds, are checked; a batch of the earlier ones is checked by its
 /// simulation before it is sent.
 pub(super) async fn queue_holds(
     chain: &Chain,
@@ -47,9 +47,10 @@ pub(super) async fn queue_holds(
             Some(position) => match view(position).await {
                 Ok(kept) => break kept,
                 Err(Error::Node(e)) if e.is_unavailable() => return Err(Error::Node(e)),
-                // Not kept: try from where the ring begins.
-                Err(_) if start < to.saturating_sub(QUEUE_RING) => {
-                    start = to.saturating_sub(QUEUE_RING);
+                // Not kept: try from the first deposit whose chain before it the ring still
+                // holds. The ring holds positions `to - 128 .. to`, so that is `to - 127`.
+                Err(_) if start < to.saturating_sub(QUEUE_RING - 1) => {
+                    start = to.saturating_sub(QUEUE_RING - 1);
                 }
                 Err(e) => return Err(e),
             },
