@@ -1,10 +1,12 @@
 //! A pool of about a million deposits: what a client pays to sync it and withdraw from it.
 //!
-//! The devnet's 100 USDT pool is filled with 2^20 − 8,192 random commitments by the
-//! benchmarks' fill (`Ledger::fill_pool_tree`: the contract's `filledSubtrees`, root ring and
-//! `nextIndex` written as that many deposits would leave them; 1,040,384 real deposits would
-//! take about half an hour here), then takes real deposits on top: the note this bench
-//! withdraws and 100 more before each incremental sync. A tronpool server (`serve`'s API in
+//! The devnet's 100 USDT pool (a queued pool) is filled with 2^20 − 8,192 commitments by the
+//! benchmarks' fill (`Ledger::fill_queued_pool`: the counters, the ring of batch roots and
+//! the queue chain written as that many deposits and their batches of 32 would leave them;
+//! 1,040,384 real deposits would take about half an hour here). The last of them is the note
+//! this bench withdraws, the others random. Real deposits go on top, 100 before each
+//! incremental sync; they wait for a batch, so the client checks them against the pool's
+//! queue chain, as it does any waiting deposit. A tronpool server (`serve`'s API in
 //! this process, its general rate limit raised for the page benchmarks) holds the filled leaves in its cache as one that synced the
 //! pool would; the fill wrote no events, so it is the only source of those. The client checks
 //! every tree it builds against the pool's `isKnownRoot` over HTTP, exactly as on a real chain.
@@ -23,9 +25,6 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use alloy_primitives::B256;
-use alloy_sol_types::SolCall;
-use contracts::TronPool;
 use criterion::{Criterion, criterion_group, criterion_main};
 use devnet::DevnetConfig;
 use rand_core::RngCore;
@@ -91,10 +90,15 @@ fn scale(c: &mut Criterion) {
     let mut rng = rand_core::OsRng;
 
     let started = Instant::now();
-    let leaves: Vec<Fr> = (0..FILL).map(|_| random_leaf(&mut rng)).collect();
+    // The note the CLI withdraws: the newest leaf of the fill, inserted like the others.
+    let note = Note::generate(NoteMeta::usdt(100, "devnet").unwrap());
+    let leaves: Vec<Fr> = (1..FILL)
+        .map(|_| random_leaf(&mut rng))
+        .chain([note.commitment()])
+        .collect();
     let tree = devnet
         .with_chain(|chain| {
-            let tree = chain.fill_pool_tree(pool, &leaves);
+            let tree = chain.fill_queued_pool(pool, &leaves);
             chain.mine();
             tree
         })
@@ -103,18 +107,8 @@ fn scale(c: &mut Criterion) {
         "filled the pool with {FILL} leaves in {:.1} s",
         started.elapsed().as_secs_f64()
     );
-    // The note the CLI withdraws: a real deposit on top of the fill.
-    let note = Note::generate(NoteMeta::usdt(100, "devnet").unwrap());
-    let depositor = devnet.accounts()[0].clone();
-    devnet.with_chain(|chain| {
-        let data = TronPool::depositCall {
-            commitment: B256::from(zk::field::to_be_bytes(&note.commitment())),
-        }
-        .abi_encode();
-        support::call(chain, &depositor, pool, data);
-        chain.mine();
-    });
-    let mut next = 1;
+    // Real deposits made on top of the fill (waiting for a batch).
+    let mut next = 0;
 
     // The server's cache, as a server that synced the pool would hold it.
     let dir = tempfile::tempdir().unwrap();
@@ -209,7 +203,8 @@ fn scale(c: &mut Criterion) {
                 let started = Instant::now();
                 let synced = sync(&from_server, &cache);
                 let took = started.elapsed();
-                assert_eq!(synced.leaves as usize, FILL + next);
+                assert_eq!(synced.leaves as usize, FILL);
+                assert_eq!(synced.deposits as usize, FILL + next);
                 cold.push(took.as_secs_f64());
                 total += took;
                 drop(cache);
@@ -278,7 +273,7 @@ fn scale(c: &mut Criterion) {
         });
         pages.push((name, samples));
     }
-    let count = (FILL + next) as u32;
+    let count = FILL as u32;
     let mut paths = Vec::new();
     group.bench_function("path", |b| {
         b.iter_custom(|iters| {

@@ -576,3 +576,80 @@ async fn in_a_sponsored_pool_the_sponsor_pays_deposits_and_never_batches() {
         info.receipt.energy_usage_total,
     );
 }
+
+/// The benchmarks' fill of a queued pool (`Ledger::fill_queued_pool`) leaves it as those
+/// deposits and their batches would: the views agree, the ring holds the last 100 batch
+/// roots and no older one, a real deposit extends the filled queue chain, the next batch
+/// proves against the filled root and chain and is accepted, and a filled note withdraws.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_filled_queued_pool_takes_its_next_deposit_and_batch_as_if_every_leaf_had_been_deposited()
+{
+    let mut p = Pool::deploy(100, tokio::task::spawn_blocking(batch_keys).await.unwrap()).await;
+    // 3,500 notes: 110 batches (the last of 12), so the ring has turned over and the next
+    // batch starts inside a block.
+    p.notes = (0..3_500)
+        .map(|_| Note::generate(NoteMeta::usdt(100, "devnet").unwrap()))
+        .collect();
+    let leaves: Vec<Fr> = p.notes.iter().map(Note::commitment).collect();
+    let pool = p.pool;
+    p.tree = p
+        .devnet
+        .with_chain(|chain| {
+            let tree = chain.fill_queued_pool(pool, &leaves);
+            chain.mine();
+            tree
+        })
+        .unwrap();
+    let mut chain_after = Fr::from(0u64);
+    p.chains = leaves
+        .iter()
+        .map(|leaf| {
+            chain_after = chain(chain_after, &[*leaf]);
+            chain_after
+        })
+        .collect();
+    let n = leaves.len() as u32;
+    assert_eq!(view(&p.client, pool, QueuedPool::nextIndexCall {}).await, n);
+    assert_eq!(view(&p.client, pool, QueuedPool::queuedCall {}).await, n);
+    let last = view(&p.client, pool, QueuedPool::getLastRootCall {}).await;
+    assert_eq!(last, word(&p.tree.root()));
+    let known_after = |count: usize| {
+        let root = word(&MerkleTree::from_leaves(&leaves[..count]).unwrap().root());
+        view(&p.client, pool, QueuedPool::isKnownRootCall { root })
+    };
+    assert!(
+        known_after(11 * 32).await,
+        "batch 11 is the oldest of the last 100"
+    );
+    assert!(!known_after(10 * 32).await, "batch 10 is out of the ring");
+    let queue = view(
+        &p.client,
+        pool,
+        QueuedPool::queueHashCall { position: n - 1 },
+    )
+    .await;
+    assert_eq!(queue, word(&chain(Fr::from(0u64), &leaves)));
+    // A second fill is refused: the pool has deposits.
+    assert!(
+        p.devnet
+            .with_chain(|chain| chain.fill_queued_pool(pool, &leaves))
+            .is_err()
+    );
+
+    // Two real deposits on top, one batch for both, then a filled note and a real one withdraw
+    // (the pool holds the real deposits' USDT only).
+    let (depositor, batcher, relayer) = (p.account(0), p.account(3), p.account(4));
+    p.approve(&depositor, 2).await;
+    p.deposit(&depositor).await;
+    p.deposit(&depositor).await;
+    let queue = view(
+        &p.client,
+        pool,
+        QueuedPool::queueHashCall { position: n + 1 },
+    )
+    .await;
+    assert_eq!(queue, word(&p.chains[n as usize + 1]));
+    p.insert(2, &batcher).await;
+    p.withdraw(1_234, &relayer).await;
+    p.withdraw(n as usize + 1, &relayer).await;
+}

@@ -2,7 +2,9 @@
 //! that need a pool of a million deposits (real ones take about half an hour to execute
 //! here), never for anything a user runs.
 //!
-//! It writes what `MerkleTreeWithHistory` keeps (`contracts/src/MerkleTreeWithHistory.sol`)
+//! Two layouts: the queued pool the devnet deploys (`QueuedPool`, [`Ledger::fill_queued_pool`],
+//! below), and the direct-insert `TronPool` ([`Ledger::fill_pool_tree`]). For the latter it
+//! writes what `MerkleTreeWithHistory` keeps (`contracts/src/MerkleTreeWithHistory.sol`)
 //! exactly as a million `_insert`s would have left it: `filledSubtrees`, the ring of the last
 //! 100 roots, and `nextIndex`. So the pool's views (`nextIndex`, `getLastRoot`,
 //! `isKnownRoot`), a client's root check, and the next real deposit behave as on a chain that
@@ -65,6 +67,71 @@ impl Ledger {
             self.set_storage(pool, U256::from(slot), word(&root))?;
         }
         self.set_storage(pool, U256::from(NEXT_INDEX), U256::from(n))?;
+        Ok(tree)
+    }
+}
+
+/// `QueuedPool`'s storage (`contracts/src/QueuedPool.sol`; constants and immutables take
+/// none): the `Counters` word at 0 (`queued`, `nextIndex`, `rootIndex` as `uint32`s from the
+/// low end, then `bool live`), `bytes32[100] roots` at 1–100, `bytes32[128] queueHashes` at
+/// 101–228.
+mod queued {
+    pub const COUNTERS: u64 = 0;
+    pub const ROOTS: u64 = 1;
+    pub const ROOT_HISTORY_SIZE: usize = 100;
+    pub const QUEUE_HASHES: u64 = ROOTS + ROOT_HISTORY_SIZE as u64;
+    pub const QUEUE_RING: usize = 128;
+    /// Deposits a batch inserts at most: the batch circuit's block.
+    pub const BATCH_SIZE: usize = 32;
+}
+
+impl Ledger {
+    /// Makes `pool`, an empty queued pool (`QueuedPool`), hold `leaves` as if each had been
+    /// deposited in order and inserted in batches of 32 (one per block of the tree, the last
+    /// one partial), and answers the tree they make. Written as those deposits and batches
+    /// leave it: the counters (`queued = nextIndex = n`), the ring of the last 100 batch
+    /// roots, and the queue chain of the last 128 positions (`chain_p = Poseidon(chain_{p-1},
+    /// commitment_p)`, `chain_{-1} = 0`, all `n` hashed in order), so the next real deposit
+    /// extends the chain and the next batch proves against the root and chain a client
+    /// computes. Nothing waits, so no checkpoint is written. Not written, as for the
+    /// direct-insert fill: events, the USDT.
+    pub fn fill_queued_pool(&mut self, pool: Address, leaves: &[Fr]) -> Result<MerkleTree, String> {
+        use queued::*;
+        let counters = self.storage(&pool, U256::from(COUNTERS));
+        if counters & U256::from(u64::MAX) != U256::ZERO {
+            return Err(format!(
+                "the pool {} already has deposits",
+                pool.to_base58()
+            ));
+        }
+        if counters >> 96 != U256::from(1) {
+            return Err(format!("{} is not a queued pool", pool.to_base58()));
+        }
+        let n = leaves.len();
+        let batches = n.div_ceil(BATCH_SIZE);
+        // The roots after the last 100 batches, oldest first (batch 0: the empty root the
+        // constructor wrote stays where it is).
+        let first_batch = batches.saturating_sub(ROOT_HISTORY_SIZE - 1).max(1);
+        let prefix = ((first_batch - 1) * BATCH_SIZE).min(n);
+        let mut tree = MerkleTree::from_leaves(&leaves[..prefix]).map_err(|e| e.to_string())?;
+        for batch in first_batch..=batches {
+            let end = (batch * BATCH_SIZE).min(n);
+            tree.extend(&leaves[tree.len()..end])
+                .map_err(|e| e.to_string())?;
+            let slot = ROOTS + (batch % ROOT_HISTORY_SIZE) as u64;
+            self.set_storage(pool, U256::from(slot), word(&tree.root()))?;
+        }
+        let ring_from = n.saturating_sub(QUEUE_RING);
+        let mut chain = zk::batch::chain(Fr::from(0u64), &leaves[..ring_from]);
+        for (position, leaf) in leaves.iter().enumerate().skip(ring_from) {
+            chain = zk::batch::chain(chain, &[*leaf]);
+            let slot = QUEUE_HASHES + (position % QUEUE_RING) as u64;
+            self.set_storage(pool, U256::from(slot), word(&chain))?;
+        }
+        let n_word = U256::from(n as u64);
+        let root_index = U256::from((batches % ROOT_HISTORY_SIZE) as u64);
+        let counters = n_word | (n_word << 32) | (root_index << 64) | (U256::from(1) << 96);
+        self.set_storage(pool, U256::from(COUNTERS), counters)?;
         Ok(tree)
     }
 }
