@@ -20,6 +20,7 @@ pub fn deposit(devnet: &DevnetHandle, count: usize, next: &mut usize) {
     let pool = devnet.deployment().pool(100).expect("pool").address;
     let mut rng = rand_core::OsRng;
     devnet.with_chain(|chain| {
+        let mut txids = Vec::with_capacity(count);
         for i in 0..count {
             let key = &keys[(*next + i) % keys.len()];
             let mut word = [0u8; 32];
@@ -29,19 +30,31 @@ pub fn deposit(devnet: &DevnetHandle, count: usize, next: &mut usize) {
                 commitment: B256::from(word),
             }
             .abi_encode();
-            call(chain, key, pool, data);
+            txids.push(call(chain, key, pool, data));
             if (i + 1) % PER_BLOCK == 0 {
                 chain.mine();
             }
         }
+        // A block takes what fits its limits; the rest waits for the next ones.
         chain.mine();
+        while chain.pending_count() > 0 {
+            chain.mine();
+        }
+        for txid in &txids {
+            succeeded(chain, txid);
+        }
     });
     *next += count;
 }
 
 /// Executes one call on the chain as `key`, with the checks a broadcast gets except the
 /// signature (the setup makes 100,000 of them; the signer is named instead).
-pub fn call(chain: &mut devnet::Ledger, key: &PrivateKey, contract: tron::Address, data: Vec<u8>) {
+pub fn call(
+    chain: &mut devnet::Ledger,
+    key: &PrivateKey,
+    contract: tron::Address,
+    data: Vec<u8>,
+) -> tron::TxId {
     let reference = chain.head().ref_block();
     let tx = TransactionBuilder::new(
         Action::Trigger(Trigger {
@@ -57,7 +70,18 @@ pub fn call(chain: &mut devnet::Ledger, key: &PrivateKey, contract: tron::Addres
     .build();
     chain
         .submit(tx, Ok(vec![key.address()]))
-        .expect("the call is accepted");
+        .expect("the call is accepted")
+}
+
+/// Panics unless the sealed transaction `txid` succeeded.
+pub fn succeeded(chain: &devnet::Ledger, txid: &tron::TxId) {
+    let mined = chain.transaction(txid).expect("sealed");
+    assert!(
+        mined.info.failure.is_none(),
+        "the call failed: {:?} ({})",
+        mined.info.failure,
+        String::from_utf8_lossy(mined.info.contract_result.as_deref().unwrap_or_default())
+    );
 }
 
 pub fn approve_and_fund(devnet: &DevnetHandle) {
