@@ -350,19 +350,7 @@ impl<'t> Field8<'t> {
     #[target_feature(enable = "avx512f,avx512ifma")]
     fn enter(&self, xs: impl Fn(usize) -> Fr) -> Lanes {
         let plain: [Limbs; LANES] = std::array::from_fn(|i| limbs(&xs(i).into_bigint()));
-        let l = Lanes(std::array::from_fn(|j| {
-            _mm512_set_epi64(
-                plain[7][j] as i64,
-                plain[6][j] as i64,
-                plain[5][j] as i64,
-                plain[4][j] as i64,
-                plain[3][j] as i64,
-                plain[2][j] as i64,
-                plain[1][j] as i64,
-                plain[0][j] as i64,
-            )
-        }));
-        self.mul(&l, &splat(&self.t.r2))
+        self.mul(&gather(&plain), &splat(&self.t.r2))
     }
 
     /// The limbs of each lane.
@@ -400,6 +388,23 @@ impl<'t> Field8<'t> {
             };
         }
     }
+}
+
+/// Eight values' limbs into the lanes (the reverse of `Field8::extract`).
+#[target_feature(enable = "avx512f,avx512ifma")]
+fn gather(values: &[Limbs; LANES]) -> Lanes {
+    Lanes(std::array::from_fn(|j| {
+        _mm512_set_epi64(
+            values[7][j] as i64,
+            values[6][j] as i64,
+            values[5][j] as i64,
+            values[4][j] as i64,
+            values[3][j] as i64,
+            values[2][j] as i64,
+            values[1][j] as i64,
+            values[0][j] as i64,
+        )
+    }))
 }
 
 /// A constant in every lane.
@@ -538,19 +543,8 @@ mod tests {
             let b: [Fr; LANES] = std::array::from_fn(|_| -Fr::rand(&mut rng));
             // Lane i of `a` carries i extra p's (up to 7), `b`'s 7 − i.
             let raw = |v: &[Fr; LANES], k: &dyn Fn(usize) -> u64| {
-                let l: [Limbs; LANES] =
-                    std::array::from_fn(|i| plus_multiple_of_p(limbs(&v[i].into_bigint()), k(i)));
-                Lanes(std::array::from_fn(|j| {
-                    _mm512_set_epi64(
-                        l[7][j] as i64,
-                        l[6][j] as i64,
-                        l[5][j] as i64,
-                        l[4][j] as i64,
-                        l[3][j] as i64,
-                        l[2][j] as i64,
-                        l[1][j] as i64,
-                        l[0][j] as i64,
-                    )
+                gather(&std::array::from_fn(|i| {
+                    plus_multiple_of_p(limbs(&v[i].into_bigint()), k(i))
                 }))
             };
             let product = f.mul(&raw(&a, &|i| i as u64), &raw(&b, &|i| 7 - i as u64));
