@@ -5,17 +5,20 @@
 //! the queue chain written as that many deposits and their batches of 32 would leave them;
 //! 1,040,384 real deposits would take about half an hour here). The last of them is the note
 //! this bench withdraws, the others random. Real deposits go on top, 100 before each
-//! incremental sync; they wait for a batch, so the client checks them against the pool's
-//! queue chain, as it does any waiting deposit. A tronpool server (`serve`'s API in
-//! this process, its general rate limit raised for the page benchmarks) holds the filled leaves in its cache as one that synced the
-//! pool would; the fill wrote no events, so it is the only source of those. The client checks
-//! every tree it builds against the pool's `isKnownRoot` over HTTP, exactly as on a real chain.
+//! incremental sync, and real batches (proved with the devnet's batch development keys, sent
+//! through the inserter) put them into the tree before the sync, so each sync grows the tree
+//! by 100 leaves. A tronpool server (`serve`'s API in this process, its general rate limit
+//! raised for the page benchmarks) holds the filled leaves in its cache as one that synced
+//! the pool would; the fill wrote no events, so it is the only source of those. The client
+//! checks every tree it builds against the pool's `isKnownRoot` over HTTP, exactly as on a
+//! real chain.
 //!
 //! Measured: a cold sync from the server (packed pages) into an empty cache; an incremental
 //! sync of 100 new deposits from the events API and from the server; one page of leaves from
-//! the server, packed and as objects; reading a proof's path from the cache; and the CLI as a user runs it (`pool sync`, `withdraw --unsigned` of the
-//! newest note), with its peak memory from `/usr/bin/time`. Figures are JSON lines, targets
-//! from issue 36. Run with `scripts/bench scale/`; setup takes a minute or two.
+//! the server, packed and as objects; reading a proof's path from the cache; and the CLI as a
+//! user runs it (`pool sync`, `withdraw --unsigned` of the newest note), with its peak memory
+//! from `/usr/bin/time`. Figures are JSON lines, targets from issue 36. Run with
+//! `scripts/bench scale/`; the setup takes a minute or two, the batches a few more.
 #![allow(clippy::unwrap_used)] // a test fails by panicking: unwrapping is how it says so
 
 mod support;
@@ -25,6 +28,9 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use alloy_primitives::{B256, Bytes};
+use alloy_sol_types::SolCall;
+use contracts::BatchInserter;
 use criterion::{Criterion, criterion_group, criterion_main};
 use devnet::DevnetConfig;
 use rand_core::RngCore;
@@ -33,7 +39,10 @@ use tronpool::service::chain::Chain;
 use tronpool::settings::SyncSource;
 use tronpool::store::trees::{Leaf, TreeCache, Update};
 use zk::Fr;
+use zk::batch::{BATCH_LEVELS, BATCH_SIZE, BatchCircuit};
 use zk::note::{Note, NoteMeta};
+use zk::proof::EncodedProof;
+use zk::tree::MerkleTree;
 
 /// Leaves the fill writes: room is left for the real deposits the bench makes.
 const FILL: usize = (1 << 20) - 8_192;
@@ -142,7 +151,10 @@ fn scale(c: &mut Criterion) {
             },
         )
         .unwrap();
-    drop((filled, tree, leaves));
+    // The queue chain after the fill's last deposit: where the first batch on top starts.
+    let mut queue = zk::batch::chain(Fr::from(0u64), &leaves);
+    let mut tree = tree;
+    drop((filled, leaves));
     eprintln!(
         "wrote the server's cache in {:.1} s",
         started.elapsed().as_secs_f64()
@@ -206,7 +218,7 @@ fn scale(c: &mut Criterion) {
                 let started = Instant::now();
                 let synced = sync(&from_server, &cache);
                 let took = started.elapsed();
-                assert_eq!(synced.leaves as usize, FILL);
+                assert_eq!(synced.leaves as usize, FILL + next);
                 assert_eq!(synced.deposits as usize, FILL + next);
                 cold.push(took.as_secs_f64());
                 total += took;
@@ -226,7 +238,8 @@ fn scale(c: &mut Criterion) {
     // for 8,192 deposits on top of the fill.
     let mut incremental = |name: &str, chain: &Chain, samples: &mut Vec<f64>| {
         for _ in 0..INCREMENTAL_ROUNDS {
-            deposit(&devnet, INCREMENT, &mut next);
+            let new = deposit(&devnet, INCREMENT, &mut next);
+            insert(&devnet, &mut tree, &mut queue, &new);
             let started = Instant::now();
             let synced = sync(chain, &warm);
             samples.push(started.elapsed().as_secs_f64());
@@ -271,7 +284,7 @@ fn scale(c: &mut Criterion) {
         });
         pages.push((name, samples));
     }
-    let count = FILL as u32;
+    let count = (FILL + next) as u32;
     let mut paths = Vec::new();
     group.bench_function("path", |b| {
         b.iter_custom(|iters| {
@@ -333,7 +346,8 @@ fn scale(c: &mut Criterion) {
         let json = serde_json::from_slice(&out.stdout).unwrap_or_default();
         (took, peak_kb, json)
     };
-    deposit(&devnet, INCREMENT, &mut next);
+    let new = deposit(&devnet, INCREMENT, &mut next);
+    insert(&devnet, &mut tree, &mut queue, &new);
     let (took, peak_kb, _) = cli(&["pool", "sync", "--denom", "100"], None);
     line(
         "scale/cli_pool_sync_100_new",
@@ -352,6 +366,56 @@ fn scale(c: &mut Criterion) {
         "scale/cli_withdraw_unsigned_newest_note",
         serde_json::json!({ "seconds": took, "peak_rss_mb": peak_kb / 1024 }),
     );
+}
+
+/// Inserts `commitments`, the newest deposits, as a batcher would: batches that end at the
+/// tree's blocks of 32, proved with the devnet's batch development keys and sent through the
+/// inserter by a dev account (the setup, not what is measured). Keeps `tree` and `queue` (the
+/// chain after the last inserted deposit) in step.
+fn insert(
+    devnet: &devnet::DevnetHandle,
+    tree: &mut MerkleTree,
+    queue: &mut Fr,
+    commitments: &[[u8; 32]],
+) {
+    let pool = devnet.deployment().pool(100).unwrap().address;
+    let inserter = devnet.deployment().batches.as_ref().unwrap().inserter;
+    let submitter = devnet.accounts()[0].clone();
+    let keys = &zk::batch_proof::insecure_dev_keys().proving;
+    let commitments: Vec<Fr> = commitments
+        .iter()
+        .map(|c| zk::field::from_be_bytes(c, "a commitment").unwrap())
+        .collect();
+    let mut at = 0;
+    while at < commitments.len() {
+        let room = BATCH_SIZE - tree.len() % BATCH_SIZE;
+        let batch = &commitments[at..(at + room).min(commitments.len())];
+        let circuit = BatchCircuit::new(
+            BATCH_LEVELS,
+            tree,
+            *queue,
+            batch,
+            zk::field::from_address(&submitter.address().evm_bytes()),
+        )
+        .unwrap();
+        let proof = zk::batch_proof::prove(keys, &circuit, &mut rand_core::OsRng).unwrap();
+        let data = BatchInserter::insertBatchCall {
+            pool: pool.into(),
+            proof: Bytes::from(EncodedProof::from_proof(&proof).to_bytes().to_vec()),
+            newRoot: B256::from(zk::field::to_be_bytes(&circuit.public.new_root)),
+            start: circuit.public.start,
+            count: circuit.public.count,
+        }
+        .abi_encode();
+        devnet.with_chain(|chain| {
+            let txid = support::call(chain, &submitter, inserter, data);
+            chain.mine();
+            support::succeeded(chain, &txid);
+        });
+        tree.extend(batch).unwrap();
+        *queue = zk::batch::chain(*queue, batch);
+        at += batch.len();
+    }
 }
 
 /// A SQLite database and its write-ahead files.

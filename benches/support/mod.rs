@@ -14,11 +14,12 @@ use tron::{Action, PrivateKey, TransactionBuilder, Trigger};
 pub const PER_BLOCK: usize = 1_000;
 
 /// Executes `count` deposits into the 100 pool straight on the chain (no HTTP: this is the
-/// setup, not what is measured), spread over the dev accounts.
-pub fn deposit(devnet: &DevnetHandle, count: usize, next: &mut usize) {
+/// setup, not what is measured), spread over the dev accounts; answers their commitments.
+pub fn deposit(devnet: &DevnetHandle, count: usize, next: &mut usize) -> Vec<[u8; 32]> {
     let keys: Vec<PrivateKey> = devnet.accounts().to_vec();
     let pool = devnet.deployment().pool(100).expect("pool").address;
     let mut rng = rand_core::OsRng;
+    let mut commitments = Vec::with_capacity(count);
     devnet.with_chain(|chain| {
         let mut txids = Vec::with_capacity(count);
         for i in 0..count {
@@ -26,6 +27,7 @@ pub fn deposit(devnet: &DevnetHandle, count: usize, next: &mut usize) {
             let mut word = [0u8; 32];
             rng.fill_bytes(&mut word);
             word[0] &= 0x1f; // below r
+            commitments.push(word);
             let data = TronPool::depositCall {
                 commitment: B256::from(word),
             }
@@ -45,6 +47,7 @@ pub fn deposit(devnet: &DevnetHandle, count: usize, next: &mut usize) {
         }
     });
     *next += count;
+    commitments
 }
 
 /// Executes one call on the chain as `key`, with the checks a broadcast gets except the

@@ -17,17 +17,18 @@
 //! arkworks' `2^256`) in five limbs of 52 bits, limb `i` of all eight lanes in one register.
 //! Values are kept only partly reduced: a product of two values below `8p` is below `1.76p`
 //! (`(a·b + m·p) / R < 64p²/2^260 + p`, and `64p < 2^260 · 0.76`), a sum of three products,
-//! reduced once (`dot`), is below `3.3p`, a sum plus a round constant below `4.3p`. The one place values would grow —
-//! the partial rounds' `s_j += column_j · s₀`, 57 times in a row — subtracts `4p` whenever a
-//! lane reaches it, which keeps those lanes below `4p`. Every multiplication's inputs are
+//! reduced once (`dot`), is below `3.3p`, a sum plus a round constant below `4.3p`. The one
+//! place values would grow — the partial rounds' `s_j += column_j · s₀`, 57 times in a row —
+//! subtracts `4p` whenever a lane reaches it, which keeps those lanes below `4p`. Every multiplication's inputs are
 //! therefore below `8p < 2^257`, and every limb handed to a multiplier below `2^52` (the
 //! instructions read only a limb's low 52 bits, so carries are propagated after each sum).
 //! Only the output is fully reduced, once, on leaving.
 //!
 //! # Safety
 //!
-//! The only `unsafe` is the call into [`hash_groups`] after [`available`] has asked the CPU
-//! whether it has AVX-512F and IFMA; everything inside is safe code compiled for those
+//! The only `unsafe` outside the tests is the call into [`hash_groups`] after [`available`]
+//! has asked the CPU whether it has AVX-512F and IFMA (the tests make the same call after the
+//! same question); everything inside is safe code compiled for those
 //! features. Without them the caller falls back to the scalar hash.
 
 use std::arch::x86_64::{
