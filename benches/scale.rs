@@ -30,7 +30,7 @@ use std::time::{Duration, Instant};
 
 use alloy_primitives::{B256, Bytes};
 use alloy_sol_types::SolCall;
-use contracts::BatchInserter;
+use contracts::{BatchInserter, QueuedPool};
 use criterion::{Criterion, criterion_group, criterion_main};
 use devnet::DevnetConfig;
 use rand_core::RngCore;
@@ -90,8 +90,7 @@ fn scale(c: &mut Criterion) {
         .unwrap();
     let devnet = runtime
         .block_on(devnet::spawn(DevnetConfig {
-            // 1,000,000 USDT each: about 10,000 deposits, and criterion may make 30,000.
-            accounts: 8,
+            accounts: 2,
             block_time: Duration::ZERO,
             ..DevnetConfig::ephemeral()
         }))
@@ -108,7 +107,7 @@ fn scale(c: &mut Criterion) {
         .map(|_| random_leaf(&mut rng))
         .chain([note.commitment()])
         .collect();
-    let tree = devnet
+    let mut tree = devnet
         .with_chain(|chain| {
             let tree = chain.fill_queued_pool(pool, &leaves);
             chain.mine();
@@ -119,7 +118,7 @@ fn scale(c: &mut Criterion) {
         "filled the pool with {FILL} leaves in {:.1} s",
         started.elapsed().as_secs_f64()
     );
-    // Real deposits made on top of the fill (waiting for a batch).
+    // Real deposits made on top of the fill.
     let mut next = 0;
 
     // The server's cache, as a server that synced the pool would hold it.
@@ -151,9 +150,17 @@ fn scale(c: &mut Criterion) {
             },
         )
         .unwrap();
-    // The queue chain after the fill's last deposit: where the first batch on top starts.
-    let mut queue = zk::batch::chain(Fr::from(0u64), &leaves);
-    let mut tree = tree;
+    // The queue chain after the fill's last deposit, as the pool keeps it: where the first
+    // batch on top starts.
+    let mut queue = devnet.with_chain(|chain| {
+        let data = QueuedPool::queueHashCall {
+            position: FILL as u32 - 1,
+        }
+        .abi_encode();
+        let out = chain.call(pool, Some(pool), data, 0).unwrap();
+        let word = QueuedPool::queueHashCall::abi_decode_returns(&out.output).unwrap();
+        zk::field::from_be_bytes(&word.0, "a queue hash").unwrap()
+    });
     drop((filled, leaves));
     eprintln!(
         "wrote the server's cache in {:.1} s",

@@ -629,12 +629,18 @@ async fn a_filled_queued_pool_takes_its_next_deposit_and_batch_as_if_every_leaf_
     )
     .await;
     assert_eq!(queue, word(&chain(Fr::from(0u64), &leaves)));
-    // A second fill is refused: the pool has deposits.
-    assert!(
-        p.devnet
-            .with_chain(|chain| chain.fill_queued_pool(pool, &leaves))
-            .is_err()
-    );
+    // A second fill is refused: the pool has deposits. So is a fill of another contract.
+    let again = p
+        .devnet
+        .with_chain(|chain| chain.fill_queued_pool(pool, &leaves))
+        .unwrap_err();
+    assert!(again.contains("already has deposits"), "{again}");
+    let usdt = p.usdt;
+    let not_a_pool = p
+        .devnet
+        .with_chain(|chain| chain.fill_queued_pool(usdt, &leaves))
+        .unwrap_err();
+    assert!(not_a_pool.contains("is not a queued pool"), "{not_a_pool}");
 
     // Two real deposits on top, one batch for both, then a filled note and a real one withdraw
     // (the pool holds the real deposits' USDT only).

@@ -17,8 +17,8 @@ const QUEUE_RING: usize = 128;
 /// root does not vouch for them) are the pool's: hashed onto the pool's queue chain where it
 /// stood before them, they must give the chain where it stands now (`queueHash`). When the
 /// pool no longer keeps the chain before `from` (more than its ring of 128 positions waits),
-/// the last 127 deposits, whose chain before them the ring holds, are checked; a batch of the earlier ones is checked by its
-/// simulation before it is sent.
+/// the last 127 deposits, whose chain before them the ring holds, are checked; a batch of the
+/// earlier ones is checked by its simulation before it is sent.
 pub(super) async fn queue_holds(
     chain: &Chain,
     pool: Address,

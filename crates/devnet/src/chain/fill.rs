@@ -76,13 +76,12 @@ impl Ledger {
 /// low end, then `bool live`), `bytes32[100] roots` at 1–100, `bytes32[128] queueHashes` at
 /// 101–228.
 mod queued {
+    use super::ROOT_HISTORY_SIZE;
+
     pub const COUNTERS: u64 = 0;
     pub const ROOTS: u64 = 1;
-    pub const ROOT_HISTORY_SIZE: usize = 100;
     pub const QUEUE_HASHES: u64 = ROOTS + ROOT_HISTORY_SIZE as u64;
     pub const QUEUE_RING: usize = 128;
-    /// Deposits a batch inserts at most: the batch circuit's block.
-    pub const BATCH_SIZE: usize = 32;
 }
 
 impl Ledger {
@@ -96,16 +95,18 @@ impl Ledger {
     /// computes. Nothing waits, so no checkpoint is written. Not written, as for the
     /// direct-insert fill: events, the USDT.
     pub fn fill_queued_pool(&mut self, pool: Address, leaves: &[Fr]) -> Result<MerkleTree, String> {
-        use queued::*;
+        use queued::{COUNTERS, QUEUE_HASHES, QUEUE_RING, ROOTS};
+        use zk::batch::BATCH_SIZE;
+        // A queued pool's counters word has `live` set and nothing above it.
         let counters = self.storage(&pool, U256::from(COUNTERS));
+        if counters >> 96 != U256::from(1) {
+            return Err(format!("{} is not a queued pool", pool.to_base58()));
+        }
         if counters & U256::from(u64::MAX) != U256::ZERO {
             return Err(format!(
                 "the pool {} already has deposits",
                 pool.to_base58()
             ));
-        }
-        if counters >> 96 != U256::from(1) {
-            return Err(format!("{} is not a queued pool", pool.to_base58()));
         }
         let n = leaves.len();
         let batches = n.div_ceil(BATCH_SIZE);
