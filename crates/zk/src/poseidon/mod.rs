@@ -50,3 +50,24 @@ pub fn hash2_pairs(pairs: &[Fr], out: &mut [Fr]) {
 pub fn hash4(a: Fr, b: Fr, c: Fr, d: Fr) -> Fr {
     fast::hash4(a, b, c, d)
 }
+
+#[cfg(test)]
+mod tests {
+    use ark_ff::{UniformRand, Zero};
+
+    use super::*;
+
+    /// Whole groups of eight and the few after them (the vector code's and the scalar
+    /// remainder's share of one call) give what one `hash2` at a time gives.
+    #[test]
+    fn many_hashes_of_any_count_are_the_single_ones() {
+        let mut rng = ark_std::test_rng();
+        for count in [0, 1, 7, 8, 9, 17, 64, 71] {
+            let pairs: Vec<Fr> = (0..2 * count).map(|_| Fr::rand(&mut rng)).collect();
+            let mut out = vec![Fr::zero(); count];
+            hash2_pairs(&pairs, &mut out);
+            let one_by_one: Vec<Fr> = pairs.chunks(2).map(|p| hash2(p[0], p[1])).collect();
+            assert_eq!(out, one_by_one, "{count} hashes");
+        }
+    }
+}
