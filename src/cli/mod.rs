@@ -204,10 +204,14 @@ pub fn main() -> ExitCode {
     let out = Output::new(&cli.global);
     // The daemons report what they do at info level; the other commands only warn.
     let daemon = matches!(cli.command, Command::Devnet(_) | Command::Serve(_));
-    if let Err(e) = init_logging(&cli.global, daemon) {
-        out.error(&e);
-        return ExitCode::from(e.exit_code());
-    }
+    // Held to the end of `main`: dropping it writes out the log lines still queued.
+    let _log_writer = match init_logging(&cli.global, daemon) {
+        Ok(guard) => guard,
+        Err(e) => {
+            out.error(&e);
+            return ExitCode::from(e.exit_code());
+        }
+    };
     let ctx = Context::new(cli.global.overrides(&matches), cli.global, out);
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -305,8 +309,20 @@ fn redact_keys(text: &str) -> String {
     out
 }
 
-fn init_logging(global: &GlobalArgs, daemon: bool) -> Result<()> {
+/// Log lines a daemon may have waiting for the writer thread (each is a few hundred bytes).
+const LOG_QUEUE: usize = 8_192;
+
+/// Installs the log subscriber. A daemon's lines go to stderr through a writer thread (the
+/// returned guard flushes it when dropped): `serve` logs a line per request, and a request
+/// must not wait its turn on stderr's lock and `write` call; the writer thread takes every
+/// line waiting and writes them in one call. Nothing is dropped: with [`LOG_QUEUE`] lines
+/// waiting, a request waits for room. A command's few lines are written as they come.
+fn init_logging(
+    global: &GlobalArgs,
+    daemon: bool,
+) -> Result<Option<tracing_appender::non_blocking::WorkerGuard>> {
     use tracing_subscriber::EnvFilter;
+    use tracing_subscriber::fmt::writer::BoxMakeWriter;
     let default = match (global.quiet, global.verbose) {
         (q, _) if q > 0 => "error",
         (_, 0) if daemon => "tronpool=info,devnet=info,warn",
@@ -323,9 +339,19 @@ fn init_logging(global: &GlobalArgs, daemon: bool) -> Result<()> {
     let ansi = !global.no_color
         && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
         && std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let (writer, guard) = if daemon {
+        let (writer, guard) = tracing_appender::non_blocking::NonBlockingBuilder::default()
+            .lossy(false)
+            .buffered_lines_limit(LOG_QUEUE)
+            .thread_name("log-writer")
+            .finish(std::io::BufWriter::new(std::io::stderr()));
+        (BoxMakeWriter::new(writer), Some(guard))
+    } else {
+        (BoxMakeWriter::new(std::io::stderr), None)
+    };
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr);
+        .with_writer(writer);
     match global.log_format {
         // A collector wants every field and the time.
         global::LogFormat::Json => builder.json().with_current_span(false).init(),
@@ -340,7 +366,7 @@ fn init_logging(global: &GlobalArgs, daemon: bool) -> Result<()> {
             .without_time()
             .init(),
     }
-    Ok(())
+    Ok(guard)
 }
 
 #[cfg(test)]
