@@ -223,6 +223,14 @@ pub struct Limit {
 }
 
 impl Limit {
+    /// Takes one request from `req`'s client's budget, as the layer would: the requests left,
+    /// or `None` when none is (or the client has no address), and nothing was taken.
+    pub(crate) fn take<B>(&self, extractor: &ClientKeyExtractor, req: &Request<B>) -> Option<u32> {
+        let key = extractor.extract(req).ok()?;
+        let state = self.budget.limiter().check_key(&key).ok()?;
+        Some(state.remaining_burst_capacity())
+    }
+
     fn new(name: &'static str, per_minute: u32, extractor: &ClientKeyExtractor) -> Self {
         let per_minute = per_minute.max(1);
         Limit {
@@ -373,7 +381,7 @@ pub(crate) async fn shared_budget(
 
 /// `ratelimit-limit`, `-remaining`, and `-reset`: the seconds until the whole budget is back
 /// (at most; GCRA returns one request's worth every `60 s / limit`).
-fn write_headers(headers: &mut HeaderMap, limit: u32, remaining: u32) {
+pub(super) fn write_headers(headers: &mut HeaderMap, limit: u32, remaining: u32) {
     let spent = u64::from(limit.saturating_sub(remaining));
     let reset = (spent * 60).div_ceil(u64::from(limit.max(1)));
     headers.insert("ratelimit-limit", HeaderValue::from(limit));

@@ -7,6 +7,7 @@
 mod app;
 pub mod errors;
 pub mod health;
+mod hot;
 mod layers;
 pub mod limits;
 mod listings;
@@ -283,7 +284,8 @@ pub async fn serve(
     }
     let header_read_timeout = app.config.header_read_timeout;
     let relayer = app.relayer.clone();
-    let served = accept(listener, router(app), header_read_timeout, shutdown).await;
+    let hot = Arc::new(hot::Hot::new(&app));
+    let served = accept(listener, router(app), hot, header_read_timeout, shutdown).await;
     for task in background {
         task.abort();
     }
@@ -302,6 +304,7 @@ pub async fn serve(
 async fn accept(
     listener: tokio::net::TcpListener,
     router: Router,
+    hot: hot::Shared,
     header_read_timeout: Duration,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
@@ -325,12 +328,25 @@ async fn accept(
                     }
                 };
                 let router = router.clone();
+                let hot = hot.clone();
                 let mut stopped = stopped.clone();
                 connections.spawn(async move {
                     let service = hyper::service::service_fn(
                         move |mut req: hyper::Request<hyper::body::Incoming>| {
                             req.extensions_mut().insert(ConnectInfo(peer));
-                            router.clone().oneshot(req)
+                            // A listing answered a moment ago is answered again before
+                            // routing (`hot`); everything else takes the whole stack.
+                            let answered = hot.answer(&req);
+                            let (router, hot) = (router.clone(), hot.clone());
+                            async move {
+                                match answered {
+                                    Ok(response) => Ok::<_, std::convert::Infallible>(response),
+                                    Err(miss) => {
+                                        let response = router.oneshot(req).await?;
+                                        Ok(hot.keep(miss, response).await)
+                                    }
+                                }
+                            }
                         },
                     );
                     let mut builder = hyper::server::conn::http1::Builder::new();

@@ -8,6 +8,7 @@
 //! (and timing out) in turn.
 
 use std::future::Future;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -15,6 +16,17 @@ use crate::error::{Error, Result};
 
 /// How long a failed fetch is remembered.
 const ERROR_TTL: Duration = Duration::from_secs(1);
+
+/// Values forgotten on purpose ([`Cached::invalidate`]) so far, by every cache in the process.
+static INVALIDATIONS: AtomicU64 = AtomicU64::new(0);
+
+/// How many values have been forgotten on purpose so far. An answer made from cached values
+/// (the API's repeated listings, `api::hot`) is kept with this count and not repeated once it
+/// has moved: a transaction we sent, or a job the relayer took, changed something it showed.
+/// Any cache counts, which only ever costs an answer made again.
+pub(crate) fn invalidations() -> u64 {
+    INVALIDATIONS.load(Ordering::Acquire)
+}
 
 /// One cached value.
 pub struct Cached<T> {
@@ -101,6 +113,7 @@ impl<T> Cached<T> {
     /// changed it).
     pub(crate) fn invalidate(&self) {
         *self.slot.lock().unwrap_or_else(|e| e.into_inner()) = None;
+        INVALIDATIONS.fetch_add(1, Ordering::AcqRel);
     }
 }
 

@@ -127,3 +127,143 @@ fn commands_with_an_api_twin_print_its_data() {
     let _ = child.kill();
     let _ = child.wait();
 }
+
+/// GET `path` on a connection of its own, with an `x-request-id`; the status, the headers
+/// (names in lower case) and the body.
+fn get_raw(url: &str, path: &str, id: &str) -> (u16, Vec<(String, String)>, String) {
+    let addr = url.trim_start_matches("http://");
+    let mut stream = std::net::TcpStream::connect(addr).expect("connect");
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nx-request-id: {id}\r\nConnection: close\r\n\r\n"
+    )
+    .expect("request");
+    let mut response = String::new();
+    stream.read_to_string(&mut response).expect("response");
+    let (head, body) = response.split_once("\r\n\r\n").expect("a head and a body");
+    let mut lines = head.lines();
+    let status = lines.next().expect("a status line")[9..12]
+        .parse()
+        .expect("a status");
+    let headers = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_owned()))
+        .collect();
+    (status, headers, body.to_owned())
+}
+
+fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    headers
+        .iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, v)| v.as_str())
+}
+
+/// A listing asked for again within a moment is answered again before routing (`api::hot`):
+/// the same body and CORS headers as the whole stack gave, but its own request id, its own
+/// access log line, and one request taken from the client's budget like any other, so the
+/// budget runs out after exactly as many listings.
+#[test]
+fn a_listing_asked_again_at_once_is_the_same_answer_with_its_own_id_budget_and_log_line() {
+    let env = TestEnv::new();
+    let (child, announced) = start_serve(
+        &env,
+        &[
+            "--log-format",
+            "json",
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--rate-limit",
+            "30",
+        ],
+    );
+    let url = announced["data"]["url"].as_str().unwrap().to_owned();
+    let started = std::time::Instant::now();
+    let answers: Vec<_> = (0..40)
+        .map(|i| get_raw(&url, "/api/pools/100", &format!("hot-test-{i}")))
+        .collect();
+    let took = started.elapsed();
+
+    let (first_status, first_headers, first_body) = &answers[0];
+    assert_eq!(*first_status, 200, "{first_body}");
+    let served: Vec<_> = answers.iter().take_while(|(s, _, _)| *s == 200).collect();
+    // 30 a minute: one more comes back every 2 s.
+    let refilled = (took.as_secs_f64() / 2.0).ceil() as usize;
+    assert!(
+        (30..=30 + refilled).contains(&served.len()),
+        "{} listings before the budget ran out, in {took:?}",
+        served.len()
+    );
+    for (i, (_, headers, body)) in served.iter().enumerate() {
+        assert_eq!(body, first_body, "answer {i}");
+        assert_eq!(
+            header(headers, "x-request-id"),
+            Some(&*format!("hot-test-{i}"))
+        );
+        for name in ["content-type", "vary", "access-control-allow-origin"] {
+            assert_eq!(header(headers, name), header(first_headers, name), "{name}");
+        }
+        assert_eq!(header(headers, "ratelimit-limit"), Some("30"));
+    }
+    let remaining: Vec<u32> = served
+        .iter()
+        .map(|(_, h, _)| header(h, "ratelimit-remaining").unwrap().parse().unwrap())
+        .collect();
+    // Each answer, repeated or not, took one request; a refill gives one back.
+    assert_eq!(remaining[0], 29);
+    assert!(
+        remaining
+            .windows(2)
+            .all(|w| w[1] + 1 == w[0] || w[1] == w[0]),
+        "{remaining:?}"
+    );
+    for (status, headers, body) in &answers[served.len()..] {
+        assert_eq!(*status, 429, "{body}");
+        let envelope: Value = serde_json::from_str(body).unwrap();
+        assert_eq!(envelope["ok"], false);
+        assert!(header(headers, "retry-after").is_some());
+    }
+
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let output = child.wait_with_output().unwrap();
+    let log = String::from_utf8_lossy(&output.stderr);
+    let lines: Vec<Value> = log
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    // A repeated answer's line has the id as a field; the stack's runs in a span with it.
+    let id_of = |line: &Value| {
+        line["fields"]["request_id"]
+            .as_str()
+            .or_else(|| line["span"]["request_id"].as_str())
+            .or_else(|| {
+                line["spans"]
+                    .as_array()?
+                    .iter()
+                    .find_map(|s| s["request_id"].as_str())
+            })
+            .map(str::to_owned)
+    };
+    let access: Vec<&Value> = lines
+        .iter()
+        .filter(|l| l["fields"]["path"] == "/api/pools/100")
+        .collect();
+    for i in 0..answers.len() {
+        let id = format!("hot-test-{i}");
+        assert!(
+            access.iter().any(|l| id_of(l).as_deref() == Some(&*id)),
+            "no access log line for {id}: {log}"
+        );
+    }
+    assert!(
+        access
+            .iter()
+            .any(|l| l["fields"]["request_id"].as_str().is_some() && l["fields"]["status"] == 200),
+        "no listing was answered again (40 in {took:?}): {log}"
+    );
+}

@@ -96,6 +96,13 @@ const BATCHER_ROLE: &str = "batcher";
 /// and nothing is spent. Quotes are not reservations: anyone may ask for a quote, and a
 /// quote that locked stake would let anyone lock it all.
 pub(crate) const QUOTE_HOLD: Duration = Duration::from_secs(60);
+/// How long after making a pool listing the API may answer it again as it was, without
+/// reading anything (`api::hot`, for a flood of identical reads). A quote is therefore held
+/// for `QUOTE_HOLD` plus this from when it was made, so a client shown it a moment later
+/// still has its whole `QUOTE_HOLD`.
+pub(crate) const LISTING_REPEAT: Duration = Duration::from_millis(250);
+/// How long a quote is kept after it was made.
+const HELD_FOR: Duration = QUOTE_HOLD.saturating_add(LISTING_REPEAT);
 /// The most distinct quotes kept per pool within [`QUOTE_HOLD`] (the oldest go first).
 const HELD_QUOTES: usize = 16;
 
@@ -511,7 +518,7 @@ impl Relayer {
         for (denomination, fee, per_trx) in fees {
             let held = shown.entry(denomination).or_default();
             held.retain(|s| {
-                now.duration_since(s.at) <= QUOTE_HOLD && (s.fee, s.per_trx) != (fee, per_trx)
+                now.duration_since(s.at) <= HELD_FOR && (s.fee, s.per_trx) != (fee, per_trx)
             });
             held.push_back(Shown {
                 at: now,
@@ -531,7 +538,7 @@ impl Relayer {
         shown
             .get(&denomination)?
             .iter()
-            .filter(|s| s.at.elapsed() <= QUOTE_HOLD)
+            .filter(|s| s.at.elapsed() <= HELD_FOR)
             .map(|s| s.with_refund(refund_sun))
             .min()
     }
