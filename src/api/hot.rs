@@ -163,11 +163,21 @@ impl Hot {
         if response.status() != StatusCode::OK {
             return response;
         }
+        // Only a body already whole in memory, and no larger than a listing, is kept (so
+        // collecting it below waits for nothing and cannot fail).
+        use axum::body::HttpBody as _;
+        if response
+            .body()
+            .size_hint()
+            .exact()
+            .is_none_or(|len| len > MAX_BODY as u64)
+        {
+            return response;
+        }
         let invalidations = cache::invalidations();
         let at = Instant::now();
         let (parts, body) = response.into_parts();
         let Ok(body) = axum::body::to_bytes(body, MAX_BODY).await else {
-            // Larger than any listing: nothing to answer with now, and nothing kept.
             return Response::from_parts(parts, Body::empty());
         };
         let mut headers = parts.headers.clone();
@@ -367,6 +377,17 @@ mod tests {
         let hot = self::hot(Duration::from_secs(60));
         kept(&hot, StatusCode::SERVICE_UNAVAILABLE).await;
         assert!(hot.answer(&get()).is_err(), "an error was kept");
+
+        // A body larger than any listing goes out whole, and is not kept.
+        let hot = self::hot(Duration::from_secs(60));
+        let miss = hot.answer(&get()).expect_err("nothing kept yet");
+        let large = Response::new(Body::from(vec![b'x'; MAX_BODY + 1]));
+        let passed = hot.keep(miss, large).await;
+        let body = axum::body::to_bytes(passed.into_body(), usize::MAX)
+            .await
+            .unwrap();
+        assert_eq!(body.len(), MAX_BODY + 1);
+        assert!(hot.answer(&get()).is_err(), "a large body was kept");
     }
 
     #[test]
