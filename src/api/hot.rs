@@ -78,8 +78,10 @@ struct Kept {
     body: Bytes,
 }
 
-/// A request the stack should answer, and which listing's answer to keep from it.
-pub(super) struct Miss(Option<usize>);
+/// A request the stack should answer, and, when its answer may be kept: which listing, and
+/// the time and count of invalidations before the stack read anything for it (an answer is
+/// as old as what it was made from).
+pub(super) struct Miss(Option<(usize, Instant, u64)>);
 
 impl Hot {
     /// The listings of `app`'s pools; none when the server keeps no chain read (a zero
@@ -137,7 +139,9 @@ impl Hot {
                 {
                     kept.clone()
                 }
-                _ => return Err(Miss(Some(index))),
+                _ => {
+                    return Err(Miss(Some((index, Instant::now(), cache::invalidations()))));
+                }
             }
         };
         // Out of budget, or no client address: the stack answers (429, or 500), as always.
@@ -157,7 +161,7 @@ impl Hot {
 
     /// Keeps the stack's answer to a listing, when it is one that can be repeated.
     pub(super) async fn keep(&self, miss: Miss, response: Response<Body>) -> Response<Body> {
-        let Some(index) = miss.0 else {
+        let Some((index, at, invalidations)) = miss.0 else {
             return response;
         };
         if response.status() != StatusCode::OK {
@@ -174,8 +178,6 @@ impl Hot {
         {
             return response;
         }
-        let invalidations = cache::invalidations();
-        let at = Instant::now();
         let (parts, body) = response.into_parts();
         let Ok(body) = axum::body::to_bytes(body, MAX_BODY).await else {
             return Response::from_parts(parts, Body::empty());
@@ -373,6 +375,17 @@ mod tests {
         repeated(&hot, get).await;
         crate::service::cache::Cached::<u8>::new("test", Duration::from_secs(1)).invalidate();
         assert!(hot.answer(&get()).is_err(), "repeated after a cache forgot");
+
+        // A cache forgets while the stack makes the answer: it may be made from the old
+        // value, so it is not repeated.
+        let hot = self::hot(Duration::from_secs(60));
+        let miss = hot.answer(&get()).expect_err("nothing kept yet");
+        crate::service::cache::Cached::<u8>::new("test", Duration::from_secs(1)).invalidate();
+        hot.keep(miss, stack_answer(StatusCode::OK)).await;
+        assert!(
+            hot.answer(&get()).is_err(),
+            "repeated what a forgotten value made"
+        );
 
         let hot = self::hot(Duration::from_secs(60));
         kept(&hot, StatusCode::SERVICE_UNAVAILABLE).await;
