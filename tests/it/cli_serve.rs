@@ -11,24 +11,34 @@ use serde_json::Value;
 use crate::support::TestEnv;
 
 fn get(url: &str, path: &str) -> (u16, Value) {
-    let addr = url.trim_start_matches("http://");
-    let mut stream = std::net::TcpStream::connect(addr).expect("connect");
-    write!(
-        stream,
-        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
-    )
-    .expect("request");
-    let mut response = String::new();
-    stream.read_to_string(&mut response).expect("response");
-    let status = response[9..12].parse().expect("a status");
-    let body = response.split("\r\n\r\n").nth(1).expect("a body");
-    (status, serde_json::from_str(body).expect("JSON"))
+    let (status, _, body) = get_raw(url, path, &[]);
+    (status, serde_json::from_str(&body).expect("JSON"))
 }
 
 /// Starts `tronpool --json … serve` with `args` in `env`'s home; returns the process and the
 /// announcement's envelope (its first line on stdout). Its stderr, the log, is piped.
 fn start_serve(env: &TestEnv, args: &[&str]) -> (std::process::Child, Value) {
     crate::support::spawn_serve(env, args, Stdio::piped())
+}
+
+/// Sends SIG`signal` to a `serve` started with `--log-format json` and waits for it: how it
+/// ended, its log, and the log's lines.
+fn stop(
+    child: std::process::Child,
+    signal: &str,
+) -> (std::process::ExitStatus, String, Vec<Value>) {
+    let killed = Command::new("kill")
+        .args([format!("-{signal}"), child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let output = child.wait_with_output().unwrap();
+    let log = String::from_utf8_lossy(&output.stderr).into_owned();
+    let lines = log
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|_| panic!("a JSON log line: {l}")))
+        .collect();
+    (output.status, log, lines)
 }
 
 #[test]
@@ -68,18 +78,8 @@ fn serves_with_its_own_devnet_and_stops_on_a_signal() {
         assert_eq!(status, 200, "{ready}");
         assert_eq!(ready["data"]["ready"], true, "{ready}");
 
-        let killed = Command::new("kill")
-            .args([format!("-{signal}"), child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(killed.success());
-        let output = child.wait_with_output().unwrap();
-        assert!(output.status.success(), "SIG{signal} is a clean stop");
-        let log = String::from_utf8_lossy(&output.stderr);
-        let lines: Vec<Value> = log
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap_or_else(|_| panic!("a JSON log line: {l}")))
-            .collect();
+        let (stopped, log, lines) = stop(child, signal);
+        assert!(stopped.success(), "SIG{signal} is a clean stop");
         let first = lines[0]["fields"]["message"].as_str().unwrap();
         assert!(
             first.contains("in-process devnet"),
@@ -128,14 +128,22 @@ fn commands_with_an_api_twin_print_its_data() {
     let _ = child.wait();
 }
 
-/// GET `path` on a connection of its own, with an `x-request-id`; the status, the headers
-/// (names in lower case) and the body.
-fn get_raw(url: &str, path: &str, id: &str) -> (u16, Vec<(String, String)>, String) {
+/// GET `path` on a connection of its own with these headers; the status, the answer's headers
+/// (names in lower case) and its body.
+fn get_raw(
+    url: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+) -> (u16, Vec<(String, String)>, String) {
     let addr = url.trim_start_matches("http://");
     let mut stream = std::net::TcpStream::connect(addr).expect("connect");
+    let extra: String = headers
+        .iter()
+        .map(|(n, v)| format!("{n}: {v}\r\n"))
+        .collect();
     write!(
         stream,
-        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nx-request-id: {id}\r\nConnection: close\r\n\r\n"
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\n{extra}Connection: close\r\n\r\n"
     )
     .expect("request");
     let mut response = String::new();
@@ -181,7 +189,13 @@ fn a_listing_asked_again_at_once_is_the_same_answer_with_its_own_id_budget_and_l
     let url = announced["data"]["url"].as_str().unwrap().to_owned();
     let started = std::time::Instant::now();
     let answers: Vec<_> = (0..40)
-        .map(|i| get_raw(&url, "/api/pools/100", &format!("hot-test-{i}")))
+        .map(|i| {
+            get_raw(
+                &url,
+                "/api/pools/100",
+                &[("x-request-id", &format!("hot-test-{i}"))],
+            )
+        })
         .collect();
     let took = started.elapsed();
 
@@ -225,17 +239,8 @@ fn a_listing_asked_again_at_once_is_the_same_answer_with_its_own_id_budget_and_l
         assert!(header(headers, "retry-after").is_some());
     }
 
-    let killed = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    let output = child.wait_with_output().unwrap();
-    let log = String::from_utf8_lossy(&output.stderr);
-    let lines: Vec<Value> = log
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let (stopped, log, lines) = stop(child, "TERM");
+    assert!(stopped.success());
     // A repeated answer's line has the id as a field; the stack's runs in a span with it.
     let id_of = |line: &Value| {
         line["fields"]["request_id"]
