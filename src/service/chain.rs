@@ -71,8 +71,16 @@ pub struct Chain {
     proxy: Option<Url>,
     /// How long a server's sync of a pool is good for (the pool-state TTL).
     sync_ttl: Duration,
-    /// One per pool: syncs take turns, and the time of the last.
-    sync_gates: BTreeMap<u64, tokio::sync::Mutex<Option<Instant>>>,
+    /// One per pool: syncs take turns, and when the last was.
+    sync_gates: BTreeMap<u64, tokio::sync::Mutex<Option<LastSync>>>,
+}
+
+/// A pool's last sync: when it began, and the chain's head block then, when it was read (a
+/// server's syncs read it; a client's do not need it).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct LastSync {
+    pub at: Instant,
+    pub head: Option<[u8; 32]>,
 }
 
 /// What energy costs on this chain.
@@ -150,7 +158,7 @@ impl Chain {
     pub(crate) fn sync_gate(
         &self,
         denomination: u64,
-    ) -> Result<&tokio::sync::Mutex<Option<Instant>>> {
+    ) -> Result<&tokio::sync::Mutex<Option<LastSync>>> {
         self.sync_gates
             .get(&denomination)
             .ok_or_else(|| self.unknown_pool(&denomination.to_string()))

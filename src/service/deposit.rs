@@ -325,7 +325,7 @@ pub async fn refuse_known_commitment(
     if !chain.queued() {
         return Ok(());
     }
-    crate::service::sync::sync_if_stale(chain, denomination, trees).await?;
+    crate::service::sync::sync_if_stale(chain, denomination, trees, false).await?;
     let pool = chain.pool_address(denomination)?.to_base58();
     if trees.index_of(&pool, &commitment.0)?.is_some() {
         return Err(Error::Refused(format!(

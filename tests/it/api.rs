@@ -1407,3 +1407,38 @@ async fn a_node_answering_garbage_or_5xx_is_502_in_bounded_time_and_not_ready() 
         server.shutdown().await.unwrap();
     }
 }
+
+/// A server keeps its synced pool for a whole chain cache period (here an hour), but a page
+/// that ends past what it holds (a client syncing itself: its pool may have more) brings it
+/// up to date first when a block has come since: the deposits made after its last sync are
+/// served at once, not an hour later (a client used to find the server behind and fall back
+/// to the node). A page within what it holds is answered from the cache.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_past_the_end_of_the_servers_cache_syncs_it_when_a_block_came_since() {
+    let served = Served::start(ApiConfig::default(), Duration::from_secs(3600)).await;
+    let page = served.ok("/api/pools/100/leaves?from=0", None).await;
+    assert_eq!(page["total"], 0, "{page}");
+    let (notes, tree) = crate::relayer::deposit(&served, 2, 2).await;
+    let page = served.ok("/api/pools/100/leaves?from=0", None).await;
+    assert_eq!(page["total"], 2, "{page}");
+    let leaves = page["leaves"].as_array().unwrap();
+    assert_eq!(leaves.len(), 2);
+    for (leaf, note) in leaves.iter().zip(&notes) {
+        let commitment = format!(
+            "0x{}",
+            hex::encode(zk::field::to_be_bytes(&note.commitment()))
+        );
+        assert_eq!(leaf["commitment"], commitment.as_str(), "{page}");
+    }
+    assert_eq!(tree.len(), 2);
+    // Within what the cache holds: the same leaves, whatever the chain did since.
+    crate::relayer::deposit(&served, 2, 1).await;
+    let page = served
+        .ok("/api/pools/100/leaves?from=0&limit=1", None)
+        .await;
+    assert_eq!(page["total"], 2, "{page}");
+    // Past its end again: the third.
+    let page = served.ok("/api/pools/100/leaves?from=2", None).await;
+    assert_eq!(page["total"], 3, "{page}");
+    assert_eq!(page["leaves"].as_array().unwrap().len(), 1);
+}

@@ -27,7 +27,7 @@ use tron::{Address, NodeError};
 use zk::tree::MerklePath;
 
 use crate::error::{Error, Result};
-use crate::service::chain::Chain;
+use crate::service::chain::{Chain, LastSync};
 use crate::service::format::word_hex;
 use crate::service::inputs::LeafFormat;
 use crate::service::pools;
@@ -198,32 +198,66 @@ pub async fn sync_tree(
 ) -> Result<SyncedTree> {
     let gate = chain.sync_gate(denomination)?;
     let mut last = gate.lock().await;
+    let at = Instant::now();
     let synced = sync_unlocked(chain, denomination, cache, progress).await?;
-    *last = Some(Instant::now());
+    *last = Some(LastSync { at, head: None });
     Ok(synced)
 }
 
-/// For a server: syncs the pool unless it was synced within the pool-state TTL.
+/// For a server: syncs the pool unless it was synced within the pool-state TTL, or, when a
+/// client asks for more than the cache holds (`past_end`: it is syncing itself, and its pool
+/// has deposits the cache may not), unless no block has come since the last sync.
+///
+/// Without the second rule a server answered from a cache up to a TTL behind the chain, so a
+/// client syncing just after new deposits found the server behind and fell back to the node;
+/// with it, the first such client's request brings the server up to date, and every other
+/// request in the same block costs one read of the head (kept for up to a second).
 pub(crate) async fn sync_if_stale(
     chain: &Chain,
     denomination: u64,
     cache: &TreeCache,
+    past_end: bool,
 ) -> Result<()> {
     let gate = chain.sync_gate(denomination)?;
     let mut last = gate.lock().await;
-    if last.is_some_and(|t| t.elapsed() < chain.sync_ttl()) {
+    let fresh = last.is_some_and(|l| l.at.elapsed() < chain.sync_ttl());
+    if fresh && !past_end {
         return Ok(());
     }
+    // Read before the sync, so the sync has seen at least this block. Without it (the node
+    // unreachable) a cache within its TTL is still served, as before.
+    let head = match chain.head().await {
+        Ok(head) => head.block.block_id,
+        Err(e) if fresh => {
+            tracing::debug!(error = %e, "reading the head block; serving the cache");
+            return Ok(());
+        }
+        Err(e) => return Err(e),
+    };
+    if last.is_some_and(|l| l.head == Some(head)) {
+        return Ok(());
+    }
+    let at = Instant::now();
     sync_unlocked(chain, denomination, cache, &|_| {}).await?;
-    *last = Some(Instant::now());
+    *last = Some(LastSync {
+        at,
+        head: Some(head),
+    });
     Ok(())
 }
 
-/// The pool of `denomination` (its base58 address, the cache's key), synced first at most
-/// once per TTL: what a page served to another client is read from.
-async fn synced_pool(chain: &Chain, cache: &TreeCache, denomination: u64) -> Result<String> {
+/// The pool of `denomination` (its base58 address, the cache's key), synced first
+/// ([`sync_if_stale`]; `past_end` says from the cache whether the page asked for ends past
+/// what it holds): what a page served to another client is read from.
+async fn synced_pool(
+    chain: &Chain,
+    cache: &TreeCache,
+    denomination: u64,
+    past_end: impl FnOnce(&TreeCache, &str) -> Result<bool>,
+) -> Result<String> {
     let pool = chain.pool_address(denomination)?.to_base58();
-    sync_if_stale(chain, denomination, cache).await?;
+    let past_end = past_end(cache, &pool)?;
+    sync_if_stale(chain, denomination, cache, past_end).await?;
     Ok(pool)
 }
 
@@ -236,12 +270,16 @@ pub(crate) async fn leaves_page(
     (from, limit): (u32, u32),
     format: LeafFormat,
 ) -> Result<LeavesReply> {
-    let pool = synced_pool(chain, cache, denomination).await?;
     let cap = match format {
         LeafFormat::Entries => MAX_PAGE,
         LeafFormat::Packed => MAX_PACKED_PAGE,
     };
-    let leaves = cache.leaves_from(&pool, from, limit.clamp(1, cap))?;
+    let limit = limit.clamp(1, cap);
+    let pool = synced_pool(chain, cache, denomination, |cache, pool| {
+        Ok(u64::from(from) + u64::from(limit) > u64::from(cache.head(pool)?.count))
+    })
+    .await?;
+    let leaves = cache.leaves_from(&pool, from, limit)?;
     let total = cache.head(&pool)?.count;
     Ok(match format {
         LeafFormat::Entries => LeavesReply::Entries(LeavesPage {
@@ -268,8 +306,12 @@ pub(crate) async fn withdrawals_page(
     from: u32,
     limit: u32,
 ) -> Result<WithdrawalsPage> {
-    let pool = synced_pool(chain, cache, denomination).await?;
-    let withdrawals = cache.withdrawals_from(&pool, from, limit.clamp(1, MAX_PAGE))?;
+    let limit = limit.clamp(1, MAX_PAGE);
+    let pool = synced_pool(chain, cache, denomination, |cache, pool| {
+        Ok(u64::from(from) + u64::from(limit) > u64::from(cache.withdrawals_head(pool)?.count))
+    })
+    .await?;
+    let withdrawals = cache.withdrawals_from(&pool, from, limit)?;
     Ok(WithdrawalsPage {
         denomination,
         from,
