@@ -20,10 +20,6 @@
 //! attack mix, ≥ 80% of the clean rate. See BENCHMARKS.md.
 #![allow(clippy::unwrap_used)] // a test fails by panicking: unwrapping is how it says so
 
-/// The allocator the `tronpool` binary runs `serve` with (`src/main.rs`).
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
