@@ -43,6 +43,8 @@ use crate::service::relayer::LISTING_REPEAT;
 /// The largest listing kept (every pool's, with room to spare).
 const MAX_BODY: usize = 64 * 1024;
 
+const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+
 /// Headers each answer has of its own, never repeated from another.
 const OWN_HEADERS: [&str; 6] = [
     "x-request-id",
@@ -134,14 +136,12 @@ impl Hot {
             let kept = hot.kept.lock().unwrap_or_else(|e| e.into_inner());
             match kept.as_ref() {
                 Some(kept)
-                    if kept.at.elapsed() < self.repeat_for
+                    if started.saturating_duration_since(kept.at) < self.repeat_for
                         && kept.invalidations == cache::invalidations() =>
                 {
                     kept.clone()
                 }
-                _ => {
-                    return Err(Miss(Some((index, Instant::now(), cache::invalidations()))));
-                }
+                _ => return Err(Miss(Some((index, started, cache::invalidations())))),
             }
         };
         // Out of budget, or no client address: the stack answers (429, or 500), as always.
@@ -151,7 +151,7 @@ impl Hot {
         let headers = response.headers_mut();
         super::limits::write_headers(headers, self.budget.per_minute, remaining);
         let id = request_id(req);
-        headers.insert(HeaderName::from_static("x-request-id"), id.clone());
+        headers.insert(REQUEST_ID, id.clone());
         if layers::logging() {
             layers::log_repeated(&id, req.method(), &hot.path, started);
         }

@@ -27,7 +27,7 @@ use std::time::Duration;
 
 use axum::body::Body;
 use axum::extract::ConnectInfo;
-use axum::http::{HeaderMap, HeaderValue, Request, Response, StatusCode};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, Request, Response, StatusCode};
 use axum::response::IntoResponse;
 use governor::middleware::StateInformationMiddleware;
 use ipnet::IpNet;
@@ -384,10 +384,15 @@ pub(crate) async fn shared_budget(
 pub(super) fn write_headers(headers: &mut HeaderMap, limit: u32, remaining: u32) {
     let spent = u64::from(limit.saturating_sub(remaining));
     let reset = (spent * 60).div_ceil(u64::from(limit.max(1)));
-    headers.insert("ratelimit-limit", HeaderValue::from(limit));
-    headers.insert("ratelimit-remaining", HeaderValue::from(remaining));
-    headers.insert("ratelimit-reset", HeaderValue::from(reset));
+    headers.insert(LIMIT, HeaderValue::from(limit));
+    headers.insert(REMAINING, HeaderValue::from(remaining));
+    headers.insert(RESET, HeaderValue::from(reset));
 }
+
+// The headers' names, made once (a name given as text is parsed for every insert).
+const LIMIT: HeaderName = HeaderName::from_static("ratelimit-limit");
+const REMAINING: HeaderName = HeaderName::from_static("ratelimit-remaining");
+const RESET: HeaderName = HeaderName::from_static("ratelimit-reset");
 
 /// Turns the limiter's `x-ratelimit-*` headers on an allowed request into the `ratelimit-*`
 /// ones this API has always sent (and documents), with the reset time added.
