@@ -77,14 +77,22 @@ pub(super) async fn cheap_checks(req: Request, next: Next) -> Response {
     next.run(req).await
 }
 
+/// CORS: any origin unless `--cors-origin` lists some. `vary` only when an answer depends
+/// on the request's `Origin` (a list): with any origin allowed, and the methods and headers
+/// fixed, every answer is the same whatever the browser asks, and the 84 bytes would be sent
+/// on every answer for nothing.
 pub(super) fn cors(origins: &[HeaderValue]) -> CorsLayer {
-    let allow = if origins.is_empty() {
-        AllowOrigin::any()
+    let (allow, vary) = if origins.is_empty() {
+        (AllowOrigin::any(), Vec::new())
     } else {
-        AllowOrigin::list(origins.iter().cloned())
+        (
+            AllowOrigin::list(origins.iter().cloned()),
+            tower_http::cors::preflight_request_headers().collect(),
+        )
     };
     CorsLayer::new()
         .allow_origin(allow)
+        .vary(vary)
         .allow_methods([Method::GET, Method::POST])
         .allow_headers([axum::http::header::CONTENT_TYPE])
         .expose_headers([

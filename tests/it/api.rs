@@ -1317,6 +1317,8 @@ async fn a_request_past_its_timeout_is_504_and_browsers_get_cors() {
         .await
         .unwrap();
     assert!(!other.headers().contains_key("access-control-allow-origin"));
+    // With a list of origins an answer depends on the request's: caches are told so.
+    assert!(other.headers()["vary"].to_str().unwrap().contains("origin"));
     // The health request above is a probe: it spent nothing.
     assert_eq!(other.headers()["ratelimit-remaining"], "119");
     server.shutdown().await.unwrap();

@@ -215,7 +215,9 @@ fn a_listing_asked_again_at_once_is_the_same_answer_with_its_own_id_budget_and_l
             header(headers, "x-request-id"),
             Some(&*format!("hot-test-{i}"))
         );
-        for name in ["content-type", "vary", "access-control-allow-origin"] {
+        // Any origin allowed (the default): the same answer whatever the origin, no `vary`.
+        assert_eq!(header(headers, "vary"), None);
+        for name in ["content-type", "access-control-allow-origin"] {
             assert_eq!(header(headers, name), header(first_headers, name), "{name}");
         }
         assert_eq!(header(headers, "ratelimit-limit"), Some("30"));
