@@ -204,14 +204,17 @@ pub async fn sync_tree(
     Ok(synced)
 }
 
-/// For a server: syncs the pool unless it was synced within the pool-state TTL, or, when a
-/// client asks for more than the cache holds (`past_end`: it is syncing itself, and its pool
-/// has deposits the cache may not), unless no block has come since the last sync.
+/// For a server: syncs the pool unless it was synced within the pool-state TTL. Within it, a
+/// client asking for more than the cache holds (`past_end`: it is syncing itself, and its
+/// pool may have deposits the cache has not) gets a sync too, unless no block has come since
+/// the last one.
 ///
 /// Without the second rule a server answered from a cache up to a TTL behind the chain, so a
 /// client syncing just after new deposits found the server behind and fell back to the node;
 /// with it, the first such client's request brings the server up to date, and every other
-/// request in the same block costs one read of the head (kept for up to a second).
+/// request in the same block costs one read of the head. That read is kept for up to a
+/// second, so the rule can miss a block that second old: the server is then behind as it
+/// could be before, never more. Past the TTL the pool is synced whatever the head says.
 pub(crate) async fn sync_if_stale(
     chain: &Chain,
     denomination: u64,
@@ -224,25 +227,23 @@ pub(crate) async fn sync_if_stale(
     if fresh && !past_end {
         return Ok(());
     }
-    // Read before the sync, so the sync has seen at least this block. Without it (the node
-    // unreachable) a cache within its TTL is still served, as before.
+    // Read before the sync, so the sync has seen at least this block (a head kept from
+    // before makes the next comparison differ: one sync more, never one less). Without it
+    // (the node unreachable) a cache within its TTL is still served, as before.
     let head = match chain.head().await {
-        Ok(head) => head.block.block_id,
+        Ok(head) => Some(head.block.block_id),
         Err(e) if fresh => {
             tracing::debug!(error = %e, "reading the head block; serving the cache");
             return Ok(());
         }
-        Err(e) => return Err(e),
+        Err(_) => None,
     };
-    if last.is_some_and(|l| l.head == Some(head)) {
+    if fresh && head.is_some() && last.is_some_and(|l| l.head == head) {
         return Ok(());
     }
     let at = Instant::now();
     sync_unlocked(chain, denomination, cache, &|_| {}).await?;
-    *last = Some(LastSync {
-        at,
-        head: Some(head),
-    });
+    *last = Some(LastSync { at, head });
     Ok(())
 }
 
