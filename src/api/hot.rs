@@ -26,7 +26,7 @@
 //! A repeated answer waits for nothing and holds nothing, so it is not counted against the
 //! requests in flight, and has no deadline.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use axum::body::{Body, Bytes};
@@ -153,7 +153,7 @@ impl Hot {
         let id = request_id(req);
         headers.insert(REQUEST_ID, id.clone());
         if layers::logging() {
-            layers::log_repeated(&id, req.method(), &hot.path, started);
+            layers::log_answer(Some(&id), req.method(), &hot.path, StatusCode::OK, started);
         }
         hot.metrics.answered(started);
         Ok(response)
@@ -226,7 +226,7 @@ impl HotPath {
 
 /// The client's request id, or a new one (as the stack's request-id layers do).
 fn request_id<B>(req: &Request<B>) -> HeaderValue {
-    if let Some(id) = req.headers().get("x-request-id") {
+    if let Some(id) = req.headers().get(REQUEST_ID) {
         return id.clone();
     }
     MakeRequestUuid
@@ -234,9 +234,6 @@ fn request_id<B>(req: &Request<B>) -> HeaderValue {
         .map(|id| id.into_header_value())
         .unwrap_or_else(|| HeaderValue::from_static("-"))
 }
-
-/// A shared handle for the accept loop.
-pub(super) type Shared = Arc<Hot>;
 
 #[cfg(test)]
 mod tests {

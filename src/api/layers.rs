@@ -145,7 +145,7 @@ pub(super) async fn access_log(req: Request, next: Next) -> Response {
         .unwrap_or_else(|| HeaderValue::from_static(""));
     let span = request_span(&id);
     let response = next.run(req).instrument(span.clone()).await;
-    span.in_scope(|| log_answer(&method, &path, response.status(), started));
+    span.in_scope(|| log_answer(None, &method, &path, response.status(), started));
     response
 }
 
@@ -161,25 +161,19 @@ pub(super) fn request_span(id: &HeaderValue) -> tracing::Span {
     tracing::info_span!("request", request_id = %id)
 }
 
-/// The access log's line for a repeated answer (`api::hot`): the same fields, with the
-/// request id as one of them rather than a span, which would cost as much again as the line
-/// (nothing else is logged inside it).
-pub(super) fn log_repeated(id: &HeaderValue, method: &Method, path: &str, started: Instant) {
+/// The access log's line for one answer. A repeated listing (`api::hot`) gives its request
+/// id as a field (`id`), having no span: a span would cost as much again as the line, and
+/// nothing else is logged inside it.
+pub(super) fn log_answer(
+    id: Option<&HeaderValue>,
+    method: &Method,
+    path: &str,
+    status: StatusCode,
+    started: Instant,
+) {
     tracing::info!(
         target: "tronpool::api",
-        request_id = id.to_str().unwrap_or_default(),
-        method = %method,
-        path = %path,
-        status = 200,
-        ms = started.elapsed().as_secs_f64() * 1000.0,
-        "request"
-    )
-}
-
-/// The access log's line for one answer.
-pub(super) fn log_answer(method: &Method, path: &str, status: StatusCode, started: Instant) {
-    tracing::info!(
-        target: "tronpool::api",
+        request_id = id.map(|id| id.to_str().unwrap_or_default()),
         method = %method,
         path = %path,
         status = status.as_u16(),

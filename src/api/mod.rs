@@ -304,7 +304,7 @@ pub async fn serve(
 async fn accept(
     listener: tokio::net::TcpListener,
     router: Router,
-    hot: hot::Shared,
+    hot: Arc<hot::Hot>,
     header_read_timeout: Duration,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
