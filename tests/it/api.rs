@@ -1418,7 +1418,7 @@ async fn a_node_answering_garbage_or_5xx_is_502_in_bounded_time_and_not_ready() 
 /// from the cache.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_page_past_the_end_of_the_servers_cache_syncs_it_when_a_block_came_since() {
-    let served = Served::start(ApiConfig::default(), Duration::from_secs(3600)).await;
+    let mut served = Served::start(ApiConfig::default(), Duration::from_secs(3600)).await;
     // Asks past the end until the server has `total` leaves, for at most 3 s (the head block
     // it compares is kept for up to a second).
     let past_end = |from: u32, total: u32| {
@@ -1460,4 +1460,12 @@ async fn a_page_past_the_end_of_the_servers_cache_syncs_it_when_a_block_came_sin
     let page = past_end(2, 3).await;
     assert_eq!(page["total"], 3, "{page}");
     assert_eq!(page["leaves"].as_array().unwrap().len(), 1);
+
+    // The node gone, the head cannot be read: within its cache period the server still
+    // answers from its cache (once the head it kept, for up to a second, has run out).
+    served.devnet.take().unwrap().shutdown().await.unwrap();
+    tokio::time::sleep(Duration::from_millis(1_100)).await;
+    let page = served.ok("/api/pools/100/leaves?from=3", None).await;
+    assert_eq!(page["total"], 3, "{page}");
+    assert_eq!(page["leaves"].as_array().unwrap().len(), 0);
 }
