@@ -28,9 +28,8 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use alloy_primitives::{B256, Bytes};
 use alloy_sol_types::SolCall;
-use contracts::{BatchInserter, QueuedPool};
+use contracts::QueuedPool;
 use criterion::{Criterion, criterion_group, criterion_main};
 use devnet::DevnetConfig;
 use rand_core::RngCore;
@@ -39,10 +38,7 @@ use tronpool::service::chain::Chain;
 use tronpool::settings::SyncSource;
 use tronpool::store::trees::{Leaf, TreeCache, Update};
 use zk::Fr;
-use zk::batch::{BATCH_LEVELS, BATCH_SIZE, BatchCircuit};
 use zk::note::{Note, NoteMeta};
-use zk::proof::EncodedProof;
-use zk::tree::MerkleTree;
 
 /// Leaves the fill writes: room is left for the real deposits the bench makes.
 const FILL: usize = (1 << 20) - 8_192;
@@ -246,7 +242,7 @@ fn scale(c: &mut Criterion) {
     let mut incremental = |name: &str, chain: &Chain, samples: &mut Vec<f64>| {
         for _ in 0..INCREMENTAL_ROUNDS {
             let new = deposit(&devnet, INCREMENT, &mut next);
-            insert(&devnet, &mut tree, &mut queue, &new);
+            support::insert(&devnet, &mut tree, &mut queue, &new);
             let started = Instant::now();
             let synced = sync(chain, &warm);
             samples.push(started.elapsed().as_secs_f64());
@@ -354,7 +350,7 @@ fn scale(c: &mut Criterion) {
         (took, peak_kb, json)
     };
     let new = deposit(&devnet, INCREMENT, &mut next);
-    insert(&devnet, &mut tree, &mut queue, &new);
+    support::insert(&devnet, &mut tree, &mut queue, &new);
     let (took, peak_kb, _) = cli(&["pool", "sync", "--denom", "100"], None);
     line(
         "scale/cli_pool_sync_100_new",
@@ -373,56 +369,6 @@ fn scale(c: &mut Criterion) {
         "scale/cli_withdraw_unsigned_newest_note",
         serde_json::json!({ "seconds": took, "peak_rss_mb": peak_kb / 1024 }),
     );
-}
-
-/// Inserts `commitments`, the newest deposits, as a batcher would: batches that end at the
-/// tree's blocks of 32, proved with the devnet's batch development keys and sent through the
-/// inserter by a dev account (the setup, not what is measured). Keeps `tree` and `queue` (the
-/// chain after the last inserted deposit) in step.
-fn insert(
-    devnet: &devnet::DevnetHandle,
-    tree: &mut MerkleTree,
-    queue: &mut Fr,
-    commitments: &[[u8; 32]],
-) {
-    let pool = devnet.deployment().pool(100).unwrap().address;
-    let inserter = devnet.deployment().batches.as_ref().unwrap().inserter;
-    let submitter = devnet.accounts()[0].clone();
-    let keys = &zk::batch_proof::insecure_dev_keys().proving;
-    let commitments: Vec<Fr> = commitments
-        .iter()
-        .map(|c| zk::field::from_be_bytes(c, "a commitment").unwrap())
-        .collect();
-    let mut at = 0;
-    while at < commitments.len() {
-        let room = BATCH_SIZE - tree.len() % BATCH_SIZE;
-        let batch = &commitments[at..(at + room).min(commitments.len())];
-        let circuit = BatchCircuit::new(
-            BATCH_LEVELS,
-            tree,
-            *queue,
-            batch,
-            zk::field::from_address(&submitter.address().evm_bytes()),
-        )
-        .unwrap();
-        let proof = zk::batch_proof::prove(keys, &circuit, &mut rand_core::OsRng).unwrap();
-        let data = BatchInserter::insertBatchCall {
-            pool: pool.into(),
-            proof: Bytes::from(EncodedProof::from_proof(&proof).to_bytes().to_vec()),
-            newRoot: B256::from(zk::field::to_be_bytes(&circuit.public.new_root)),
-            start: circuit.public.start,
-            count: circuit.public.count,
-        }
-        .abi_encode();
-        devnet.with_chain(|chain| {
-            let txid = support::call(chain, &submitter, inserter, data);
-            chain.mine();
-            support::succeeded(chain, &txid);
-        });
-        tree.extend(batch).unwrap();
-        *queue = zk::batch::chain(*queue, batch);
-        at += batch.len();
-    }
 }
 
 /// A SQLite database and its write-ahead files.

@@ -4,8 +4,15 @@
 //!
 //! The deposits are real: each is a signed `deposit` executed by the pool contract on the
 //! devnet (1,000 to a block, as on a busy pool), and the sync reads them over loopback HTTP
-//! from the devnet's TronGrid events API, exactly as the CLI does. Making them takes a few
-//! minutes before the measurements start. `TRONPOOL_BENCH_DEPOSITS` sets another count.
+//! from the devnet's TronGrid events API, exactly as the CLI does. The pool is a queued pool,
+//! so a deposit waits until a batch inserts it, and only inserted deposits are in the tree a
+//! client builds and checks against the pool: the setup's deposits are inserted by the
+//! benchmarks' control (`Ledger::insert_queued`: the roots and counters their 3,125 batches
+//! would leave, after checking the leaves against the pool's queue chain; proving those
+//! batches would take about an hour here), and each incremental round's 100 by real batches
+//! (proved with the devnet's batch development keys, sent through the inserter), so each
+//! incremental sync grows the tree by 100 leaves. Making the deposits takes a few minutes
+//! before the measurements start. `TRONPOOL_BENCH_DEPOSITS` sets another count.
 #![allow(clippy::unwrap_used)] // a test fails by panicking: unwrapping is how it says so
 
 mod support;
@@ -16,6 +23,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use devnet::DevnetConfig;
 use support::{approve_and_fund, deposit, median};
 use tronpool::store::trees::TreeCache;
+use zk::Fr;
 
 const INCREMENT: usize = 100;
 
@@ -61,9 +69,21 @@ fn sync(c: &mut Criterion) {
     approve_and_fund(&devnet);
     let started = Instant::now();
     let mut next = 0;
-    deposit(&devnet, wanted, &mut next);
+    let leaves: Vec<Fr> = deposit(&devnet, wanted, &mut next)
+        .iter()
+        .map(|c| zk::field::from_be_bytes(c, "a commitment").unwrap())
+        .collect();
+    let pool = devnet.deployment().pool(100).expect("pool").address;
+    let mut tree = devnet
+        .with_chain(|chain| {
+            let tree = chain.insert_queued(pool, &leaves);
+            chain.mine();
+            tree
+        })
+        .expect("insert the deposits");
+    let mut queue = zk::batch::chain(Fr::from(0u64), &leaves);
     eprintln!(
-        "made {wanted} deposits in {:.1} s",
+        "made and inserted {wanted} deposits in {:.1} s",
         started.elapsed().as_secs_f64()
     );
     let node = tron::NodeClient::new(tron::NodeConfig::new(devnet.url().parse().expect("url")))
@@ -123,7 +143,8 @@ fn sync(c: &mut Criterion) {
         b.iter_custom(|iters| {
             let mut total = Duration::ZERO;
             for _ in 0..iters {
-                deposit(&devnet, INCREMENT, &mut next);
+                let new = deposit(&devnet, INCREMENT, &mut next);
+                support::insert(&devnet, &mut tree, &mut queue, &new);
                 let started = Instant::now();
                 let synced = runtime
                     .block_on(tronpool::service::sync::sync_tree(
@@ -139,6 +160,7 @@ fn sync(c: &mut Criterion) {
                     "{} leaves after {next} deposits",
                     synced.leaves as usize
                 );
+                assert_eq!(synced.leaves as usize, next, "every deposit is in the tree");
                 incremental.push(took.as_secs_f64());
                 total += took;
             }

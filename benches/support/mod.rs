@@ -1,14 +1,19 @@
 //! What the benches that need a busy pool share: deposits executed straight on the devnet's
-//! chain (the setup, not what is measured), and the median of a run's samples.
+//! chain and real batches that insert them (the setup, not what is measured), and the median
+//! of a run's samples.
 #![allow(dead_code)] // each bench uses a different part
 
-use alloy_primitives::{B256, U256};
+use alloy_primitives::{B256, Bytes, U256};
 use alloy_sol_types::SolCall;
-use contracts::TronPool;
+use contracts::{BatchInserter, TronPool};
 use devnet::DevnetHandle;
 use rand_core::RngCore;
 use tron::abi::Trc20;
 use tron::{Action, PrivateKey, TransactionBuilder, Trigger};
+use zk::Fr;
+use zk::batch::{BATCH_LEVELS, BATCH_SIZE, BatchCircuit};
+use zk::proof::EncodedProof;
+use zk::tree::MerkleTree;
 
 /// Deposits a block holds in the setup, as on a busy pool.
 pub const PER_BLOCK: usize = 1_000;
@@ -122,4 +127,54 @@ pub fn selected(prefix: &str) -> bool {
         || filters
             .iter()
             .any(|f| prefix.contains(f.as_str()) || f.starts_with(prefix))
+}
+
+/// Inserts `commitments`, the newest deposits, as a batcher would: batches that end at the
+/// tree's blocks of 32, proved with the devnet's batch development keys and sent through the
+/// inserter by a dev account (the setup, not what is measured). Keeps `tree` and `queue` (the
+/// chain after the last inserted deposit) in step.
+pub fn insert(
+    devnet: &devnet::DevnetHandle,
+    tree: &mut MerkleTree,
+    queue: &mut Fr,
+    commitments: &[[u8; 32]],
+) {
+    let pool = devnet.deployment().pool(100).unwrap().address;
+    let inserter = devnet.deployment().batches.as_ref().unwrap().inserter;
+    let submitter = devnet.accounts()[0].clone();
+    let keys = &zk::batch_proof::insecure_dev_keys().proving;
+    let commitments: Vec<Fr> = commitments
+        .iter()
+        .map(|c| zk::field::from_be_bytes(c, "a commitment").unwrap())
+        .collect();
+    let mut at = 0;
+    while at < commitments.len() {
+        let room = BATCH_SIZE - tree.len() % BATCH_SIZE;
+        let batch = &commitments[at..(at + room).min(commitments.len())];
+        let circuit = BatchCircuit::new(
+            BATCH_LEVELS,
+            tree,
+            *queue,
+            batch,
+            zk::field::from_address(&submitter.address().evm_bytes()),
+        )
+        .unwrap();
+        let proof = zk::batch_proof::prove(keys, &circuit, &mut rand_core::OsRng).unwrap();
+        let data = BatchInserter::insertBatchCall {
+            pool: pool.into(),
+            proof: Bytes::from(EncodedProof::from_proof(&proof).to_bytes().to_vec()),
+            newRoot: B256::from(zk::field::to_be_bytes(&circuit.public.new_root)),
+            start: circuit.public.start,
+            count: circuit.public.count,
+        }
+        .abi_encode();
+        devnet.with_chain(|chain| {
+            let txid = call(chain, &submitter, inserter, data);
+            chain.mine();
+            succeeded(chain, &txid);
+        });
+        tree.extend(batch).unwrap();
+        *queue = zk::batch::chain(*queue, batch);
+        at += batch.len();
+    }
 }

@@ -659,3 +659,71 @@ async fn a_filled_queued_pool_takes_its_next_deposit_and_batch_as_if_every_leaf_
     p.withdraw(1_234, &relayer).await;
     p.withdraw(n as usize + 1, &relayer).await;
 }
+
+/// The benchmarks' insertion of real deposits without batch proofs (`Ledger::insert_queued`)
+/// leaves the pool as real batches would: it refuses leaves that are not what was deposited,
+/// the views agree with the client's tree, the ring holds each batch's root, the next real
+/// deposit and batch are accepted on top, and an inserted note withdraws.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn real_deposits_inserted_without_proofs_for_benchmarks_are_as_if_batches_had_inserted_them()
+{
+    let mut p = Pool::deploy(100, tokio::task::spawn_blocking(batch_keys).await.unwrap()).await;
+    let (depositor, batcher, relayer) = (p.account(0), p.account(3), p.account(4));
+    // 70 deposits: two whole blocks and six in the third.
+    p.approve(&depositor, 71).await;
+    for _ in 0..70 {
+        p.deposit(&depositor).await;
+    }
+    let leaves: Vec<Fr> = p.notes.iter().map(Note::commitment).collect();
+    let pool = p.pool;
+    let insert = |leaves: Vec<Fr>| {
+        p.devnet.with_chain(move |chain| {
+            let tree = chain.insert_queued(pool, &leaves);
+            chain.mine();
+            tree
+        })
+    };
+    // Not what was deposited: one leaf changed, or one missing.
+    let mut wrong = leaves.clone();
+    wrong[40] = Fr::from(7u64);
+    let refused = insert(wrong).unwrap_err();
+    assert!(
+        refused.contains("not the deposits the pool queued"),
+        "{refused}"
+    );
+    let refused = insert(leaves[..69].to_vec()).unwrap_err();
+    assert!(refused.contains("70 deposits waiting, not 69"), "{refused}");
+    assert_eq!(view(&p.client, pool, QueuedPool::nextIndexCall {}).await, 0);
+
+    p.tree = insert(leaves.clone()).unwrap();
+    assert_eq!(
+        p.tree.root(),
+        MerkleTree::from_leaves(&leaves).unwrap().root()
+    );
+    assert_eq!(
+        view(&p.client, pool, QueuedPool::nextIndexCall {}).await,
+        70
+    );
+    assert_eq!(view(&p.client, pool, QueuedPool::queuedCall {}).await, 70);
+    let last = view(&p.client, pool, QueuedPool::getLastRootCall {}).await;
+    assert_eq!(last, word(&p.tree.root()));
+    for count in [32, 64] {
+        let root = word(&MerkleTree::from_leaves(&leaves[..count]).unwrap().root());
+        assert!(
+            view(&p.client, pool, QueuedPool::isKnownRootCall { root }).await,
+            "the root after {count}"
+        );
+    }
+    let refused = insert(leaves.clone()).unwrap_err();
+    assert!(
+        refused.contains("already has deposits in its tree"),
+        "{refused}"
+    );
+
+    // A real deposit on top and a real batch for it, then an inserted note and the new one
+    // withdraw.
+    p.deposit(&depositor).await;
+    p.insert(1, &batcher).await;
+    p.withdraw(40, &relayer).await;
+    p.withdraw(70, &relayer).await;
+}

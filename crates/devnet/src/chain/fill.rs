@@ -3,7 +3,8 @@
 //! here), never for anything a user runs.
 //!
 //! Two layouts: the queued pool the devnet deploys (`QueuedPool`, [`Ledger::fill_queued_pool`],
-//! below), and the direct-insert `TronPool` ([`Ledger::fill_pool_tree`]). For the latter it
+//! below, and [`Ledger::insert_queued`], which inserts real deposits without batch proofs),
+//! and the direct-insert `TronPool` ([`Ledger::fill_pool_tree`]). For the latter it
 //! writes what `MerkleTreeWithHistory` keeps (`contracts/src/MerkleTreeWithHistory.sol`)
 //! exactly as a million `_insert`s would have left it: `filledSubtrees`, the ring of the last
 //! 100 roots, and `nextIndex`. So the pool's views (`nextIndex`, `getLastRoot`,
@@ -95,23 +96,82 @@ impl Ledger {
     /// computes. Nothing waits, so no checkpoint is written. Not written, as for the
     /// direct-insert fill: events, the USDT.
     pub fn fill_queued_pool(&mut self, pool: Address, leaves: &[Fr]) -> Result<MerkleTree, String> {
-        use queued::{COUNTERS, QUEUE_HASHES, QUEUE_RING, ROOTS};
-        use zk::batch::BATCH_SIZE;
-        // A queued pool's counters word has `live` set and nothing above it.
-        let counters = self.storage(&pool, U256::from(COUNTERS));
-        if counters >> 96 != U256::from(1) {
-            return Err(format!("{} is not a queued pool", pool.to_base58()));
-        }
-        if counters & U256::from(u64::MAX) != U256::ZERO {
+        use queued::{QUEUE_HASHES, QUEUE_RING};
+        let counters = self.queued_counters(pool)?;
+        if counters.queued != 0 {
             return Err(format!(
                 "the pool {} already has deposits",
                 pool.to_base58()
             ));
         }
         let n = leaves.len();
+        let ring_from = n.saturating_sub(QUEUE_RING);
+        let mut chain = zk::batch::chain(Fr::from(0u64), &leaves[..ring_from]);
+        for (position, leaf) in leaves.iter().enumerate().skip(ring_from) {
+            chain = zk::batch::chain(chain, &[*leaf]);
+            let slot = QUEUE_HASHES + (position % QUEUE_RING) as u64;
+            self.set_storage(pool, U256::from(slot), word(&chain))?;
+        }
+        self.write_batches(pool, leaves)
+    }
+
+    /// Inserts every deposit waiting in `pool`, a queued pool none of whose deposits is in its
+    /// tree yet, as batches of 32 (one per block of the tree, the last one partial) would,
+    /// without proving them; answers the tree. For benchmarks whose deposits are real (their
+    /// events, queue chain and USDT) but whose thousands of batch proofs would take an hour
+    /// here. `leaves` must be the queued commitments in order: their chain is checked against
+    /// the one the pool's deposits wrote, so nothing but what was deposited goes in. Written
+    /// as those batches leave it: the ring of the last 100 batch roots and the counters
+    /// (`nextIndex = queued`, `rootIndex`). Not written: the `BatchInserted` events, and the
+    /// insertion fees a batcher would be credited.
+    pub fn insert_queued(&mut self, pool: Address, leaves: &[Fr]) -> Result<MerkleTree, String> {
+        use queued::{QUEUE_HASHES, QUEUE_RING};
+        let counters = self.queued_counters(pool)?;
+        if counters.next_index != 0 {
+            return Err(format!(
+                "the pool {} already has deposits in its tree",
+                pool.to_base58()
+            ));
+        }
+        if counters.queued as usize != leaves.len() || leaves.is_empty() {
+            return Err(format!(
+                "the pool {} has {} deposits waiting, not {}",
+                pool.to_base58(),
+                counters.queued,
+                leaves.len()
+            ));
+        }
+        let last = (leaves.len() - 1) % QUEUE_RING;
+        let kept = self.storage(&pool, U256::from(QUEUE_HASHES + last as u64));
+        if word(&zk::batch::chain(Fr::from(0u64), leaves)) != kept {
+            return Err("the leaves are not the deposits the pool queued".to_owned());
+        }
+        self.write_batches(pool, leaves)
+    }
+
+    /// A queued pool's counters, refusing anything else.
+    fn queued_counters(&self, pool: Address) -> Result<QueuedCounters, String> {
+        let word = self.storage(&pool, U256::from(queued::COUNTERS));
+        // A queued pool's counters word has `live` set and nothing above it.
+        if word >> 96 != U256::from(1) {
+            return Err(format!("{} is not a queued pool", pool.to_base58()));
+        }
+        let field = |shift: usize| (word >> shift).as_limbs()[0] as u32;
+        Ok(QueuedCounters {
+            queued: field(0),
+            next_index: field(32),
+        })
+    }
+
+    /// Writes what inserting `leaves` (all of the pool's deposits, the queue chain already in
+    /// place) in batches of 32 from an empty tree leaves: the roots of the last 100 batches in
+    /// their ring (batch 0's empty root, which the constructor wrote, stays where it is) and
+    /// the counters `queued = nextIndex = n`, `rootIndex`.
+    fn write_batches(&mut self, pool: Address, leaves: &[Fr]) -> Result<MerkleTree, String> {
+        use queued::{COUNTERS, ROOTS};
+        use zk::batch::BATCH_SIZE;
+        let n = leaves.len();
         let batches = n.div_ceil(BATCH_SIZE);
-        // The roots after the last 100 batches, oldest first (batch 0: the empty root the
-        // constructor wrote stays where it is).
         let first_batch = batches.saturating_sub(ROOT_HISTORY_SIZE - 1).max(1);
         let prefix = ((first_batch - 1) * BATCH_SIZE).min(n);
         let mut tree = MerkleTree::from_leaves(&leaves[..prefix]).map_err(|e| e.to_string())?;
@@ -122,19 +182,18 @@ impl Ledger {
             let slot = ROOTS + (batch % ROOT_HISTORY_SIZE) as u64;
             self.set_storage(pool, U256::from(slot), word(&tree.root()))?;
         }
-        let ring_from = n.saturating_sub(QUEUE_RING);
-        let mut chain = zk::batch::chain(Fr::from(0u64), &leaves[..ring_from]);
-        for (position, leaf) in leaves.iter().enumerate().skip(ring_from) {
-            chain = zk::batch::chain(chain, &[*leaf]);
-            let slot = QUEUE_HASHES + (position % QUEUE_RING) as u64;
-            self.set_storage(pool, U256::from(slot), word(&chain))?;
-        }
         let n_word = U256::from(n as u64);
         let root_index = U256::from((batches % ROOT_HISTORY_SIZE) as u64);
         let counters = n_word | (n_word << 32) | (root_index << 64) | (U256::from(1) << 96);
         self.set_storage(pool, U256::from(COUNTERS), counters)?;
         Ok(tree)
     }
+}
+
+/// The two counters of a queued pool the fills read.
+struct QueuedCounters {
+    queued: u32,
+    next_index: u32,
 }
 
 fn word(node: &Fr) -> U256 {
