@@ -338,6 +338,43 @@ async fn events_page_with_fingerprints_in_both_orders() {
             .collect::<Vec<_>>()
     );
 
+    // A time range is a range of the chain's events, in either order and across pages: from
+    // the third transfer's block on, and up to the second's.
+    let (third, second) = (events[13].block_timestamp, events[12].block_timestamp);
+    for (min, max) in [
+        (Some(third), None),
+        (None, Some(second)),
+        (Some(second), Some(third)),
+    ] {
+        let expected: Vec<_> = events
+            .iter()
+            .filter(|e| min.is_none_or(|t| e.block_timestamp >= t))
+            .filter(|e| max.is_none_or(|t| e.block_timestamp <= t))
+            .map(|e| (e.transaction_id, e.event_index))
+            .collect();
+        assert!(!expected.is_empty() && expected.len() < events.len());
+        for ascending in [true, false] {
+            let bounded = EventQuery {
+                ascending,
+                min_block_timestamp: min,
+                max_block_timestamp: max,
+                ..query.clone()
+            };
+            let got = client
+                .all_contract_events(&usdt, &bounded, 100)
+                .await
+                .unwrap();
+            let mut got: Vec<_> = got
+                .iter()
+                .map(|e| (e.transaction_id, e.event_index))
+                .collect();
+            if !ascending {
+                got.reverse();
+            }
+            assert_eq!(got, expected, "{min:?}..{max:?}, ascending {ascending}");
+        }
+    }
+
     let page = client
         .contract_events(
             &usdt,

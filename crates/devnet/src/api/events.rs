@@ -17,6 +17,11 @@ pub struct EventAbi<'a> {
 }
 
 impl EventAbi<'_> {
+    /// Whether a log whose first topic is `topic0` is this event.
+    pub fn is(&self, topic0: Option<&[u8; 32]>) -> bool {
+        topic0 == Some(&self.topic0)
+    }
+
     /// TronGrid's `event` text: `Transfer(address indexed from, address indexed to, uint256 value)`.
     pub fn signature_text(&self) -> String {
         let params: Vec<String> = self

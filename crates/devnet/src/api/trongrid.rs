@@ -132,11 +132,25 @@ fn events_page(
     // Every event here is solidified: the devnet's solid head is its head.
     if !only_unconfirmed && let Some(stored) = chain.contract(&contract) {
         let abi = stored.abi.clone().unwrap_or_default();
-        let abis = event_abis(&abi);
+        let mut abis = event_abis(&abi);
+        // Asked for one event: a log of any other is passed over by its first topic, before
+        // its transaction is looked up or anything decoded (TronGrid indexes events by name;
+        // a client syncing one kind of event from a pool with 100,000 of another would
+        // otherwise pay to decode them all).
+        if let Some(name) = name {
+            abis.retain(|a| a.name == name.as_str());
+        }
         // The references are in chain order: the page starts by binary search after the
         // fingerprint and walks only as far as it needs, so paging through a contract with
         // many events costs each page its own size, not the whole history.
         let refs = chain.event_refs(&contract);
+        // Block times only grow along the chain, so the time bounds are a range of the
+        // references too, found the same way: a client that asks from its newest block's time
+        // costs the page it gets, not a walk over every older event (TronGrid indexes them).
+        let time = |r: &EventRef| chain.block(r.block).map_or(i64::MAX, |b| b.timestamp);
+        let from = min_ts.map_or(0, |t| refs.partition_point(|r| time(r) < t));
+        let to = max_ts.map_or(refs.len(), |t| refs.partition_point(|r| time(r) <= t));
+        let refs = &refs[from..to.max(from)];
         let walk: Box<dyn Iterator<Item = &EventRef>> = match (ascending, after) {
             (true, None) => Box::new(refs.iter()),
             (true, Some(a)) => Box::new(refs[refs.partition_point(|r| r.position() <= a)..].iter()),
@@ -148,6 +162,9 @@ fn events_page(
             ),
         };
         for r in walk {
+            if name.is_some() && !abis.iter().any(|a| a.is(r.topic0.as_ref())) {
+                continue;
+            }
             let Some((mined, log, log_index)) = chain.event(r) else {
                 continue;
             };

@@ -144,6 +144,9 @@ pub struct Mined {
 pub struct EventRef {
     pub txid: TxId,
     pub log_index: usize,
+    /// The log's first topic (an event's signature hash), so a query for one event passes
+    /// over the others without looking up their transactions.
+    pub topic0: Option<[u8; 32]>,
     pub block: u64,
     /// The transaction's position in its block.
     pub tx_position: usize,
@@ -709,6 +712,7 @@ impl Ledger {
                 .push(EventRef {
                     txid: mined.info.id,
                     log_index,
+                    topic0: log.topics.first().copied(),
                     block: mined.info.block_number,
                     tx_position,
                 });

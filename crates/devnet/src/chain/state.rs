@@ -193,6 +193,7 @@ impl Ledger {
                     .push(EventRef {
                         txid: saved.info.id,
                         log_index,
+                        topic0: log.topics.first().copied(),
                         block: saved.info.block_number,
                         tx_position: positions.get(&saved.info.id).copied().unwrap_or(0),
                     });
