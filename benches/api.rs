@@ -275,11 +275,11 @@ fn api(c: &mut Criterion) {
         });
     }
     // The same oversized address without the socket: what refusing it costs the server
-    // itself (every layer, routing, the length check), not moving 60 KB over loopback.
+    // itself (every layer, routing, the length check), not moving 16 KB over loopback.
     let router = api::router(bench.app.clone());
     let long = format!("/api/balance/T{}", "z".repeat(15_999));
     // Beside it, the cheapest request there is (an unknown path, 404) through the same
-    // layers: the difference is what the 60 KB costs.
+    // layers: the difference is what the 16 KB costs.
     for (name, path, expected) in [
         ("long_address_in_process", long.as_str(), 400),
         ("unknown_path_in_process", "/api/nowhere", 404),
