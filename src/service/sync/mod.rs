@@ -238,7 +238,8 @@ pub(crate) async fn sync_if_stale(
         }
         Err(_) => None,
     };
-    if fresh && head.is_some() && last.is_some_and(|l| l.head == head) {
+    // (Within the TTL the head was read: a failed read returned above.)
+    if fresh && last.is_some_and(|l| l.head == head) {
         return Ok(());
     }
     let at = Instant::now();

@@ -133,10 +133,10 @@ fn events_page(
     if !only_unconfirmed && let Some(stored) = chain.contract(&contract) {
         let abi = stored.abi.clone().unwrap_or_default();
         let mut abis = event_abis(&abi);
-        // Asked for one event: a log of any other is passed over by its first topic, before
-        // its transaction is looked up or anything decoded (TronGrid indexes events by name;
-        // a client syncing one kind of event from a pool with 100,000 of another would
-        // otherwise pay to decode them all).
+        // Asked for one event, only its ABI stays: a log of any other is passed over by its
+        // first topic, before its transaction is looked up or anything decoded (TronGrid
+        // indexes events by name; a client syncing one kind of event from a pool with
+        // 100,000 of another would otherwise pay to decode them all).
         if let Some(name) = name {
             abis.retain(|a| a.name == name.as_str());
         }
@@ -162,25 +162,20 @@ fn events_page(
             ),
         };
         for r in walk {
-            if name.is_some() && !abis.iter().any(|a| a.is(r.topic0.as_ref())) {
+            // A log of no event asked for (or of none in the ABI) is passed over here.
+            if !abis.iter().any(|a| a.is(r.topic0.as_ref())) {
                 continue;
             }
             let Some((mined, log, log_index)) = chain.event(r) else {
                 continue;
             };
             let info = &mined.info;
-            if block_number.is_some_and(|n| n != info.block_number as i64)
-                || min_ts.is_some_and(|t| info.block_timestamp < t)
-                || max_ts.is_some_and(|t| info.block_timestamp > t)
-            {
+            if block_number.is_some_and(|n| n != info.block_number as i64) {
                 continue;
             }
             let Some((event, result, types)) = decode(&abis, log) else {
                 continue;
             };
-            if name.is_some_and(|n| n != event.name) {
-                continue;
-            }
             if items.len() == limit {
                 more = true;
                 break;
