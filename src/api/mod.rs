@@ -302,9 +302,9 @@ pub async fn serve(
 /// answers 431 itself, without the envelope (no request reaches the API to be answered), and
 /// closes the connection, having read no more than about this much. Without it hyper reads
 /// and parses up to 400 KB of head per request: a stranger sending 300 KB heads as every
-/// tenth request took the pool reads beside them to about a third of their rate
-/// (`benches/api.rs`, BENCHMARKS.md). The API's own length checks (`MAX_PATH_LEN`,
-/// `MAX_QUERY_LEN`, answered 400 in the envelope) cover everything below it.
+/// tenth request took the pool reads beside them to about a third of their rate (the attack
+/// mix of `benches/api.rs` with such heads; BENCHMARKS.md). The API's own length checks
+/// (`MAX_PATH_LEN`, `MAX_QUERY_LEN`, answered 400 in the envelope) cover everything below it.
 pub(crate) const MAX_HEAD: usize = 16 * 1024;
 
 /// Accepts connections until `shutdown`, each served by hyper's HTTP/1 with a header-read
