@@ -472,6 +472,12 @@ async function checkWithdrawal() {
   const spent = await syncWithdrawals(note.denomination);
   const spentBy = spent.get(note.nullifierHash.toLowerCase());
   if (spentBy) throw new Error(`this note was already withdrawn (transaction ${spentBy})`);
+  // The list may be up to a block behind (a withdrawal sent from a wallet a moment ago): the
+  // pool itself says whether the note is spent.
+  const onChain = await api(`/api/pools/${note.denomination}/check-spent`, {
+    method: "POST", body: { nullifierHash: note.nullifierHash },
+  });
+  if (onChain.spent) throw new Error("this note was already withdrawn (its transaction is not in this server's list yet)");
 
   const facts = $("withdraw-facts");
   facts.replaceChildren();

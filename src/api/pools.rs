@@ -170,8 +170,10 @@ pub(crate) async fn can_withdraw(
 ///
 /// For a client to rebuild the pool's tree without an events API. A client uses the leaves
 /// only if they rebuild a root the pool knows (it checks the root with its own node). The
-/// server syncs the pool first, at most once per cache TTL. `format=packed` writes each field
-/// of up to 65,536 leaves as one string or array: a million leaves in 16 requests.
+/// server syncs the pool first: once per cache TTL, and within it for a page that ends past
+/// what it holds when a block has come, or when its own relayer changed the pool.
+/// `format=packed` writes each field of up to 65,536 leaves as one string or array: a
+/// million leaves in 16 requests.
 #[utoipa::path(get, path = "/api/pools/{denom}/leaves", params(PoolPath, LeavesQuery),
     responses(
         (status = 200, description = "Success: a `LeavesPage`, or with `format=packed` a \
@@ -194,7 +196,8 @@ pub async fn leaves(
 /// The pool's withdrawals, a page at a time.
 ///
 /// Their nullifier hashes, for a client to tell whether its notes are spent without asking
-/// a node about them; in the order this server saw them.
+/// a node about them; in the order this server saw them. Synced first as the leaves are: a
+/// withdrawal this server's relayer made is listed as soon as its job says so.
 #[utoipa::path(get, path = "/api/pools/{denom}/withdrawals", params(PoolPath, PageQuery),
     responses(
         (status = 200, description = "Success", body = WithdrawalsPage),

@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -72,15 +73,48 @@ pub struct Chain {
     /// How long a server's sync of a pool is good for (the pool-state TTL).
     sync_ttl: Duration,
     /// One per pool: syncs take turns, and when the last was.
-    sync_gates: BTreeMap<u64, tokio::sync::Mutex<Option<LastSync>>>,
+    sync_gates: BTreeMap<u64, SyncGate>,
 }
 
-/// A pool's last sync: when it began, and the chain's head block then, when it was read (a
-/// server's syncs read it; a client's do not need it).
+/// A pool's syncs: they take turns (`last`, the last one's facts, behind a lock held through
+/// a sync), and a count of what this process did to the pool since (`changes`), which a
+/// sync kept for the pool-state TTL must not outlive.
+pub(crate) struct SyncGate {
+    pub last: tokio::sync::Mutex<Option<LastSync>>,
+    changes: AtomicU64,
+}
+
+impl SyncGate {
+    fn new() -> Self {
+        SyncGate {
+            last: tokio::sync::Mutex::new(None),
+            changes: AtomicU64::new(0),
+        }
+    }
+
+    /// How many times this process has changed the pool so far ([`SyncGate::changed`]).
+    pub fn changes(&self) -> u64 {
+        self.changes.load(Ordering::Acquire)
+    }
+
+    /// Counts a change this process made to the pool: a transaction it sent, or one of its
+    /// transactions found in a block. A server's next read of the pool's leaves or
+    /// withdrawals then syncs whatever the TTL says, so a client told by this server that its
+    /// withdrawal went through finds it in this server's list at once.
+    pub fn changed(&self) {
+        self.changes.fetch_add(1, Ordering::AcqRel);
+    }
+}
+
+/// A pool's last sync: when it began, the chain's head block then, when it was read (a
+/// server's syncs read it; a client's do not need it), and the pool's count of changes
+/// ([`SyncGate::changes`]) then. Both are read before the sync, so a block or a change that
+/// comes during it makes one sync more, never one less.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct LastSync {
     pub at: Instant,
     pub head: Option<[u8; 32]>,
+    pub changes: u64,
 }
 
 /// What energy costs on this chain.
@@ -111,7 +145,7 @@ impl Chain {
         let sync_gates = deployment
             .pools
             .iter()
-            .map(|p| (p.denomination, tokio::sync::Mutex::new(None)))
+            .map(|p| (p.denomination, SyncGate::new()))
             .collect();
         Chain {
             sync_sources: SyncSource::defaults(),
@@ -155,10 +189,7 @@ impl Chain {
         self.sync_ttl
     }
 
-    pub(crate) fn sync_gate(
-        &self,
-        denomination: u64,
-    ) -> Result<&tokio::sync::Mutex<Option<LastSync>>> {
+    pub(crate) fn sync_gate(&self, denomination: u64) -> Result<&SyncGate> {
         self.sync_gates
             .get(&denomination)
             .ok_or_else(|| self.unknown_pool(&denomination.to_string()))

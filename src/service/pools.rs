@@ -145,8 +145,12 @@ pub(crate) async fn deposits(chain: &Chain, pool: Address) -> Result<Option<u32>
     Ok(Some(chain.view(pool, QueuedPool::queuedCall {}).await?))
 }
 
-/// Forgets a pool's cached state (after we sent it a transaction).
+/// Forgets a pool's cached state, and has a server's next page of its leaves or withdrawals
+/// sync first (after we sent it a transaction, or found one of ours in a block).
 pub(crate) fn pool_changed(chain: &Chain, denomination: u64) {
+    if let Ok(gate) = chain.sync_gate(denomination) {
+        gate.changed();
+    }
     if let Ok(cache) = chain.pool_cache(denomination) {
         cache.invalidate();
     }

@@ -71,6 +71,16 @@ impl Served {
         Self::launch(devnet, config, Duration::ZERO, Some(relayer)).await
     }
 
+    /// With the devnet's relayer, and pool reads kept for `cache_ttl` as `serve` keeps them
+    /// (the other relayer servers keep nothing).
+    pub async fn with_caching_relayer(
+        config: ApiConfig,
+        relayer: RelayerConfig,
+        cache_ttl: Duration,
+    ) -> Served {
+        Self::launch(DevnetConfig::ephemeral(), config, cache_ttl, Some(relayer)).await
+    }
+
     /// The same on a devnet whose deployer staked nothing (`devnet --no-sponsor`): every
     /// relay's energy is the relayer's, as from a pool nobody sponsors.
     pub async fn unsponsored_relayer(config: ApiConfig, relayer: RelayerConfig) -> Served {

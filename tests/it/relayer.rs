@@ -362,6 +362,45 @@ async fn relays_with_fee_and_refund_at_a_profit_and_refusals_cost_nothing() {
     assert!((fee as f64) > spent as f64 * 0.28);
 }
 
+/// A server keeps its sync of a pool for its cache period, but not past a withdrawal its own
+/// relayer made: a client told "confirmed" and asking at once for the pool's withdrawals
+/// finds its own. The second page asked for ends within what the server had cached, so only
+/// the relay can make it sync (without that rule it answers one withdrawal for ten minutes).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_withdrawal_our_relayer_made_is_in_our_list_at_once_whatever_the_cache_period() {
+    let config = ApiConfig {
+        relayer_rate_limit: 100,
+        rate_limit: 10_000,
+        ..ApiConfig::default()
+    };
+    let period = Duration::from_secs(600);
+    let served = Served::with_caching_relayer(config, RelayerConfig::default(), period).await;
+    let relayer = devnet::genesis::dev_key(1).address();
+    let (notes, tree) = deposit(&served, 2, 2).await;
+    let (fee, _) = quote(&served).await;
+    let mut txids = Vec::new();
+    for (index, note) in notes.iter().enumerate() {
+        let recipient = PrivateKey::generate().address();
+        let index = u32::try_from(index).unwrap();
+        let relay = request(note, &tree, index, recipient, relayer, fee, 0);
+        let data = served.ok("/api/relayer/withdraw", Some(relay)).await;
+        let txid = data["txid"].as_str().unwrap().to_owned();
+        assert_eq!(settled(&served, &txid).await["state"], "confirmed");
+        txids.push(txid);
+        // A page of one from the start: past the end of an empty list, within it after.
+        let page = served
+            .ok("/api/pools/100/withdrawals?from=0&limit=1", None)
+            .await;
+        assert_eq!(page["total"], txids.len(), "{page}");
+        assert_eq!(page["withdrawals"][0]["txid"], txids[0].as_str(), "{page}");
+    }
+    // The leaves were synced along: both deposits, within the period.
+    let leaves = served
+        .ok("/api/pools/100/leaves?from=0&limit=1", None)
+        .await;
+    assert_eq!(leaves["total"], 2, "{leaves}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_pool_relays_at_a_profit() {
     let config = ApiConfig {

@@ -260,6 +260,10 @@ try {
   expect((await page.evaluate(() => window.standInSignatures)) === signedBefore + 1, "the wallet signed the withdrawal");
   out.selfTxid = await page.textContent("#withdraw-txid");
   await shot(page, "08-self-withdrawn");
+  // Looked at again at once: spent, whether or not the server's list has caught up with a
+  // transaction it did not send (the pool is asked when the list does not name it).
+  await page.click("#withdraw-check");
+  await waitForMessage(page, /already withdrawn/);
   await context.close();
 
   // 7. A rejected signature changes nothing.
