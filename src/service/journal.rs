@@ -289,6 +289,18 @@ impl Journal {
         node: &NodeClient,
         purpose: Purpose,
     ) -> Result<Vec<(Entry, Result<Checked>)>> {
+        self.resume_with(node, purpose, |_, _| {}).await
+    }
+
+    /// [`Journal::resume`], calling `each` on an entry as soon as it was looked at, before the
+    /// next is: what must follow a state the journal now shows (a cache to forget) is not
+    /// left waiting behind the other entries' node calls.
+    pub(crate) async fn resume_with(
+        &self,
+        node: &NodeClient,
+        purpose: Purpose,
+        mut each: impl FnMut(&Entry, &Result<Checked>),
+    ) -> Result<Vec<(Entry, Result<Checked>)>> {
         let mut looked = Vec::new();
         let entries = match self.lease() {
             Some((owner, ms)) => self.entries.claim_unfinished(purpose, owner, ms)?,
@@ -296,6 +308,7 @@ impl Journal {
         };
         for entry in entries {
             let checked = self.check(node, &entry).await;
+            each(&entry, &checked);
             looked.push((entry, checked));
         }
         Ok(looked)

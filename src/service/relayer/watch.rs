@@ -59,9 +59,27 @@ impl Relayer {
 
     /// One pass over the unfinished jobs (the journal's relays). A job that cannot be checked
     /// now (the node is down, its row is damaged) is logged and skipped: it never holds up
-    /// the others.
+    /// the others. A job found in a block has its pool's caches forgotten at once, before
+    /// the next job is looked at: a client shown the job's new state and asking for the
+    /// pool's withdrawals then finds it (`pools::pool_changed`).
     pub(crate) async fn check_jobs(&self, chain: &Chain) {
-        let looked = match self.journal.resume(&chain.node, Purpose::Relay).await {
+        let resumed = self
+            .journal
+            .resume_with(&chain.node, Purpose::Relay, |entry, checked| {
+                let Ok(checked) = checked else { return };
+                if !(checked.moved && matches!(checked.look, Look::Receipt(_))) {
+                    return;
+                }
+                match self.jobs.get(&entry.txid) {
+                    Ok(Some(job)) => pools::pool_changed(chain, job.denomination),
+                    Ok(None) => {}
+                    Err(e) => {
+                        tracing::warn!(txid = %entry.txid, error = %e, "reading a relayer job")
+                    }
+                }
+            })
+            .await;
+        let looked = match resumed {
             Ok(looked) => looked,
             Err(e) => {
                 tracing::warn!(error = %e, "reading the relayer's jobs");
@@ -83,13 +101,6 @@ impl Relayer {
                             burned_sun = info.fee,
                             "relayer job executed"
                         );
-                        match self.jobs.get(&entry.txid) {
-                            Ok(Some(job)) => pools::pool_changed(chain, job.denomination),
-                            Ok(None) => {}
-                            Err(e) => {
-                                tracing::warn!(txid = %entry.txid, error = %e, "reading a relayer job")
-                            }
-                        }
                     }
                 }
                 Ok(_) => {}
