@@ -15,6 +15,7 @@ pub mod keys;
 pub mod note;
 pub mod poseidon;
 pub mod proof;
+mod prover;
 pub mod ptau;
 pub mod qap;
 pub mod r1cs;

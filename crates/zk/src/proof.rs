@@ -191,19 +191,12 @@ pub(crate) fn prove_assignment(
 ) -> Result<Proof<Bn254>, SynthesisError> {
     fn with<Q: R1CSToQAP>(
         proving: &ProvingKey<Bn254>,
-        (r, s): (Fr, Fr),
+        randomness: (Fr, Fr),
         (system, matrices): (&r1cs::R1cs, &[r1cs::Matrix; 3]),
         z: &[Fr],
     ) -> Result<Proof<Bn254>, SynthesisError> {
-        Groth16::<Bn254, Q>::create_proof_with_reduction_and_matrices(
-            proving,
-            r,
-            s,
-            &matrices[..],
-            system.num_instance,
-            system.num_constraints(),
-            z,
-        )
+        let shape = (system.num_instance, system.num_constraints());
+        crate::prover::prove::<Q>(proving, randomness, &matrices[..], shape, z)
     }
     match setup {
         Setup::Arkworks => with::<LibsnarkReduction>(proving, randomness, (system, matrices), z),
