@@ -114,17 +114,37 @@ mod tests {
         .unwrap()
     }
 
+    /// What both tests prove with: the development keys, the withdrawal circuit's matrices
+    /// and shape, and a satisfying assignment.
+    struct Withdrawal {
+        keys: &'static crate::keys::Keys,
+        matrices: &'static [Matrix<Fr>; 3],
+        shape: (usize, usize),
+        z: Vec<Fr>,
+    }
+
+    fn withdrawal() -> Withdrawal {
+        let system = r1cs::withdraw();
+        Withdrawal {
+            keys: crate::keys::Keys::insecure_dev(),
+            matrices: r1cs::withdraw_matrices(),
+            shape: (system.num_instance, system.num_constraints()),
+            z: r1cs::full_assignment(crate::r1cs::tests::sample_circuit()).unwrap(),
+        }
+    }
+
     /// A withdrawal's assignment with the development keys (the libsnark reduction), and the
     /// same under a key whose H query is the snarkjs reduction's: the same bytes as arkworks'
     /// prover for the same `r` and `s`, several of each, and `r = 0` and `s = 0` too.
     #[test]
     fn the_same_proof_as_arkworks_for_the_same_randomness() {
         let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(36);
-        let keys = crate::keys::Keys::insecure_dev();
-        let system = r1cs::withdraw();
-        let matrices = r1cs::withdraw_matrices();
-        let z = r1cs::full_assignment(crate::r1cs::tests::sample_circuit()).unwrap();
-        let shape = (system.num_instance, system.num_constraints());
+        let Withdrawal {
+            keys,
+            matrices,
+            shape,
+            z,
+        } = withdrawal();
         let mut snarkjs_pk = keys.proving.clone();
         // Any points serve: both provers must combine the same ones the same way.
         snarkjs_pk.h_query = (0..snarkjs_pk.h_query.len() + 1)
@@ -148,11 +168,12 @@ mod tests {
     /// A key that does not fit the assignment is an error, not a panic or a wrong proof.
     #[test]
     fn a_key_for_another_circuit_is_refused() {
-        let keys = crate::keys::Keys::insecure_dev();
-        let system = r1cs::withdraw();
-        let matrices = r1cs::withdraw_matrices();
-        let z = r1cs::full_assignment(crate::r1cs::tests::sample_circuit()).unwrap();
-        let shape = (system.num_instance, system.num_constraints());
+        let Withdrawal {
+            keys,
+            matrices,
+            shape,
+            z,
+        } = withdrawal();
         let mut short = keys.proving.clone();
         short.l_query.pop();
         let rs = (Fr::from(1u64), Fr::from(2u64));
