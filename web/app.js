@@ -469,15 +469,16 @@ async function checkWithdrawal() {
     throw new Error(`this note's deposit is not in the ${note.denomination} USDT pool's tree${target.queued ? " yet: it may be queued for the next batch" : ""}`);
   }
   const rootChecked = await knownToWallet(target.address, root.root);
-  const spent = await syncWithdrawals(note.denomination);
-  const spentBy = spent.get(note.nullifierHash.toLowerCase());
-  if (spentBy) throw new Error(`this note was already withdrawn (transaction ${spentBy})`);
-  // The list may be up to a block behind (a withdrawal sent from a wallet a moment ago): the
-  // pool itself says whether the note is spent.
+  // The pool itself says whether the note is spent; the server's list of withdrawals, read
+  // only then, names the transaction (it may be a block behind one sent from a wallet a
+  // moment ago).
   const onChain = await api(`/api/pools/${note.denomination}/check-spent`, {
     method: "POST", body: { nullifierHash: note.nullifierHash },
   });
-  if (onChain.spent) throw new Error("this note was already withdrawn (its transaction is not in this server's list yet)");
+  if (onChain.spent) {
+    const spentBy = (await syncWithdrawals(note.denomination)).get(note.nullifierHash.toLowerCase());
+    throw new Error(`this note was already withdrawn (${spentBy ? `transaction ${spentBy}` : "its transaction is not in this server's list yet"})`);
+  }
 
   const facts = $("withdraw-facts");
   facts.replaceChildren();

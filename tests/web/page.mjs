@@ -261,7 +261,7 @@ try {
   out.selfTxid = await page.textContent("#withdraw-txid");
   await shot(page, "08-self-withdrawn");
   // Looked at again at once: spent, whether or not the server's list has caught up with a
-  // transaction it did not send (the pool is asked when the list does not name it).
+  // transaction it did not send (the page asks the pool, and the list only for the txid).
   await page.click("#withdraw-check");
   await waitForMessage(page, /already withdrawn/);
   await context.close();
