@@ -262,7 +262,9 @@ function downloadNote() {
   document.body.append(link);
   link.click();
   link.remove();
-  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+  // Kept for a minute: the browser reads the blob for the download on its own time, and a
+  // busy one may not have within a second (FileSaver.js waits 40 s).
+  setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
   noteSaved();
 }
 
