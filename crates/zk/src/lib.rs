@@ -12,6 +12,7 @@ pub mod circuits;
 pub mod field;
 mod key_error;
 pub mod keys;
+mod msm;
 pub mod note;
 pub mod poseidon;
 pub mod proof;

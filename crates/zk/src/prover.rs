@@ -11,11 +11,14 @@
 //!   `r` in C. With `B₁ = β₁ + b₀ + Σ zᵢ·bᵢ + s·δ₁`, `r·B₁ − r·s·δ₁` is
 //!   `r·(β₁ + b₀) + Σ (r·zᵢ)·bᵢ`: the `r·s·δ₁` cancel, and the B₁ points join the H and L
 //!   points in one MSM, whose fixed costs (the bucket sums of each window) are paid once.
+//! - **Every MSM is ours** (`crate::msm`): buckets filled with affine additions that share
+//!   one inversion a round, where arkworks pays a mixed addition for each point.
 //!
 //! What the two bought is in BENCHMARKS.md ("Proving against snarkjs").
 
-use ark_bn254::{Bn254, Fr, G1Affine, G1Projective, G2Projective};
-use ark_ec::{CurveGroup, VariableBaseMSM};
+use crate::msm::msm;
+use ark_bn254::{Bn254, Fr, G1Affine};
+use ark_ec::CurveGroup;
 use ark_ff::PrimeField;
 use ark_groth16::r1cs_to_qap::R1CSToQAP;
 use ark_groth16::{Proof, ProvingKey};
@@ -54,14 +57,11 @@ pub(crate) fn prove<Q: R1CSToQAP>(
                 z,
             )
         },
-        || G2Projective::msm_bigint(&pk.b_g2_query[1..], &assignment),
+        || msm(&pk.b_g2_query[1..], &assignment),
     );
     let h = h?;
     let b = pk.vk.beta_g2 + pk.b_g2_query[0] + b_msm + pk.vk.delta_g2 * s;
-    let a = pk.vk.alpha_g1
-        + pk.a_query[0]
-        + G1Projective::msm_bigint(&pk.a_query[1..], &assignment)
-        + pk.delta_g1 * r;
+    let a = pk.vk.alpha_g1 + pk.a_query[0] + msm(&pk.a_query[1..], &assignment) + pk.delta_g1 * r;
 
     // C = s·A + r·B₁ − r·s·δ₁ + L + H, in one MSM over the H, L and B₁ points (see above).
     // The H query may be one point shorter than the quotient (the libsnark reduction's).
@@ -74,8 +74,7 @@ pub(crate) fn prove<Q: R1CSToQAP>(
         .chain(aux.par_iter().copied())
         .chain(z[1..].par_iter().map(|x| (r * x).into_bigint()))
         .collect();
-    let c =
-        a * s + (pk.beta_g1 + pk.b_g1_query[0]) * r + G1Projective::msm_bigint(&bases, &scalars);
+    let c = a * s + (pk.beta_g1 + pk.b_g1_query[0]) * r + msm(&bases, &scalars);
 
     Ok(Proof {
         a: a.into_affine(),
@@ -89,6 +88,7 @@ mod tests {
     use super::*;
     use crate::qap::SnarkjsReduction;
     use crate::r1cs;
+    use ark_bn254::G1Projective;
     use ark_groth16::Groth16;
     use ark_groth16::r1cs_to_qap::LibsnarkReduction;
     use ark_std::UniformRand;
