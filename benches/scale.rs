@@ -14,7 +14,8 @@
 //! real chain.
 //!
 //! Measured: a cold sync from the server (packed pages) into an empty cache; an incremental
-//! sync of 100 new deposits from the events API and from the server; one page of leaves from
+//! sync of 100 new deposits from the events API, from the server and from a scan of the
+//! node's blocks; one page of leaves from
 //! the server, packed and as objects; reading a proof's path from the cache; and the CLI as a
 //! user runs it (`pool sync`, `withdraw --unsigned` of the newest note), with its peak memory
 //! from `/usr/bin/time`. Figures are JSON lines, targets from issue 36. Run with
@@ -239,8 +240,8 @@ fn scale(c: &mut Criterion) {
     // A fixed number of rounds rather than criterion's: criterion times only the sync and
     // would make as many rounds as fit its measurement time, and the pool's tree has room
     // for 8,192 deposits on top of the fill.
-    let mut incremental = |name: &str, chain: &Chain, samples: &mut Vec<f64>| {
-        for _ in 0..INCREMENTAL_ROUNDS {
+    let mut incremental = |name: &str, chain: &Chain, rounds: usize, samples: &mut Vec<f64>| {
+        for _ in 0..rounds {
             let new = deposit(&devnet, INCREMENT, &mut next);
             support::insert(&devnet, &mut tree, &mut queue, &new);
             let started = Instant::now();
@@ -253,12 +254,27 @@ fn scale(c: &mut Criterion) {
     incremental(
         "incremental_100_events",
         &from_events,
+        INCREMENTAL_ROUNDS,
         &mut from_events_samples,
     );
     incremental(
         "incremental_100_server",
         &from_server,
+        INCREMENTAL_ROUNDS,
         &mut from_server_samples,
+    );
+    // The node's blocks: a scan starts at the cache's scan cursor, the block after the last
+    // one a scan read. This cache has none yet (it came from the server), so a first round,
+    // untimed, reads every block since the pool's deployment; after it a scan reads the
+    // blocks of 100 deposits and their batches, whatever the pool's size.
+    let from_scan = open(Duration::ZERO).with_sync_sources(vec![SyncSource::BlockScan], None);
+    let mut from_scan_samples = Vec::new();
+    incremental("incremental_100_scan", &from_scan, 1, &mut Vec::new());
+    incremental(
+        "incremental_100_scan",
+        &from_scan,
+        INCREMENTAL_ROUNDS,
+        &mut from_scan_samples,
     );
     // One page as a client fetches and reads it: packed (65,536 leaves) and as objects
     // (1,000), from the middle of the pool.
@@ -312,6 +328,11 @@ fn scale(c: &mut Criterion) {
     seconds_line(
         "scale/incremental_100_server",
         &mut from_server_samples,
+        Some(0.05),
+    );
+    seconds_line(
+        "scale/incremental_100_scan",
+        &mut from_scan_samples,
         Some(0.05),
     );
     seconds_line("scale/path", &mut paths, None);
