@@ -168,13 +168,14 @@ fn sum_segments<P: SWCurveConfig>(points: &mut [Affine<P>], start: &[u32], len: 
 }
 
 /// What the slope of `p + q` divides by: `x_q − x_p`, or `2·y_p` to double. One when there is
-/// nothing to divide (an identity, or `q = −p`), so the batch stays invertible.
+/// nothing to divide (an identity, or a sum that is the identity: `q = −p`, which includes
+/// doubling a point with `y = 0`), so every denominator of a batch can be inverted.
 fn denominator<P: SWCurveConfig>(p: &Affine<P>, q: &Affine<P>) -> P::BaseField {
     if p.is_zero() || q.is_zero() {
         P::BaseField::ONE
     } else if p.x != q.x {
         q.x - p.x
-    } else if p.y == q.y {
+    } else if p.y == q.y && !p.y.is_zero() {
         p.y.double()
     } else {
         P::BaseField::ONE
@@ -191,7 +192,7 @@ fn add<P: SWCurveConfig>(p: &Affine<P>, q: &Affine<P>, inverse: &P::BaseField) -
     }
     let slope = if p.x != q.x {
         (q.y - p.y) * inverse
-    } else if p.y == q.y {
+    } else if p.y == q.y && !p.y.is_zero() {
         let xx = p.x.square();
         (xx.double() + xx + P::COEFF_A) * inverse
     } else {
@@ -202,7 +203,8 @@ fn add<P: SWCurveConfig>(p: &Affine<P>, q: &Affine<P>, inverse: &P::BaseField) -
     Affine::new_unchecked(x, y)
 }
 
-/// Inverts every (non-zero) element with one inversion: Montgomery's trick.
+/// Inverts every element with one inversion: Montgomery's trick. [`denominator`] makes none
+/// zero.
 fn invert_all<F: Field>(values: &mut [F], prefix: &mut Vec<F>) {
     prefix.clear();
     let mut acc = F::ONE;
