@@ -2232,13 +2232,17 @@ _tronpool() {
             return 0
             ;;
         tronpool__subcmd__serve)
-            opts="-y -v -q -h -V --listen --rate-limit --relayer-rate-limit --trusted-proxy --cors-origin --body-limit --max-in-flight --header-read-timeout --request-timeout --cache-ttl --relayer-fee --relayer-margin --relayer-expected-energy --relayer-max-energy --relayer-refuse-contract-refund --relayer-allow-contract-refund --price-source --price-max-age --price-window --price-floor --database --no-relayer --no-web --relayer-key-file --relayer-min-trx --relayer-max-refund --relayer-poll --relayer-collect-above --relayer-collect-every --batch-max-wait --batch-poll --batch-loss-budget --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
+            opts="-y -v -q -h -V --listen --workers --rate-limit --relayer-rate-limit --trusted-proxy --cors-origin --body-limit --max-in-flight --header-read-timeout --request-timeout --cache-ttl --relayer-fee --relayer-margin --relayer-expected-energy --relayer-max-energy --relayer-refuse-contract-refund --relayer-allow-contract-refund --price-source --price-max-age --price-window --price-floor --database --no-relayer --no-web --relayer-key-file --relayer-min-trx --relayer-max-refund --relayer-poll --relayer-collect-above --relayer-collect-every --batch-max-wait --batch-poll --batch-loss-budget --network --node --proxy --sync-from --config --key-file --json --yes --verbose --quiet --log-format --no-color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --listen)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workers)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

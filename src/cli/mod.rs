@@ -146,6 +146,15 @@ pub enum Command {
 }
 
 impl Command {
+    /// The async runtime's worker threads, where the command sets them (`serve --workers`);
+    /// otherwise tokio's default, one per core.
+    fn worker_threads(&self) -> Option<usize> {
+        match self {
+            Command::Serve(args) => args.workers(),
+            _ => None,
+        }
+    }
+
     async fn run(self, ctx: &Context) -> Result<()> {
         match self {
             Command::Pools(args) => args.run(ctx).await,
@@ -213,10 +222,11 @@ pub fn main() -> ExitCode {
         }
     };
     let ctx = Context::new(cli.global.overrides(&matches), cli.global, out);
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
+    let mut runtime = tokio::runtime::Builder::new_multi_thread();
+    if let Some(workers) = cli.command.worker_threads() {
+        runtime.worker_threads(workers);
+    }
+    let runtime = match runtime.enable_all().build() {
         Ok(rt) => rt,
         Err(e) => {
             let e = Error::os("cannot start the async runtime", e);

@@ -35,6 +35,12 @@ pub struct ServeArgs {
         value_name = "ADDR"
     )]
     listen: SocketAddr,
+    /// Threads that answer requests and run the relayer (default: one per core). Fewer than
+    /// the cores suits a machine whose cores other busy processes share (a proxy in front,
+    /// the node): the threads then wake each other less
+    #[arg(long, env = "TRONPOOL_WORKERS", value_name = "N",
+          value_parser = clap::value_parser!(u16).range(1..=1024))]
+    workers: Option<u16>,
     /// Requests per client per minute on the general endpoints
     #[arg(long, env = "TRONPOOL_RATE_LIMIT", default_value_t = 120, value_name = "N",
           value_parser = clap::value_parser!(u32).range(1..))]
@@ -164,9 +170,16 @@ struct Started {
     pools: Vec<u64>,
     /// The relayer's address, when relaying is on.
     relayer: Option<tron::Address>,
+    /// The async runtime's worker threads (`--workers`, or one per core).
+    workers: usize,
 }
 
 impl ServeArgs {
+    /// How many threads the async runtime should have, when `--workers` says.
+    pub(super) fn workers(&self) -> Option<usize> {
+        self.workers.map(usize::from)
+    }
+
     pub async fn run(self, ctx: &Context) -> Result<()> {
         let shutdown =
             Shutdown::register().map_err(|e| Error::os("cannot listen for Ctrl-C", e))?;
@@ -299,8 +312,9 @@ impl ServeArgs {
             in_process_devnet: devnet.is_some(),
             pools: app.chain.denominations(),
             relayer: app.relayer.as_ref().map(|r| r.address()),
+            workers: tokio::runtime::Handle::current().metrics().num_workers(),
         };
-        tracing::info!(url = %started.url, network = %started.network, node = %started.node, "serving the API");
+        tracing::info!(url = %started.url, network = %started.network, node = %started.node, workers = started.workers, "serving the API");
         match started.relayer {
             Some(address) => tracing::info!(%address, "relaying withdrawals"),
             None => tracing::info!("not relaying withdrawals (no relayer key)"),

@@ -44,27 +44,30 @@ fn stop(
 #[test]
 fn serves_with_its_own_devnet_and_stops_on_a_signal() {
     let env = TestEnv::new();
-    for signal in ["TERM", "INT"] {
-        let (child, announced) = start_serve(
-            &env,
-            &[
-                "--log-format",
-                "json",
-                "serve",
-                "--listen",
-                "127.0.0.1:0",
-                // Proxies by address and by range; an IPv4-mapped entry reads as IPv4.
-                "--trusted-proxy",
-                "10.0.0.0/8",
-                "--trusted-proxy",
-                "::ffff:127.0.0.1",
-            ],
-        );
+    let cores = std::thread::available_parallelism().unwrap().get();
+    // The second round with one worker thread, whatever the cores.
+    for (signal, workers) in [("TERM", None), ("INT", Some("1"))] {
+        let mut args = vec![
+            "--log-format",
+            "json",
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            // Proxies by address and by range; an IPv4-mapped entry reads as IPv4.
+            "--trusted-proxy",
+            "10.0.0.0/8",
+            "--trusted-proxy",
+            "::ffff:127.0.0.1",
+        ];
+        args.extend(workers.iter().flat_map(|n| ["--workers", n]));
+        let (child, announced) = start_serve(&env, &args);
         assert_eq!(announced["ok"], true, "{announced}");
         let data = &announced["data"];
         assert_eq!(data["network"], "devnet");
         assert_eq!(data["inProcessDevnet"], true);
         assert_eq!(data["pools"].as_array().unwrap().len(), 6);
+        let expected = workers.map_or(cores, |n| n.parse().unwrap());
+        assert_eq!(data["workers"], expected, "{announced}");
         let url = data["url"].as_str().unwrap();
 
         let (status, health) = get(url, "/api/health");
@@ -91,6 +94,24 @@ fn serves_with_its_own_devnet_and_stops_on_a_signal() {
                 .any(|l| l["fields"]["path"] == "/api/pools/100" && l["fields"]["status"] == 200),
             "an access log line per request: {log}"
         );
+    }
+}
+
+/// `--workers` takes 1 or more; anything else is a usage error before anything starts.
+#[test]
+fn workers_must_be_at_least_one() {
+    let env = TestEnv::new();
+    for bad in ["0", "many", "-1"] {
+        let (code, out) = crate::support::json_run(env.cmd().args([
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            &format!("--workers={bad}"),
+        ]));
+        assert_eq!(code, 2, "{bad}: {out}");
+        let error = out["error"].as_str().unwrap();
+        assert!(error.contains("--workers"), "{error}");
+        assert!(!error.contains('\n'), "one line: {error}");
     }
 }
 
