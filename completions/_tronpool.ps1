@@ -1309,7 +1309,7 @@ Register-ArgumentCompleter -Native -CommandName 'tronpool' -ScriptBlock {
         }
         'tronpool;serve' {
             [CompletionResult]::new('--listen', '--listen', [CompletionResultType]::ParameterName, 'Address and port to listen on (port 0 picks a free one)')
-            [CompletionResult]::new('--workers', '--workers', [CompletionResultType]::ParameterName, 'Threads that answer requests and run the relayer (default: one per core). On a machine whose cores other processes also use, fewer threads than cores wake each other less: see docs/operations.md')
+            [CompletionResult]::new('--workers', '--workers', [CompletionResultType]::ParameterName, 'Threads that answer requests and run the relayer (default: one per core). Fewer than the cores suits a machine whose cores other busy processes share (a proxy in front, the node): the threads then wake each other less')
             [CompletionResult]::new('--rate-limit', '--rate-limit', [CompletionResultType]::ParameterName, 'Requests per client per minute on the general endpoints')
             [CompletionResult]::new('--relayer-rate-limit', '--relayer-rate-limit', [CompletionResultType]::ParameterName, 'Requests per client per minute on /api/relayer/status, and as many on /api/relayer/withdraw (each its own budget)')
             [CompletionResult]::new('--trusted-proxy', '--trusted-proxy', [CompletionResultType]::ParameterName, 'A reverse proxy, by address or CIDR range, whose Forwarded or X-Forwarded-For names the client (repeatable)')

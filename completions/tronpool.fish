@@ -938,7 +938,7 @@ complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_s
 complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from keys" -s h -l help -d 'Print help'
 complete -c tronpool -n "__fish_tronpool_using_subcommand ceremony; and __fish_seen_subcommand_from keys" -s V -l version -d 'Print version'
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l listen -d 'Address and port to listen on (port 0 picks a free one)' -r
-complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l workers -d 'Threads that answer requests and run the relayer (default: one per core). On a machine whose cores other processes also use, fewer threads than cores wake each other less: see docs/operations.md' -r
+complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l workers -d 'Threads that answer requests and run the relayer (default: one per core). Fewer than the cores suits a machine whose cores other busy processes share (a proxy in front, the node): the threads then wake each other less' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l rate-limit -d 'Requests per client per minute on the general endpoints' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l relayer-rate-limit -d 'Requests per client per minute on /api/relayer/status, and as many on /api/relayer/withdraw (each its own budget)' -r
 complete -c tronpool -n "__fish_tronpool_using_subcommand serve" -l trusted-proxy -d 'A reverse proxy, by address or CIDR range, whose Forwarded or X-Forwarded-For names the client (repeatable)' -r
