@@ -377,9 +377,11 @@ async fn a_withdrawal_our_relayer_made_is_in_our_list_at_once_whatever_the_cache
     let served = Served::with_caching_relayer(config, RelayerConfig::default(), period).await;
     let relayer = devnet::genesis::dev_key(1).address();
     let (notes, tree) = deposit(&served, 2, 2).await;
-    let (fee, _) = quote(&served).await;
     let mut txids = Vec::new();
     for (index, note) in notes.iter().enumerate() {
+        // Quoted before each relay, as a client does: the first relay spends energy the
+        // relayer had, and a fee quoted before it may no longer pay for the second.
+        let (fee, _) = quote(&served).await;
         let recipient = PrivateKey::generate().address();
         let index = u32::try_from(index).unwrap();
         let relay = request(note, &tree, index, recipient, relayer, fee, 0);
