@@ -16,7 +16,7 @@
 
 use ark_ec::short_weierstrass::{Affine, Projective, SWCurveConfig};
 use ark_ec::{AdditiveGroup, AffineRepr};
-use ark_ff::{BigInteger, Field, PrimeField, Zero};
+use ark_ff::{BigInteger, Field, PrimeField, Zero, serial_batch_inversion_and_mul};
 use rayon::prelude::*;
 
 type BigInt<P> = <<P as ark_ec::CurveConfig>::ScalarField as PrimeField>::BigInt;
@@ -138,7 +138,6 @@ fn window_sum<P: SWCurveConfig>(
 /// inversion for all of them) into point `i`, and carries an odd last point along.
 fn sum_segments<P: SWCurveConfig>(points: &mut [Affine<P>], start: &[u32], len: &mut [u32]) {
     let mut denominators: Vec<P::BaseField> = Vec::with_capacity(points.len() / 2);
-    let mut scratch: Vec<P::BaseField> = Vec::with_capacity(points.len() / 2);
     loop {
         denominators.clear();
         for (&s, &n) in start.iter().zip(len.iter()) {
@@ -150,7 +149,8 @@ fn sum_segments<P: SWCurveConfig>(points: &mut [Affine<P>], start: &[u32], len: 
         if denominators.is_empty() {
             return;
         }
-        invert_all(&mut denominators, &mut scratch);
+        // Montgomery's trick, on this thread: the windows already use the others.
+        serial_batch_inversion_and_mul(&mut denominators, &P::BaseField::ONE);
         let mut inverses = denominators.iter();
         for (&s, n) in start.iter().zip(len.iter_mut()) {
             let s = s as usize;
@@ -169,7 +169,7 @@ fn sum_segments<P: SWCurveConfig>(points: &mut [Affine<P>], start: &[u32], len: 
 
 /// What the slope of `p + q` divides by: `x_q − x_p`, or `2·y_p` to double. One when there is
 /// nothing to divide (an identity, or a sum that is the identity: `q = −p`, which includes
-/// doubling a point with `y = 0`), so every denominator of a batch can be inverted.
+/// doubling a point with `y = 0`), so no denominator of a batch is zero.
 fn denominator<P: SWCurveConfig>(p: &Affine<P>, q: &Affine<P>) -> P::BaseField {
     if p.is_zero() || q.is_zero() {
         P::BaseField::ONE
@@ -201,23 +201,6 @@ fn add<P: SWCurveConfig>(p: &Affine<P>, q: &Affine<P>, inverse: &P::BaseField) -
     let x = slope.square() - p.x - q.x;
     let y = slope * (p.x - x) - p.y;
     Affine::new_unchecked(x, y)
-}
-
-/// Inverts every element with one inversion: Montgomery's trick. [`denominator`] makes none
-/// zero.
-fn invert_all<F: Field>(values: &mut [F], prefix: &mut Vec<F>) {
-    prefix.clear();
-    let mut acc = F::ONE;
-    for v in values.iter() {
-        prefix.push(acc);
-        acc *= v;
-    }
-    let mut inverse = acc.inverse().expect("no denominator is zero");
-    for (v, before) in values.iter_mut().zip(prefix.iter()).rev() {
-        let next = inverse * *v;
-        *v = inverse * before;
-        inverse = next;
-    }
 }
 
 #[cfg(test)]

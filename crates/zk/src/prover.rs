@@ -14,7 +14,7 @@
 //! - **Every MSM is ours** (`crate::msm`): buckets filled with affine additions that share
 //!   one inversion a round, where arkworks pays a mixed addition for each point.
 //!
-//! What the two bought is in BENCHMARKS.md ("Proving against snarkjs").
+//! What each bought is in BENCHMARKS.md ("Proving against snarkjs").
 
 use crate::msm::msm;
 use ark_bn254::{Bn254, Fr, G1Affine};
