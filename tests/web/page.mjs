@@ -150,6 +150,42 @@ async function waitForView(page, selector, timeout = 120_000) {
   }
 }
 
+/// Presses "Make a note" and waits until the page has finished making it: the note shown and
+/// the button free again, not merely a note shown. Once in CI (Chromium on a loaded machine)
+/// the note read here was replaced a moment later by another, which the download then held,
+/// as if the one press had reached the page twice (the likeliest cause, not established:
+/// Playwright retrying a click it took for missed, once the button the first press disabled
+/// was enabled again). The page then shows, and saves, the newest note, as it should; the test
+/// reads the note once no press is in flight, and logs a press that reached the page twice.
+async function makeNote(page) {
+  await page.evaluate(() => {
+    window.notePresses = 0;
+    if (!window.countingPresses) {
+      window.countingPresses = true;
+      document.querySelector("#make-note").addEventListener("click", () => { window.notePresses += 1; }, true);
+    }
+  });
+  await page.click("#make-note");
+  await page.waitForFunction(
+    () => !document.querySelector("#note-step").hidden && !document.querySelector("#make-note").disabled,
+    null, { timeout: 120_000 });
+  const presses = await page.evaluate(() => window.notePresses);
+  if (presses !== 1) log(`one click on "Make a note" reached the page ${presses} times`);
+  return page.inputValue("#deposit-note");
+}
+
+/// What the download of `note` holds; a file that is not the note is described in the log
+/// (its length, whether the page shows another note now and the file holds that one).
+async function downloadedText(download, note) {
+  const text = readFileSync(await download.path(), "utf8");
+  if (text.trim() !== note) {
+    const shown = await download.page().inputValue("#deposit-note");
+    log(`the download (${download.suggestedFilename()}) holds ${text.length} characters; the page shows ` +
+      `${shown === note ? "the note read before" : "another note"}${text.trim() === shown ? ", the one the file holds" : ""}`);
+  }
+  return text;
+}
+
 async function connect(page) {
   await page.click("#connect");
   await page.waitForSelector("#account:not([hidden])");
@@ -159,14 +195,11 @@ async function connect(page) {
 async function deposit(page, denomination) {
   await page.click("#tab-deposit");
   await page.selectOption("#deposit-pool", String(denomination));
-  await page.click("#make-note");
-  await page.waitForSelector("#note-step:not([hidden])");
-  const note = await page.inputValue("#deposit-note");
+  const note = await makeNote(page);
   expect(/^tronpool-v1-usdt-\d+-devnet-0x[0-9a-f]{124}-[0-9a-f]{8}$/.test(note), `a note in the CLI's format: ${note}`);
   expect(await page.isDisabled("#note-saved"), "the note must be saved before anything else");
   const [download] = await Promise.all([page.waitForEvent("download"), page.click("#download-note")]);
-  const saved = await download.path();
-  expect(readFileSync(saved, "utf8").trim() === note, "the downloaded file holds the note");
+  expect((await downloadedText(download, note)).trim() === note, "the downloaded file holds the note");
   await page.check("#note-saved");
   await waitForView(page, "#cost-step");
   return note;
@@ -314,8 +347,7 @@ try {
     const { context, page } = await open(input.poor);
     await connect(page);
     await page.click("#tab-deposit");
-    await page.click("#make-note");
-    await page.waitForSelector("#note-step:not([hidden])");
+    await makeNote(page);
     await Promise.all([page.waitForEvent("download"), page.click("#download-note")]);
     await page.check("#note-saved");
     const text = await waitForMessage(page, /TRX|USDT/);
