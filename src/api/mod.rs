@@ -285,7 +285,26 @@ pub async fn serve(
     let header_read_timeout = app.config.header_read_timeout;
     let relayer = app.relayer.clone();
     let hot = Arc::new(hot::Hot::new(&app));
-    let served = accept(listener, router(app), hot, header_read_timeout, shutdown).await;
+    // The accept loop runs on one of the runtime's workers, never on the thread that awaits
+    // `serve`: the CLI awaits it inside `block_on`, on the main thread, outside the workers.
+    // There each accepted connection went to the runtime's shared queue with a futex wake of a
+    // worker, and each connection's end woke the main thread to reap it; on a worker the
+    // connection starts on that worker's own queue. Under an attacker who reconnects for every
+    // request the wakes and their context switches took about a fifth of the server's time
+    // (BENCHMARKS.md).
+    let served = match tokio::spawn(accept(
+        listener,
+        router(app),
+        hot,
+        header_read_timeout,
+        shutdown,
+    ))
+    .await
+    {
+        Ok(served) => served,
+        Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+        Err(e) => Err(std::io::Error::other(e)),
+    };
     for task in background {
         task.abort();
     }
@@ -305,6 +324,10 @@ pub async fn serve(
 /// tenth request took the pool reads beside them to about a third of their rate (the attack
 /// mix of `benches/api.rs` with such heads; BENCHMARKS.md). The API's own length checks
 /// (`MAX_PATH_LEN`, `MAX_QUERY_LEN`, answered 400 in the envelope) cover everything below it.
+/// hyper's read buffer is capped at the same size: uncapped, its second read of an oversized
+/// head took 16 KB more and scanned them byte by byte for the head's end before refusing it
+/// (a tenth of the server's time under a stream of such heads); capped, it reads and scans at
+/// most this much. Bodies are read through the same buffer in pieces of at most this size.
 pub(crate) const MAX_HEAD: usize = 16 * 1024;
 
 /// Accepts connections until `shutdown`, each served by hyper's HTTP/1 with a header-read
@@ -364,6 +387,7 @@ async fn accept(
                         .timer(TokioTimer::new())
                         .header_read_timeout(header_read_timeout)
                         .max_header_size(MAX_HEAD)
+                        .max_buf_size(MAX_HEAD)
                         .keep_alive(true);
                     let connection = builder.serve_connection(TokioIo::new(stream), service);
                     tokio::pin!(connection);
